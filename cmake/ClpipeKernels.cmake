@@ -1,0 +1,42 @@
+# OpenCL C sources of src/kernels are embedded into the library as string constants,
+# so nothing is looked up on disk at run time, and each is syntax-checked with clang
+# at build time so that a kernel error fails the build rather than a test run.
+
+# clpipe_embed_kernels(<out_cpp> FILES <abs paths...>)
+#   Writes <out_cpp> defining clpipe::kernels::embedded_sources() at build time.
+function(clpipe_embed_kernels out_cpp)
+  cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
+  add_custom_command(
+    OUTPUT ${out_cpp}
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out_cpp} "-DFILES=${ARG_FILES}"
+            -P ${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake
+    DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake
+    COMMENT "Embedding OpenCL C sources"
+    VERBATIM)
+endfunction()
+
+# clpipe_check_kernels(<target> INCLUDE_DIRS <dirs...> DEPENDS <files...> FILES <.cl paths...>)
+#   Adds <target>, which runs clang -fsyntax-only on every file as OpenCL C 1.2.
+function(clpipe_check_kernels target)
+  cmake_parse_arguments(ARG "" "" "INCLUDE_DIRS;DEPENDS;FILES" ${ARGN})
+  set(stamps)
+  set(incs)
+  foreach(d ${ARG_INCLUDE_DIRS})
+    list(APPEND incs -I${d})
+  endforeach()
+  foreach(f ${ARG_FILES})
+    get_filename_component(name ${f} NAME)
+    set(stamp ${CMAKE_CURRENT_BINARY_DIR}/kernel_check/${name}.ok)
+    set(deps ${ARG_DEPENDS})
+    add_custom_command(
+      OUTPUT ${stamp}
+      COMMAND ${CLPIPE_CLANG} -x cl -cl-std=CL1.2 -fsyntax-only -Werror=implicit-function-declaration
+              ${incs} ${f}
+      COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
+      DEPENDS ${f} ${deps}
+      COMMENT "Checking OpenCL C ${name}"
+      VERBATIM)
+    list(APPEND stamps ${stamp})
+  endforeach()
+  add_custom_target(${target} ALL DEPENDS ${stamps})
+endfunction()

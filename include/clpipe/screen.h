@@ -1,0 +1,107 @@
+// Screen: the context-independent part of a device (Gallium's pipe_screen).
+//
+// A Screen owns the OpenCL context of one device, answers caps and format questions,
+// creates resources and contexts, and owns the compiled-program cache shared by its
+// contexts. Every method is thread-safe; each Context is used by one thread at a time.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "clpipe/defines.h"
+#include "clpipe/format.h"
+#include "clpipe/state.h"
+#include "clpipe/status.h"
+
+namespace clpipe {
+
+class Context;
+
+// A resource: buffer or texture in clpipe's own layout in one device buffer.
+class Resource {
+ public:
+  virtual ~Resource() = default;
+  const ResourceTemplate& info() const { return info_; }
+  // Layout of the data: bytes per row / per layer (or 3D slice) of a mip level, and the
+  // byte offset of (level, layer 0). A buffer is one row of width0 bytes.
+  virtual uint32_t level_row_pitch(unsigned level) const = 0;
+  virtual uint64_t level_layer_pitch(unsigned level) const = 0;
+  virtual uint64_t level_offset(unsigned level) const = 0;
+  virtual uint64_t size_bytes() const = 0;
+
+ protected:
+  explicit Resource(const ResourceTemplate& info) : info_(info) {}
+
+ private:
+  ResourceTemplate info_;
+};
+
+// Signalled when the work flushed before it has finished.
+class Fence {
+ public:
+  virtual ~Fence() = default;
+};
+using FenceHandle = std::shared_ptr<Fence>;
+
+// One OpenCL device as clpipe-info shows it.
+struct DeviceDescription {
+  std::string platform_name;
+  std::string device_name;
+  std::string device_vendor;
+  std::string driver_version;
+  std::string device_version;
+  bool is_gpu = false;
+};
+
+struct ScreenOptions {
+  // Substring of the platform or device name; empty = $CLPIPE_DEVICE, else the first
+  // GPU, else the first device.
+  std::string device;
+  // Program cache folder; empty = $CLPIPE_CACHE_DIR, else $XDG_CACHE_HOME/clpipe, else
+  // ~/.cache/clpipe. disk_cache = false keeps compiled programs in memory only.
+  std::string cache_dir;
+  bool disk_cache = true;
+};
+
+class Screen {
+ public:
+  // Selects the device and creates its OpenCL context. Fails with a message listing the
+  // devices when none matches the requested name.
+  static Result<std::shared_ptr<Screen>> create(const ScreenOptions& options = {});
+  // Every OpenCL device of every platform, in selection order.
+  static Result<std::vector<DeviceDescription>> list_devices();
+
+  virtual ~Screen() = default;
+
+  virtual std::string get_name() const = 0;           // "clpipe (<device name>)"
+  virtual std::string get_vendor() const = 0;         // "clpipe"
+  virtual std::string get_device_vendor() const = 0;  // the OpenCL device vendor
+  virtual const DeviceDescription& device() const = 0;
+
+  // Caps answer what works today; limits come from the device.
+  virtual int get_param(Cap cap) const = 0;
+  virtual float get_paramf(CapF cap) const = 0;
+  virtual int get_shader_param(ShaderType shader, ShaderCap cap) const = 0;
+  // Values of a compute cap (MAX_GRID_SIZE and MAX_BLOCK_SIZE have three, others one).
+  virtual std::vector<uint64_t> get_compute_param(ComputeCap cap) const = 0;
+
+  // bind is a Bind::* mask; sample_count 0 or 1 = single-sampled.
+  virtual bool is_format_supported(Format format, TextureTarget target, unsigned sample_count,
+                                   unsigned storage_sample_count, uint32_t bind) const = 0;
+  virtual bool can_create_resource(const ResourceTemplate& templ) const = 0;
+  // New resources hold zeros.
+  virtual Result<ResourceRef> resource_create(const ResourceTemplate& templ) = 0;
+  // Drops the caller's reference; the storage goes when queued work no longer uses it.
+  void resource_destroy(ResourceRef& res) { res.reset(); }
+
+  virtual Result<std::unique_ptr<Context>> context_create() = 0;
+
+  // Waits up to timeout_ns (0 = poll, UINT64_MAX = forever); kTimeout when not signalled.
+  virtual Status fence_finish(const FenceHandle& fence, uint64_t timeout_ns) = 0;
+  // Device time in nanoseconds, on the clock of TIMESTAMP queries.
+  virtual uint64_t get_timestamp() const = 0;
+};
+
+}  // namespace clpipe

@@ -1,0 +1,70 @@
+// OpenCL device selection and the per-device objects shared by a Screen's contexts.
+//
+// Selection: a requested name (ScreenOptions::device or $CLPIPE_DEVICE) is matched as a
+// case-insensitive substring of "platform name" or "device name"; without one the first
+// GPU wins, else the first device. No match is an error that lists every device.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "clpipe/screen.h"
+#include "runtime/cl.h"
+
+namespace clpipe::runtime {
+
+struct DeviceCandidate {
+  cl::Platform platform;
+  cl::Device device;
+  DeviceDescription description;
+};
+
+// Every device of every platform, platforms in ICD order, devices in platform order.
+std::vector<DeviceCandidate> enumerate_devices();
+
+// Throws Error(kInvalidArgument) listing the candidates when `request` matches none, and
+// Error(kUnsupported) when there is no OpenCL device at all.
+DeviceCandidate select_device(const std::vector<DeviceCandidate>& candidates,
+                              const std::string& request);
+
+// Limits read once from the selected device.
+struct DeviceLimits {
+  uint64_t global_mem_size = 0;
+  uint64_t max_mem_alloc_size = 0;
+  uint64_t local_mem_size = 0;
+  uint64_t max_constant_buffer_size = 0;
+  size_t max_work_group_size = 0;
+  size_t max_work_item_sizes[3] = {0, 0, 0};
+  uint32_t max_compute_units = 0;
+  uint32_t max_clock_frequency = 0;  // MHz
+  uint32_t address_bits = 0;
+  uint32_t mem_base_addr_align = 0;  // bits
+  size_t max_parameter_size = 0;
+  uint64_t profiling_timer_resolution = 0;  // ns
+  bool fp64 = false;
+  bool int64_atomics = false;
+  bool host_unified_memory = false;
+};
+
+// The selected device with its OpenCL context: one per Screen.
+class Device {
+ public:
+  explicit Device(const DeviceCandidate& candidate);
+
+  const cl::Context& context() const { return context_; }
+  const cl::Device& device() const { return device_; }
+  const DeviceDescription& description() const { return description_; }
+  const DeviceLimits& limits() const { return limits_; }
+  // Identity of the compiler for the disk cache: device name, driver and device version.
+  std::string cache_identity() const;
+
+ private:
+  cl::Platform platform_;
+  cl::Device device_;
+  cl::Context context_;
+  DeviceDescription description_;
+  DeviceLimits limits_;
+};
+
+}  // namespace clpipe::runtime

@@ -1,0 +1,229 @@
+#include "runtime/program_cache.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "runtime/error.h"
+#include "runtime/sha256.h"
+
+namespace clpipe::runtime {
+
+namespace {
+
+constexpr char kMagic[8] = {'C', 'L', 'P', 'I', 'P', 'E', 'P', 'B'};
+constexpr uint32_t kFormatVersion = 1;
+
+// Header of a disk entry; the payload (device binary) follows.
+struct DiskHeader {
+  char magic[8];
+  uint32_t version;
+  uint32_t reserved;
+  uint64_t payload_size;
+  uint8_t payload_sha[32];
+  uint8_t key_sha[32];  // SHA-256 of the cache key: guards against a renamed file
+};
+static_assert(sizeof(DiskHeader) == 88, "disk header layout");
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::string build_log(const cl::Program& p, const cl::Device& d) {
+  std::string log;
+  p.getBuildInfo(d, CL_PROGRAM_BUILD_LOG, &log);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+    log.pop_back();
+  return log;
+}
+
+}  // namespace
+
+ProgramCache::ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity)
+    : device_(device), disk_dir_(std::move(disk_dir)), capacity_(memory_capacity) {}
+
+std::string ProgramCache::default_disk_dir() {
+  if (const char* d = std::getenv("CLPIPE_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/clpipe";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/clpipe";
+  return {};
+}
+
+std::string ProgramCache::full_options(const std::string& options) const {
+  return options.empty() ? "-cl-std=CL1.2" : "-cl-std=CL1.2 " + options;
+}
+
+std::string ProgramCache::disk_path(const std::string& source, const std::string& options) const {
+  Sha256 h;
+  h.update_field("clpipe program cache v1");
+  h.update_field(device_.cache_identity());
+  h.update_field(full_options(options));
+  h.update_field(source);
+  return disk_dir_ + "/" + Sha256::hex(h.finish()) + ".clbin";
+}
+
+ProgramRef ProgramCache::get(const std::string& source, const std::string& options) {
+  Sha256 h;
+  h.update_field(options);
+  h.update_field(source);
+  const std::string key = Sha256::hex(h.finish());
+
+  std::promise<ProgramRef> promise;
+  std::shared_future<ProgramRef> existing;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it != entries_.end()) {
+      ++stats_.memory_hits;
+      lru_.splice(lru_.begin(), lru_, it->second.second);
+      existing = it->second.first;
+    } else {
+      lru_.push_front(key);
+      entries_.emplace(key, std::make_pair(promise.get_future().share(), lru_.begin()));
+      while (entries_.size() > capacity_) {
+        entries_.erase(lru_.back());
+        lru_.pop_back();
+        ++stats_.evictions;
+      }
+    }
+  }
+  // Waits for the first requester's build; rethrows its error.
+  if (existing.valid()) return existing.get();
+  try {
+    ProgramRef p = build(source, options);
+    promise.set_value(p);
+    return p;
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+    // A failed build is not cached: the next request reports it again.
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it != entries_.end()) {
+      lru_.erase(it->second.second);
+      entries_.erase(it);
+    }
+    throw;
+  }
+}
+
+ProgramRef ProgramCache::build(const std::string& source, const std::string& options) {
+  std::string path;
+  if (!disk_dir_.empty()) {
+    path = disk_path(source, options);
+    std::string key = path;  // the file name is the key hash; the header repeats it
+    if (ProgramRef p = load_from_disk(path, key)) return p;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  cl_int status = CL_SUCCESS;
+  cl::Program program(device_.context(), source, false, &status);
+  if (status != CL_SUCCESS) throw Error(status, "clCreateProgramWithSource");
+  const std::string opts = full_options(options);
+  status = program.build({device_.device()}, opts.c_str());
+  if (status != CL_SUCCESS) {
+    throw Error(status, "clBuildProgram", "options \"" + opts + "\"",
+                build_log(program, device_.device()));
+  }
+  auto p = std::make_shared<Program>();
+  p->program = program;
+  p->origin = Program::Origin::kSource;
+  p->build_ms = ms_since(t0);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.builds;
+  }
+  if (!path.empty()) store_to_disk(path, path, program);
+  return p;
+}
+
+ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::string& key) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nullptr;
+  auto reject = [&]() -> ProgramRef {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.disk_rejects;
+    return nullptr;
+  };
+  auto t0 = std::chrono::steady_clock::now();
+  DiskHeader hdr{};
+  if (!in.read(reinterpret_cast<char*>(&hdr), sizeof(hdr))) return reject();
+  const auto key_sha = Sha256::of(key);
+  if (std::memcmp(hdr.magic, kMagic, sizeof(kMagic)) != 0 || hdr.version != kFormatVersion ||
+      std::memcmp(hdr.key_sha, key_sha.data(), 32) != 0 || hdr.payload_size == 0 ||
+      hdr.payload_size > (uint64_t(1) << 31)) {
+    return reject();
+  }
+  std::vector<unsigned char> payload(hdr.payload_size);
+  if (!in.read(reinterpret_cast<char*>(payload.data()), std::streamsize(payload.size())))
+    return reject();
+  if (in.peek() != std::char_traits<char>::eof()) return reject();  // trailing garbage
+  Sha256 h;
+  h.update(payload.data(), payload.size());
+  if (std::memcmp(h.finish().data(), hdr.payload_sha, 32) != 0) return reject();
+
+  cl_int status = CL_SUCCESS;
+  cl::Program::Binaries binaries{payload};
+  std::vector<cl_int> binary_status;
+  cl::Program program(device_.context(), {device_.device()}, binaries, &binary_status, &status);
+  if (status != CL_SUCCESS) return reject();
+  if (program.build({device_.device()}) != CL_SUCCESS) return reject();
+  auto p = std::make_shared<Program>();
+  p->program = program;
+  p->origin = Program::Origin::kDisk;
+  p->build_ms = ms_since(t0);
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++stats_.disk_hits;
+  return p;
+}
+
+void ProgramCache::store_to_disk(const std::string& path, const std::string& key,
+                                 const cl::Program& program) {
+  // The cache is an optimisation: failing to write it is not an error of the build.
+  std::vector<std::vector<unsigned char>> binaries;
+  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.empty() ||
+      binaries[0].empty()) {
+    return;
+  }
+  const std::vector<unsigned char>& payload = binaries[0];
+  DiskHeader hdr{};
+  std::memcpy(hdr.magic, kMagic, sizeof(kMagic));
+  hdr.version = kFormatVersion;
+  hdr.payload_size = payload.size();
+  Sha256 h;
+  h.update(payload.data(), payload.size());
+  auto payload_sha = h.finish();
+  std::memcpy(hdr.payload_sha, payload_sha.data(), 32);
+  auto key_sha = Sha256::of(key);
+  std::memcpy(hdr.key_sha, key_sha.data(), 32);
+
+  std::error_code ec;
+  std::filesystem::create_directories(disk_dir_, ec);
+  // Write to a private temporary and rename: readers never see a partial entry.
+  const std::string tmp = path + ".tmp" + std::to_string(::getpid()) + "_" +
+                          std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return;
+    out.write(reinterpret_cast<const char*>(&hdr), sizeof(hdr));
+    out.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) std::filesystem::remove(tmp, ec);
+}
+
+ProgramCacheStats ProgramCache::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+}  // namespace clpipe::runtime

@@ -1,0 +1,78 @@
+// Compiled OpenCL programs, cached in memory and on disk.
+//
+// Producers: every part of clpipe that needs device code asks get(source, options).
+// Levels:
+//  1. memory: SHA-256(source, options) -> built cl::Program, bounded LRU, shared by all
+//     contexts of the Screen (kernels are created per context from it).
+//  2. disk:   <dir>/<SHA-256(device identity, options, source)>.clbin holding the
+//     device binary with a header (magic, version, payload size, payload SHA-256, key).
+//     An entry whose header, checksum or binary build fails is rebuilt from source and
+//     rewritten; it is never trusted.
+// Thread-safe; a program requested by two threads at once is built once.
+#pragma once
+
+#include <cstdint>
+#include <future>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "runtime/cl.h"
+#include "runtime/device.h"
+
+namespace clpipe::runtime {
+
+struct Program {
+  enum class Origin { kSource, kDisk };
+  cl::Program program;
+  Origin origin = Origin::kSource;
+  double build_ms = 0;  // wall time of the build (from source or binary)
+};
+using ProgramRef = std::shared_ptr<const Program>;
+
+struct ProgramCacheStats {
+  uint64_t memory_hits = 0;
+  uint64_t disk_hits = 0;
+  uint64_t builds = 0;        // from source
+  uint64_t disk_rejects = 0;  // disk entries found corrupt or unusable, then rebuilt
+  uint64_t evictions = 0;
+};
+
+class ProgramCache {
+ public:
+  // disk_dir empty = memory only. The folder is created on first write.
+  ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity = 512);
+
+  // A built program for this source and these options (added after -cl-std=CL1.2).
+  // Throws Error(kCompileError) with the build log when the source does not build.
+  ProgramRef get(const std::string& source, const std::string& options = {});
+
+  ProgramCacheStats stats() const;
+  const std::string& disk_dir() const { return disk_dir_; }
+  // Path of the disk entry that get(source, options) would use.
+  std::string disk_path(const std::string& source, const std::string& options) const;
+
+  // $CLPIPE_CACHE_DIR, else $XDG_CACHE_HOME/clpipe, else $HOME/.cache/clpipe, else "".
+  static std::string default_disk_dir();
+
+ private:
+  ProgramRef build(const std::string& source, const std::string& options);
+  ProgramRef load_from_disk(const std::string& path, const std::string& key);
+  void store_to_disk(const std::string& path, const std::string& key, const cl::Program& p);
+  std::string full_options(const std::string& options) const;
+
+  const Device& device_;
+  std::string disk_dir_;
+  size_t capacity_;
+
+  mutable std::mutex mutex_;
+  // key -> future of the program; lru_ holds keys, most recent first.
+  std::map<std::string, std::pair<std::shared_future<ProgramRef>, std::list<std::string>::iterator>>
+      entries_;
+  std::list<std::string> lru_;
+  ProgramCacheStats stats_;
+};
+
+}  // namespace clpipe::runtime

@@ -1,0 +1,124 @@
+#include "runtime/queue.h"
+
+#include <cstdlib>
+
+#include "runtime/error.h"
+
+namespace clpipe::runtime {
+
+Queue::Queue(const Device& device) : device_(device) {
+  cl_int status = CL_SUCCESS;
+  queue_ = cl::CommandQueue(device.context(), device.device(), CL_QUEUE_PROFILING_ENABLE, &status);
+  if (status != CL_SUCCESS) throw Error(status, "clCreateCommandQueue");
+  if (const char* p = std::getenv("CLPIPE_PROFILE"); p && *p && *p != '0') profiling_ = true;
+}
+
+cl::Buffer Queue::create_buffer(size_t size, cl_mem_flags flags) const {
+  cl_int status = CL_SUCCESS;
+  cl::Buffer b(device_.context(), flags, size == 0 ? 4 : size, nullptr, &status);
+  if (status != CL_SUCCESS) throw Error(status, "clCreateBuffer", std::to_string(size) + " bytes");
+  return b;
+}
+
+cl::Buffer Queue::create_buffer_from(const void* data, size_t size) const {
+  if (size == 0) return create_buffer(4, CL_MEM_READ_ONLY);
+  cl_int status = CL_SUCCESS;
+  cl::Buffer b(device_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size,
+               const_cast<void*>(data), &status);
+  if (status != CL_SUCCESS) throw Error(status, "clCreateBuffer", std::to_string(size) + " bytes");
+  return b;
+}
+
+cl::Kernel& Queue::kernel(const ProgramRef& program, const char* name) {
+  auto key = std::make_pair(program.get(), std::string(name));
+  auto it = kernels_.find(key);
+  if (it != kernels_.end()) return it->second.second;
+  cl_int status = CL_SUCCESS;
+  cl::Kernel k(program->program, name, &status);
+  if (status != CL_SUCCESS) throw Error(status, "clCreateKernel", name);
+  return kernels_.emplace(key, std::make_pair(program, k)).first->second.second;
+}
+
+cl::Event Queue::launch(const cl::Kernel& kernel, const std::vector<size_t>& global,
+                        const std::vector<size_t>& local, const char* label,
+                        const std::vector<size_t>& offset) {
+  auto range = [](const std::vector<size_t>& v) {
+    switch (v.size()) {
+      case 1:
+        return cl::NDRange(v[0]);
+      case 2:
+        return cl::NDRange(v[0], v[1]);
+      case 3:
+        return cl::NDRange(v[0], v[1], v[2]);
+      default:
+        return cl::NDRange();
+    }
+  };
+  for (size_t g : global) {
+    if (g == 0) return marker();  // an empty launch is a no-op, not an error
+  }
+  cl::Event ev;
+  cl_int status = queue_.enqueueNDRangeKernel(
+      kernel, offset.empty() ? cl::NullRange : range(offset), range(global),
+      local.empty() ? cl::NullRange : range(local), nullptr, &ev);
+  if (status != CL_SUCCESS) throw Error(status, "clEnqueueNDRangeKernel", label);
+  if (profiling_) records_.emplace_back(label, ev);
+  return ev;
+}
+
+void Queue::write(const cl::Buffer& dst, size_t offset, size_t size, const void* src,
+                  bool blocking) {
+  if (size == 0) return;
+  CLP_CHECK(queue_.enqueueWriteBuffer(dst, blocking ? CL_TRUE : CL_FALSE, offset, size, src));
+}
+
+void Queue::read(const cl::Buffer& src, size_t offset, size_t size, void* dst) {
+  if (size == 0) return;
+  CLP_CHECK(queue_.enqueueReadBuffer(src, CL_TRUE, offset, size, dst));
+}
+
+void Queue::copy(const cl::Buffer& src, size_t src_offset, const cl::Buffer& dst, size_t dst_offset,
+                 size_t size) {
+  if (size == 0) return;
+  CLP_CHECK(queue_.enqueueCopyBuffer(src, dst, src_offset, dst_offset, size));
+}
+
+cl::Event Queue::marker() {
+  cl::Event ev;
+  CLP_CHECK(queue_.enqueueMarkerWithWaitList(nullptr, &ev));
+  return ev;
+}
+
+void Queue::flush() {
+  CLP_CHECK(queue_.flush());
+}
+void Queue::finish() {
+  CLP_CHECK(queue_.finish());
+}
+
+std::vector<ProfileEntry> Queue::collect_profile() {
+  std::vector<ProfileEntry> out;
+  std::map<std::string, size_t> index;
+  for (auto& [label, ev] : records_) {
+    ev.wait();
+    cl_ulong start = 0, end = 0;
+    if (ev.getProfilingInfo(CL_PROFILING_COMMAND_START, &start) != CL_SUCCESS ||
+        ev.getProfilingInfo(CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS) {
+      continue;
+    }
+    auto [it, fresh] = index.emplace(label, out.size());
+    if (fresh) out.push_back({label, 0, 0});
+    out[it->second].count++;
+    out[it->second].total_ns += end > start ? end - start : 0;
+  }
+  records_.clear();
+  return out;
+}
+
+void check_arg(cl_int status, cl_uint index) {
+  if (status != CL_SUCCESS) {
+    throw Error(status, "clSetKernelArg", "argument " + std::to_string(index));
+  }
+}
+
+}  // namespace clpipe::runtime

@@ -1,0 +1,83 @@
+// One in-order command queue (one per Context) with the enqueue helpers clpipe uses,
+// optional per-label profiling, and a per-queue cache of kernel objects.
+//
+// Ownership: OpenCL retains every buffer and kernel an enqueued command uses until the
+// command completes, so callers may drop their references right after enqueueing.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "runtime/cl.h"
+#include "runtime/device.h"
+#include "runtime/program_cache.h"
+
+namespace clpipe::runtime {
+
+// Sums of device time per label, from profiling events.
+struct ProfileEntry {
+  std::string label;
+  uint64_t count = 0;
+  uint64_t total_ns = 0;
+};
+
+class Queue {
+ public:
+  explicit Queue(const Device& device);
+
+  const Device& device() const { return device_; }
+  const cl::CommandQueue& handle() const { return queue_; }
+
+  // A device buffer; size 0 is rounded up to 4 bytes (OpenCL forbids empty buffers).
+  cl::Buffer create_buffer(size_t size, cl_mem_flags flags = CL_MEM_READ_WRITE) const;
+  // A read-only buffer holding a copy of data (copied now: data may go right after).
+  cl::Buffer create_buffer_from(const void* data, size_t size) const;
+
+  // Kernel object `name` of `program`, created once per queue (kernels are not
+  // thread-safe, queues are per context).
+  cl::Kernel& kernel(const ProgramRef& program, const char* name);
+
+  // Enqueues kernel over `global` work-items (work_dim = global.size()), local may be
+  // empty (driver's choice). Label names the pass in the profile.
+  cl::Event launch(const cl::Kernel& kernel, const std::vector<size_t>& global,
+                   const std::vector<size_t>& local, const char* label,
+                   const std::vector<size_t>& offset = {});
+
+  void write(const cl::Buffer& dst, size_t offset, size_t size, const void* src, bool blocking);
+  void read(const cl::Buffer& src, size_t offset, size_t size, void* dst);
+  void copy(const cl::Buffer& src, size_t src_offset, const cl::Buffer& dst, size_t dst_offset,
+            size_t size);
+  // A marker event: completes when everything enqueued before it has.
+  cl::Event marker();
+  void flush();
+  void finish();
+
+  // Profiling of labelled launches; off by default ($CLPIPE_PROFILE=1 turns it on).
+  void set_profiling(bool on) { profiling_ = on; }
+  bool profiling() const { return profiling_; }
+  // Waits for the recorded launches and returns device time per label; clears records.
+  std::vector<ProfileEntry> collect_profile();
+
+ private:
+  const Device& device_;
+  cl::CommandQueue queue_;
+  bool profiling_ = false;
+  std::vector<std::pair<const char*, cl::Event>> records_;
+  // (program, kernel name) -> kernel; the program reference keeps the kernel valid.
+  std::map<std::pair<const Program*, std::string>, std::pair<ProgramRef, cl::Kernel>> kernels_;
+};
+
+void check_arg(cl_int status, cl_uint index);
+
+// Sets the kernel arguments from a parameter pack, checking each call.
+template <typename... Args>
+void set_args(cl::Kernel& k, const Args&... args) {
+  cl_uint i = 0;
+  ((check_arg(k.setArg(i, args), i), ++i), ...);
+}
+
+}  // namespace clpipe::runtime

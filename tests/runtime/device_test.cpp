@@ -1,0 +1,68 @@
+// Device selection rules (on made-up candidate lists) and the real device's limits.
+#include <catch2/catch.hpp>
+
+#include "runtime/device.h"
+#include "runtime/error.h"
+#include "support/test_device.h"
+
+using namespace clpipe;
+using namespace clpipe::runtime;
+
+namespace {
+
+DeviceCandidate fake(const char* platform, const char* device, bool gpu) {
+  DeviceCandidate c;
+  c.description.platform_name = platform;
+  c.description.device_name = device;
+  c.description.is_gpu = gpu;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("device selection prefers the first GPU, else the first device", "[runtime][device]") {
+  std::vector<DeviceCandidate> cpu_only = {
+      fake("Portable Computing Language", "pthread-cpu", false),
+      fake("Other", "second-cpu", false)};
+  CHECK(select_device(cpu_only, "").description.device_name == "pthread-cpu");
+
+  std::vector<DeviceCandidate> mixed = {fake("Portable Computing Language", "pthread-cpu", false),
+                                        fake("NVIDIA CUDA", "GeForce RTX", true),
+                                        fake("Intel", "Arc", true)};
+  CHECK(select_device(mixed, "").description.device_name == "GeForce RTX");
+}
+
+TEST_CASE("CLPIPE_DEVICE matches a case-insensitive substring of platform or device",
+          "[runtime][device]") {
+  std::vector<DeviceCandidate> list = {fake("Portable Computing Language", "pthread-cpu", false),
+                                       fake("NVIDIA CUDA", "GeForce RTX", true)};
+  CHECK(select_device(list, "PTHREAD").description.device_name == "pthread-cpu");
+  CHECK(select_device(list, "portable").description.device_name == "pthread-cpu");
+  CHECK(select_device(list, "rtx").description.device_name == "GeForce RTX");
+  CHECK(select_device(list, "cuda").description.device_name == "GeForce RTX");
+}
+
+TEST_CASE("an unmatched device name is an error listing every device", "[runtime][device]") {
+  std::vector<DeviceCandidate> list = {fake("Portable Computing Language", "pthread-cpu", false),
+                                       fake("NVIDIA CUDA", "GeForce RTX", true)};
+  try {
+    select_device(list, "radeon");
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kInvalidArgument);
+    const std::string msg = e.what();
+    CHECK(msg.find("radeon") != std::string::npos);
+    CHECK(msg.find("pthread-cpu") != std::string::npos);
+    CHECK(msg.find("GeForce RTX") != std::string::npos);
+  }
+  CHECK_THROWS_AS(select_device({}, ""), Error);
+}
+
+TEST_CASE("the selected device reports usable limits", "[runtime][device]") {
+  const Device& d = test::test_device();
+  CHECK(!d.description().device_name.empty());
+  CHECK(d.limits().max_mem_alloc_size >= 1u << 20);
+  CHECK(d.limits().max_work_group_size >= 64);
+  CHECK(d.limits().local_mem_size >= 16 * 1024);
+  CHECK(d.cache_identity().find(d.description().device_name) != std::string::npos);
+}

@@ -1,0 +1,154 @@
+// Program cache: builds, memory and disk hits, corrupt entries, build errors.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "runtime/error.h"
+#include "runtime/program_cache.h"
+#include "runtime/queue.h"
+#include "support/test_device.h"
+
+using namespace clpipe;
+using namespace clpipe::runtime;
+
+namespace {
+
+// A unique source per test so that no other test's cache entries interfere.
+std::string add_kernel(const std::string& tag) {
+  return "// " + tag +
+         "\n__kernel void add(__global int* a, int v) { a[get_global_id(0)] += v; }\n";
+}
+
+std::vector<int> run_add(const ProgramRef& p, int v) {
+  Queue q(test::test_device());
+  std::vector<int> data = {1, 2, 3, 4};
+  cl::Buffer b = q.create_buffer(sizeof(int) * data.size());
+  q.write(b, 0, sizeof(int) * data.size(), data.data(), true);
+  cl::Kernel& k = q.kernel(p, "add");
+  set_args(k, b, v);
+  q.launch(k, {data.size()}, {}, "add");
+  q.read(b, 0, sizeof(int) * data.size(), data.data());
+  return data;
+}
+
+}  // namespace
+
+TEST_CASE("a built program runs, and a second request hits the memory cache", "[runtime][cache]") {
+  ProgramCache cache(test::test_device(), "");
+  ProgramRef p = cache.get(add_kernel("memory"));
+  CHECK(p->origin == Program::Origin::kSource);
+  CHECK(run_add(p, 10) == std::vector<int>{11, 12, 13, 14});
+  ProgramRef again = cache.get(add_kernel("memory"));
+  CHECK(again.get() == p.get());
+  CHECK(cache.stats().memory_hits == 1);
+  CHECK(cache.stats().builds == 1);
+  // Different options are a different program.
+  ProgramRef other = cache.get(add_kernel("memory"), "-DFOO=1");
+  CHECK(other.get() != p.get());
+  CHECK(cache.stats().builds == 2);
+}
+
+TEST_CASE("a fresh cache loads a program from disk", "[runtime][cache]") {
+  const std::string dir = test::make_temp_dir("disk");
+  const std::string src = add_kernel("disk");
+  {
+    ProgramCache cache(test::test_device(), dir);
+    ProgramRef p = cache.get(src);
+    CHECK(p->origin == Program::Origin::kSource);
+    CHECK(std::filesystem::exists(cache.disk_path(src, "")));
+  }
+  ProgramCache cache(test::test_device(), dir);
+  ProgramRef p = cache.get(src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(cache.stats().disk_hits == 1);
+  CHECK(cache.stats().builds == 0);
+  CHECK(run_add(p, -1) == std::vector<int>{0, 1, 2, 3});
+}
+
+TEST_CASE("corrupt or foreign disk entries are rebuilt, never trusted", "[runtime][cache]") {
+  const std::string dir = test::make_temp_dir("corrupt");
+  const std::string src = add_kernel("corrupt");
+  std::string path;
+  {
+    ProgramCache cache(test::test_device(), dir);
+    (void)cache.get(src);
+    path = cache.disk_path(src, "");
+  }
+  auto read_all = [&] {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  auto write_all = [&](const std::string& s) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << s;
+  };
+  const std::string good = read_all();
+  REQUIRE(good.size() > 100);
+
+  SECTION("a flipped payload byte") {
+    std::string bad = good;
+    bad[bad.size() / 2] ^= 0x5a;
+    write_all(bad);
+  }
+  SECTION("a truncated file") {
+    write_all(good.substr(0, good.size() - 7));
+  }
+  SECTION("trailing garbage") {
+    write_all(good + "xyz");
+  }
+  SECTION("a bad magic") {
+    std::string bad = good;
+    bad[0] = 'X';
+    write_all(bad);
+  }
+  SECTION("an entry of another program under this name") {
+    const std::string other_src = add_kernel("corrupt-other");
+    {
+      ProgramCache cache(test::test_device(), dir);
+      (void)cache.get(other_src);
+      std::filesystem::copy_file(cache.disk_path(other_src, ""), path,
+                                 std::filesystem::copy_options::overwrite_existing);
+    }
+  }
+  SECTION("an empty file") {
+    write_all("");
+  }
+
+  ProgramCache cache(test::test_device(), dir);
+  ProgramRef p = cache.get(src);
+  CHECK(p->origin == Program::Origin::kSource);
+  CHECK(cache.stats().builds == 1);
+  CHECK(run_add(p, 5) == std::vector<int>{6, 7, 8, 9});
+  // The rebuilt entry replaced the bad one.
+  ProgramCache again(test::test_device(), dir);
+  CHECK(again.get(src)->origin == Program::Origin::kDisk);
+}
+
+TEST_CASE("a source that does not build is a compile error carrying the log", "[runtime][cache]") {
+  ProgramCache cache(test::test_device(), "");
+  const std::string bad = "__kernel void broken(__global int* a) { a[0] = undeclared_thing; }";
+  try {
+    (void)cache.get(bad);
+    FAIL("expected a build error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::kCompileError);
+    CHECK(e.cl_status() == CL_BUILD_PROGRAM_FAILURE);
+    CHECK(e.build_log().find("undeclared_thing") != std::string::npos);
+  }
+  // Not cached: asking again builds (and fails) again.
+  CHECK_THROWS_AS(cache.get(bad), Error);
+  CHECK(cache.stats().memory_hits == 0);
+}
+
+TEST_CASE("the memory cache is bounded", "[runtime][cache]") {
+  ProgramCache cache(test::test_device(), "", 2);
+  ProgramRef a = cache.get(add_kernel("lru-a"));
+  (void)cache.get(add_kernel("lru-b"));
+  (void)cache.get(add_kernel("lru-c"));
+  CHECK(cache.stats().evictions == 1);
+  // "a" was evicted: a new request builds it again (its old object stays valid).
+  (void)cache.get(add_kernel("lru-a"));
+  CHECK(cache.stats().builds == 4);
+  CHECK(run_add(a, 1) == std::vector<int>{2, 3, 4, 5});
+}
