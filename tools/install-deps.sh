@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs the Debian 12 packages clpipe builds and runs with, if any is missing.
+# Used by the README's two commands and by .ci/run.
+#   ocl-icd-opencl-dev opencl-clhpp-headers  OpenCL loader, C and C++ headers
+#   pocl-opencl-icd                          PoCL: the OpenCL CPU device (any GPU driver works too)
+#   clang                                    build-time syntax check of the OpenCL C kernels
+#   catch2                                   tests
+#   libpng-dev                               PNG output of clpipe-demo and the tools
+set -eu
+PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 libpng-dev"
+[ $# -gt 0 ] && PACKAGES="$PACKAGES $*"
+missing=""
+for p in $PACKAGES; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "install-deps: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
