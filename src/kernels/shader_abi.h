@@ -1,0 +1,120 @@
+// The contract between generated shader code (src/compiler emitter) and the pass
+// templates that run it (vertex, geometry, tile, compute passes and the test harness).
+//
+// A shader program's source is assembled as
+//   [ generated prelude ] [ this header, device libraries ] [ generated body ] [ template ]
+// The prelude is the compiler's #defines (below); the body is its functions. So this
+// header sizes its structures from the prelude, the body sees the declarations below,
+// and the template sees everything.
+//
+// Execution model (design.md): one work-item runs CLP_LANES lanes. Every TGSI register
+// channel is one `vf` holding one value per lane (float4 for 4 lanes, float for 1).
+// Integer opcodes reinterpret the bits (vi/vu). Lanes are: the 2x2 pixels of a quad
+// (fragment: lane = x + 2*y within the quad), four vertices (vertex), four primitives
+// (geometry), one thread (compute, CLP_LANES == 1 so that BARRIER maps to barrier()).
+//
+// What the generated prelude must define:
+//   CLP_STAGE_VERTEX | CLP_STAGE_FRAGMENT | CLP_STAGE_GEOMETRY | CLP_STAGE_COMPUTE
+//   CLP_LANES                1 or 4
+//   CLP_NUM_INPUTS           max IN register index + 1 (0 if none)
+//   CLP_NUM_OUTPUTS          max OUT register index + 1 (0 if none)
+//   CLP_RESOURCE_PARAMS      ", <type> <name>, ..." kernel parameters the shader needs
+//                            (constant buffers, textures, buffers, images), or empty
+//   CLP_RESOURCE_ARGS        ", <name>, ..." the same names, forwarded to the shader
+// and, for fragment shaders, where results are:
+//   CLP_FS_COLOR_REG_<i>     OUT register of COLOR[i] (i = 0..7), -1 if not written
+//   CLP_FS_DEPTH_REG         OUT register of POSITION (depth in .z), or -1
+//   CLP_FS_STENCIL_REG       OUT register of STENCIL (.y), or -1
+//   CLP_FS_SAMPLEMASK_REG    OUT register of SAMPLEMASK (.x), or -1
+//   CLP_FS_EARLY_DEPTH       1 if PROPERTY FS_EARLY_DEPTH_STENCIL 1, else 0
+//   CLP_FS_USES_KILL         1 if the shader can discard lanes
+// The generated body must define
+//   void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS);
+// The host side gets the same facts (and the order of the resource parameters) from the
+// compiler's ShaderInfo, and binds kernel arguments accordingly.
+//
+// What the pass template provides:
+//   struct ClpStageCtx       opaque to the generated code; passed to the hooks below
+//   the hook functions declared below (definitions in the template).
+#ifndef CLPIPE_SHADER_ABI_H
+#define CLPIPE_SHADER_ABI_H
+
+#ifndef CLP_LANES
+#error "CLP_LANES must be defined (1 or 4) before shader_abi.h"
+#endif
+
+#if CLP_LANES == 4
+typedef float4 vf;
+typedef int4 vi;
+typedef uint4 vu;
+#define CLP_AS_VF as_float4
+#define CLP_AS_VI as_int4
+#define CLP_AS_VU as_uint4
+#define CLP_CONVERT_VF convert_float4
+#define CLP_CONVERT_VI convert_int4
+#define CLP_CONVERT_VU convert_uint4
+// A vector comparison already yields ~0 / 0 per lane.
+#define CLP_MASK(cmp) (cmp)
+#define CLP_LANE(v, l) ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (v).s3)
+#elif CLP_LANES == 1
+typedef float vf;
+typedef int vi;
+typedef uint vu;
+#define CLP_AS_VF as_float
+#define CLP_AS_VI as_int
+#define CLP_AS_VU as_uint
+#define CLP_CONVERT_VF convert_float
+#define CLP_CONVERT_VI convert_int
+#define CLP_CONVERT_VU convert_uint
+// A scalar comparison yields 1 / 0: turn it into ~0 / 0 like the vector form.
+#define CLP_MASK(cmp) (-(int)(cmp))
+#define CLP_LANE(v, l) (v)
+#else
+#error "CLP_LANES must be 1 or 4"
+#endif
+
+typedef struct ClpStageCtx ClpStageCtx;
+
+// Per-invocation register state shared by the template and the shader.
+typedef struct {
+  // Inputs: filled by the template (vertex fetch, fragment prologue hooks, GS inputs)
+  // before clp_shader_main. Outputs: read by the template afterwards.
+  vf in[CLP_NUM_INPUTS > 0 ? CLP_NUM_INPUTS : 1][4];
+  vf out[CLP_NUM_OUTPUTS > 0 ? CLP_NUM_OUTPUTS : 1][4];
+  // Lanes that take part (~0) or not (0). The template sets it; KILL / DEMOTE clear
+  // lanes; a cleared lane writes no output, no memory and no framebuffer value.
+  vi exec_mask;
+  // Lanes that are helper lanes (fragment: outside the primitive but needed for
+  // derivatives). They execute but write nothing.
+  vi helper_mask;
+} ClpShaderIo;
+
+// ---------------------------------------------------------------------------------
+// System values: the shader reads them through this hook, for whichever the shader
+// declares (DCL SV[n], <SEMANTIC>). `semantic` is the TGSI semantic number (tgsi.md
+// §6.3), `chan` 0..3. Values are returned as bits (integers are not converted).
+vf clp_system_value(ClpStageCtx* stage, ClpShaderIo* io, int semantic, int chan);
+
+// ---------------------------------------------------------------------------------
+// Fragment inputs (prologue): the generated code calls one of these per declared input
+// register and channel it uses, and stores the result into io->in[reg][chan].
+// interp: TGSI interpolate mode (0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR);
+// location: 0 CENTER, 1 CENTROID, 2 SAMPLE; semantic/index: the declaration's.
+#ifdef CLP_STAGE_FRAGMENT
+vf clp_fs_input(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,
+                int interp, int location);
+// INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET of input `reg`: re-evaluates it at
+// the centroid, at sample `sample` or at `(off_x, off_y)` pixels from the centre.
+vf clp_fs_interp_at(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,
+                    int interp, int where, vi sample, vf off_x, vf off_y);
+#endif
+
+// ---------------------------------------------------------------------------------
+// Geometry shaders: EMIT / ENDPRIM for the lanes in `lanes` on vertex stream `stream`.
+// The template copies io->out into the emitted vertex.
+#ifdef CLP_STAGE_GEOMETRY
+void clp_gs_emit(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
+void clp_gs_end_primitive(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
+#endif
+
+#endif  // CLPIPE_SHADER_ABI_H
