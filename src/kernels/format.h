@@ -56,9 +56,9 @@ float clp_channel_to_float(uint type, uint bits, ulong v) {
       return convert_float((uint)v);
     case CLP_TYPE_SINT:
     case CLP_TYPE_SSCALED:
-      return convert_float(clp_sign_extend((uint)v, bits));
+      return convert_float(clp_fmt_sign_extend((uint)v, bits));
     case CLP_TYPE_FIXED:
-      return convert_float(clp_sign_extend((uint)v, bits)) * 0x1p-16f;
+      return convert_float(clp_fmt_sign_extend((uint)v, bits)) * 0x1p-16f;
     case CLP_TYPE_FLOAT:
       if (bits == 16u) return as_float(clp_half_to_float_bits((uint)v));
       if (bits == 32u) return as_float((uint)v);
@@ -93,40 +93,40 @@ ulong clp_float_to_channel(uint type, uint bits, float x) {
   }
 }
 
-float clp_pick_f(float4 v, uint i) {
+float clp_fmt_pick_f(float4 v, uint i) {
   return i == 0u ? v.x : (i == 1u ? v.y : (i == 2u ? v.z : v.w));
 }
-uint clp_pick_u(uint4 v, uint i) {
+uint clp_fmt_pick_u(uint4 v, uint i) {
   return i == 0u ? v.x : (i == 1u ? v.y : (i == 2u ? v.z : v.w));
 }
-int clp_pick_i(int4 v, uint i) {
+int clp_fmt_pick_i(int4 v, uint i) {
   return i == 0u ? v.x : (i == 1u ? v.y : (i == 2u ? v.z : v.w));
 }
 
 // Channels -> RGBA through the swizzle (constants 0 / 1; NONE reads 0).
-float4 clp_swizzle_float(const uchar* s, float4 ch) {
+float4 clp_fmt_swizzle_float(const uchar* s, float4 ch) {
   float out[4];
   for (uint i = 0; i < 4u; ++i) {
-    out[i] = s[i] < 4u ? clp_pick_f(ch, s[i]) : (s[i] == CLP_SWZ_ONE ? 1.0f : 0.0f);
+    out[i] = s[i] < 4u ? clp_fmt_pick_f(ch, s[i]) : (s[i] == CLP_SWZ_ONE ? 1.0f : 0.0f);
   }
   return (float4)(out[0], out[1], out[2], out[3]);
 }
-uint4 clp_swizzle_uint(const uchar* s, uint4 ch) {
+uint4 clp_fmt_swizzle_uint(const uchar* s, uint4 ch) {
   uint out[4];
   for (uint i = 0; i < 4u; ++i) {
-    out[i] = s[i] < 4u ? clp_pick_u(ch, s[i]) : (s[i] == CLP_SWZ_ONE ? 1u : 0u);
+    out[i] = s[i] < 4u ? clp_fmt_pick_u(ch, s[i]) : (s[i] == CLP_SWZ_ONE ? 1u : 0u);
   }
   return (uint4)(out[0], out[1], out[2], out[3]);
 }
 
-bool clp_desc_channel_is_srgb(ClpFormatDesc d, uint c) {
+bool clp_fmt_channel_is_srgb(ClpFormatDesc d, uint c) {
   return ((d.flags >> (CLP_FLAG_SRGB_SHIFT + c)) & 1u) != 0u;
 }
 
 // ---------------------------------------------------------------------------------
 // Colour decode
 
-float4 clp_decode_float_table(uint fmt, uint4 raw) {
+float4 clp_fmt_decode_float_table(uint fmt, uint4 raw) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   float4 ch;
   if (d.special == CLP_SPECIAL_R9G9B9E5) {
@@ -138,10 +138,10 @@ float4 clp_decode_float_table(uint fmt, uint4 raw) {
   } else {
     float c[4];
     for (uint i = 0; i < 4u; ++i) {
-      const ulong v = clp_field_get(raw, d.shift[i], d.bits[i]);
+      const ulong v = clp_raw_field_get(raw, d.shift[i], d.bits[i]);
       if (d.type[i] == CLP_TYPE_VOID) {
         c[i] = 0.0f;
-      } else if (clp_desc_channel_is_srgb(d, i)) {
+      } else if (clp_fmt_channel_is_srgb(d, i)) {
         c[i] = clp_srgb8_to_linear((uint)v);  // sRGB channels are 8-bit UNORM
       } else {
         c[i] = clp_channel_to_float(d.type[i], d.bits[i], v);
@@ -149,22 +149,22 @@ float4 clp_decode_float_table(uint fmt, uint4 raw) {
     }
     ch = (float4)(c[0], c[1], c[2], c[3]);
   }
-  return clp_swizzle_float(d.swizzle, ch);
+  return clp_fmt_swizzle_float(d.swizzle, ch);
 }
 
 // Four 8-bit codes of one word.
-uint4 clp_unpack_u8x4(uint w) {
+uint4 clp_fmt_unpack_u8x4(uint w) {
   return ((uint4)(w) >> (uint4)(0u, 8u, 16u, 24u)) & 0xffu;
 }
-uint clp_pack_u8x4(uint4 b) {
+uint clp_fmt_pack_u8x4(uint4 b) {
   return b.x | b.y << 8 | b.z << 16 | b.w << 24;
 }
-float4 clp_decode_srgb8x4(uint w) {
-  const uint4 b = clp_unpack_u8x4(w);
+float4 clp_fmt_decode_srgb8x4(uint w) {
+  const uint4 b = clp_fmt_unpack_u8x4(w);
   return (float4)(clp_srgb8_to_linear(b.x), clp_srgb8_to_linear(b.y), clp_srgb8_to_linear(b.z),
                   clp_unorm8x4_to_float4(b).w);
 }
-float4 clp_decode_half4(uint2 w) {
+float4 clp_fmt_decode_half4(uint2 w) {
   const uint4 h = (uint4)(w.x & 0xffffu, w.x >> 16, w.y & 0xffffu, w.y >> 16);
   return as_float4(clp_half4_to_float_bits4(h));
 }
@@ -175,25 +175,25 @@ float4 clp_decode_float(uint fmt, uint4 raw) {
   float4 c;
   switch (fmt) {
     case CLP_FMT_R8G8B8A8_UNORM:
-      return clp_unorm8x4_to_float4(clp_unpack_u8x4(raw.x));
+      return clp_unorm8x4_to_float4(clp_fmt_unpack_u8x4(raw.x));
     case CLP_FMT_B8G8R8A8_UNORM:
-      return clp_unorm8x4_to_float4(clp_unpack_u8x4(raw.x)).zyxw;
+      return clp_unorm8x4_to_float4(clp_fmt_unpack_u8x4(raw.x)).zyxw;
     case CLP_FMT_R8G8B8X8_UNORM:
-      c = clp_unorm8x4_to_float4(clp_unpack_u8x4(raw.x));
+      c = clp_unorm8x4_to_float4(clp_fmt_unpack_u8x4(raw.x));
       return (float4)(c.xyz, 1.0f);
     case CLP_FMT_B8G8R8X8_UNORM:
-      c = clp_unorm8x4_to_float4(clp_unpack_u8x4(raw.x));
+      c = clp_unorm8x4_to_float4(clp_fmt_unpack_u8x4(raw.x));
       return (float4)(c.zyx, 1.0f);
     case CLP_FMT_R8G8B8A8_SRGB:
-      return clp_decode_srgb8x4(raw.x);
+      return clp_fmt_decode_srgb8x4(raw.x);
     case CLP_FMT_B8G8R8A8_SRGB:
-      return clp_decode_srgb8x4(raw.x).zyxw;
+      return clp_fmt_decode_srgb8x4(raw.x).zyxw;
     case CLP_FMT_R8G8B8X8_SRGB:
-      return (float4)(clp_decode_srgb8x4(raw.x).xyz, 1.0f);
+      return (float4)(clp_fmt_decode_srgb8x4(raw.x).xyz, 1.0f);
     case CLP_FMT_B8G8R8X8_SRGB:
-      return (float4)(clp_decode_srgb8x4(raw.x).zyx, 1.0f);
+      return (float4)(clp_fmt_decode_srgb8x4(raw.x).zyx, 1.0f);
     case CLP_FMT_R16G16B16A16_FLOAT:
-      return clp_decode_half4(raw.xy);
+      return clp_fmt_decode_half4(raw.xy);
     case CLP_FMT_R32G32B32A32_FLOAT:
       return as_float4(raw);
     case CLP_FMT_Z32_FLOAT:
@@ -202,7 +202,7 @@ float4 clp_decode_float(uint fmt, uint4 raw) {
       return (float4)(clp_div_mersenne((float)(raw.x & 0xffffffu), 24u), (float)(raw.x >> 24), 0.0f,
                       0.0f);
     default:
-      return clp_decode_float_table(fmt, raw);
+      return clp_fmt_decode_float_table(fmt, raw);
   }
 }
 
@@ -212,9 +212,9 @@ uint4 clp_decode_uint(uint fmt, uint4 raw) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint c[4];
   for (uint i = 0; i < 4u; ++i) {
-    c[i] = d.type[i] == CLP_TYPE_VOID ? 0u : (uint)clp_field_get(raw, d.shift[i], d.bits[i]);
+    c[i] = d.type[i] == CLP_TYPE_VOID ? 0u : (uint)clp_raw_field_get(raw, d.shift[i], d.bits[i]);
   }
-  return clp_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3]));
+  return clp_fmt_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3]));
 }
 
 // RGBA of a raw block as sign-extended channel bits.
@@ -224,15 +224,16 @@ int4 clp_decode_sint(uint fmt, uint4 raw) {
   for (uint i = 0; i < 4u; ++i) {
     c[i] = d.type[i] == CLP_TYPE_VOID
                ? 0u
-               : (uint)clp_sign_extend((uint)clp_field_get(raw, d.shift[i], d.bits[i]), d.bits[i]);
+               : (uint)clp_fmt_sign_extend((uint)clp_raw_field_get(raw, d.shift[i], d.bits[i]),
+                                           d.bits[i]);
   }
-  return as_int4(clp_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3])));
+  return as_int4(clp_fmt_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3])));
 }
 
 // ---------------------------------------------------------------------------------
 // Colour encode
 
-uint4 clp_encode_float_table(uint fmt, float4 rgba) {
+uint4 clp_fmt_encode_float_table(uint fmt, float4 rgba) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   if (!clp_format_is_valid(fmt)) return (uint4)(0u);
   if (d.special == CLP_SPECIAL_R9G9B9E5) {
@@ -247,38 +248,38 @@ uint4 clp_encode_float_table(uint fmt, float4 rgba) {
   uint4 raw = (uint4)(0u);
   for (uint i = 0; i < 4u; ++i) {
     if (d.type[i] == CLP_TYPE_VOID || d.source[i] >= 4u) continue;
-    const float x = clp_pick_f(rgba, d.source[i]);
-    const ulong v = clp_desc_channel_is_srgb(d, i) ? (ulong)clp_linear_to_srgb8(x)
-                                                   : clp_float_to_channel(d.type[i], d.bits[i], x);
-    raw = clp_field_set(raw, d.shift[i], d.bits[i], v);
+    const float x = clp_fmt_pick_f(rgba, d.source[i]);
+    const ulong v = clp_fmt_channel_is_srgb(d, i) ? (ulong)clp_linear_to_srgb8(x)
+                                                  : clp_float_to_channel(d.type[i], d.bits[i], x);
+    raw = clp_raw_field_set(raw, d.shift[i], d.bits[i], v);
   }
   return raw;
 }
 
-uint clp_encode_srgb8x4(float4 c) {
+uint clp_fmt_encode_srgb8x4(float4 c) {
   const uint4 s = clp_linear4_to_srgb8x4(c);
-  return clp_pack_u8x4((uint4)(s.xyz, clp_float4_to_unorm8x4(c).w));
+  return clp_fmt_pack_u8x4((uint4)(s.xyz, clp_float4_to_unorm8x4(c).w));
 }
 
 // A raw block from an RGBA float colour.
 uint4 clp_encode_float(uint fmt, float4 c) {
   switch (fmt) {
     case CLP_FMT_R8G8B8A8_UNORM:
-      return (uint4)(clp_pack_u8x4(clp_float4_to_unorm8x4(c)), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_pack_u8x4(clp_float4_to_unorm8x4(c)), 0u, 0u, 0u);
     case CLP_FMT_B8G8R8A8_UNORM:
-      return (uint4)(clp_pack_u8x4(clp_float4_to_unorm8x4(c.zyxw)), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_pack_u8x4(clp_float4_to_unorm8x4(c.zyxw)), 0u, 0u, 0u);
     case CLP_FMT_R8G8B8X8_UNORM:
-      return (uint4)(clp_pack_u8x4(clp_float4_to_unorm8x4(c)) & 0xffffffu, 0u, 0u, 0u);
+      return (uint4)(clp_fmt_pack_u8x4(clp_float4_to_unorm8x4(c)) & 0xffffffu, 0u, 0u, 0u);
     case CLP_FMT_B8G8R8X8_UNORM:
-      return (uint4)(clp_pack_u8x4(clp_float4_to_unorm8x4(c.zyxw)) & 0xffffffu, 0u, 0u, 0u);
+      return (uint4)(clp_fmt_pack_u8x4(clp_float4_to_unorm8x4(c.zyxw)) & 0xffffffu, 0u, 0u, 0u);
     case CLP_FMT_R8G8B8A8_SRGB:
-      return (uint4)(clp_encode_srgb8x4(c), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_encode_srgb8x4(c), 0u, 0u, 0u);
     case CLP_FMT_B8G8R8A8_SRGB:
-      return (uint4)(clp_encode_srgb8x4(c.zyxw), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_encode_srgb8x4(c.zyxw), 0u, 0u, 0u);
     case CLP_FMT_R8G8B8X8_SRGB:
-      return (uint4)(clp_encode_srgb8x4(c) & 0xffffffu, 0u, 0u, 0u);
+      return (uint4)(clp_fmt_encode_srgb8x4(c) & 0xffffffu, 0u, 0u, 0u);
     case CLP_FMT_B8G8R8X8_SRGB:
-      return (uint4)(clp_encode_srgb8x4(c.zyxw) & 0xffffffu, 0u, 0u, 0u);
+      return (uint4)(clp_fmt_encode_srgb8x4(c.zyxw) & 0xffffffu, 0u, 0u, 0u);
     case CLP_FMT_R16G16B16A16_FLOAT: {
       const uint4 h = clp_float_bits4_to_half4(as_uint4(c));
       return (uint4)(h.x | h.y << 16, h.z | h.w << 16, 0u, 0u);
@@ -292,7 +293,7 @@ uint4 clp_encode_float(uint fmt, float4 c) {
                                                               << 24,
                      0u, 0u, 0u);
     default:
-      return clp_encode_float_table(fmt, c);
+      return clp_fmt_encode_float_table(fmt, c);
   }
 }
 
@@ -303,8 +304,9 @@ uint4 clp_encode_uint(uint fmt, uint4 rgba) {
   if (!clp_format_is_valid(fmt)) return raw;
   for (uint i = 0; i < 4u; ++i) {
     if (d.type[i] == CLP_TYPE_VOID || d.source[i] >= 4u) continue;
-    const ulong lim = clp_mask64(d.type[i] == CLP_TYPE_SINT ? d.bits[i] - 1u : d.bits[i]);
-    raw = clp_field_set(raw, d.shift[i], d.bits[i], min((ulong)clp_pick_u(rgba, d.source[i]), lim));
+    const ulong lim = clp_fmt_mask64(d.type[i] == CLP_TYPE_SINT ? d.bits[i] - 1u : d.bits[i]);
+    raw = clp_raw_field_set(raw, d.shift[i], d.bits[i],
+                            min((ulong)clp_fmt_pick_u(rgba, d.source[i]), lim));
   }
   return raw;
 }
@@ -317,11 +319,11 @@ uint4 clp_encode_sint(uint fmt, int4 rgba) {
   for (uint i = 0; i < 4u; ++i) {
     if (d.type[i] == CLP_TYPE_VOID || d.source[i] >= 4u) continue;
     const bool is_uint = d.type[i] == CLP_TYPE_UINT;
-    const ulong shi = clp_mask64(is_uint ? d.bits[i] : d.bits[i] - 1u);
+    const ulong shi = clp_fmt_mask64(is_uint ? d.bits[i] : d.bits[i] - 1u);
     const long hi = (long)min(shi, 0x7fffffffffffffffUL);
-    const long lo = is_uint ? 0L : -(long)clp_mask64(d.bits[i] - 1u) - 1L;
-    const long v = clamp((long)clp_pick_i(rgba, d.source[i]), lo, hi);
-    raw = clp_field_set(raw, d.shift[i], d.bits[i], (ulong)v);
+    const long lo = is_uint ? 0L : -(long)clp_fmt_mask64(d.bits[i] - 1u) - 1L;
+    const long v = clamp((long)clp_fmt_pick_i(rgba, d.source[i]), lo, hi);
+    raw = clp_raw_field_set(raw, d.shift[i], d.bits[i], (ulong)v);
   }
   return raw;
 }
@@ -340,7 +342,8 @@ float clp_decode_depth(uint fmt, uint4 raw) {
       const ClpFormatDesc d = clp_format_desc(fmt);
       if ((d.flags & CLP_FLAG_HAS_DEPTH) == 0u) return 0.0f;
       const uint c = d.swizzle[0];
-      return clp_channel_to_float(d.type[c], d.bits[c], clp_field_get(raw, d.shift[c], d.bits[c]));
+      return clp_channel_to_float(d.type[c], d.bits[c],
+                                  clp_raw_field_get(raw, d.shift[c], d.bits[c]));
     }
   }
 }
@@ -350,7 +353,7 @@ uint clp_decode_stencil(uint fmt, uint4 raw) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   if ((d.flags & CLP_FLAG_HAS_STENCIL) == 0u) return 0u;
   const uint c = d.swizzle[1];
-  return (uint)clp_field_get(raw, d.shift[c], d.bits[c]);
+  return (uint)clp_raw_field_get(raw, d.shift[c], d.bits[c]);
 }
 
 // Stores depth z (UNORM: clamped to [0, 1], NaN -> 0, rounded as the host's double
@@ -370,7 +373,7 @@ uint4 clp_encode_depth(uint fmt, uint4 raw, float z) {
       const uint c = d.swizzle[0];
       const ulong v =
           d.type[c] == CLP_TYPE_FLOAT ? (ulong)as_uint(z) : clp_float_to_unorm(z, d.bits[c]);
-      return clp_field_set(raw, d.shift[c], d.bits[c], v);
+      return clp_raw_field_set(raw, d.shift[c], d.bits[c], v);
     }
   }
 }
@@ -384,7 +387,7 @@ uint4 clp_encode_stencil(uint fmt, uint4 raw, uint s) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   if ((d.flags & CLP_FLAG_HAS_STENCIL) == 0u) return raw;
   const uint c = d.swizzle[1];
-  return clp_field_set(raw, d.shift[c], d.bits[c], (ulong)s);
+  return clp_raw_field_set(raw, d.shift[c], d.bits[c], (ulong)s);
 }
 
 // ---------------------------------------------------------------------------------
@@ -428,29 +431,31 @@ uint4 clp_encode_depth4(uint fmt, uint4 w0, float4 z) {
 }
 
 // The stencil word of one pixel, placed where the raw codec expects it.
-uint4 clp_stencil_raw(uint word, uint w) {
+uint4 clp_fmt_stencil_raw(uint word, uint w) {
   return word == 0u ? (uint4)(w, 0u, 0u, 0u) : (uint4)(0u, w, 0u, 0u);
 }
-uint clp_stencil_word_of(uint word, uint4 raw) {
+uint clp_fmt_stencil_word_of(uint word, uint4 raw) {
   return word == 0u ? raw.x : raw.y;
 }
 
 uint4 clp_decode_stencil4(uint fmt, uint4 ws) {
   if (fmt == CLP_FMT_Z24_UNORM_S8_UINT) return ws >> 24;
   const uint k = clp_stencil_word(fmt);
-  return (uint4)(clp_decode_stencil(fmt, clp_stencil_raw(k, ws.x)),
-                 clp_decode_stencil(fmt, clp_stencil_raw(k, ws.y)),
-                 clp_decode_stencil(fmt, clp_stencil_raw(k, ws.z)),
-                 clp_decode_stencil(fmt, clp_stencil_raw(k, ws.w)));
+  return (uint4)(clp_decode_stencil(fmt, clp_fmt_stencil_raw(k, ws.x)),
+                 clp_decode_stencil(fmt, clp_fmt_stencil_raw(k, ws.y)),
+                 clp_decode_stencil(fmt, clp_fmt_stencil_raw(k, ws.z)),
+                 clp_decode_stencil(fmt, clp_fmt_stencil_raw(k, ws.w)));
 }
 
 uint4 clp_encode_stencil4(uint fmt, uint4 ws, uint4 s) {
   if (fmt == CLP_FMT_Z24_UNORM_S8_UINT) return (ws & 0xffffffu) | s << 24;
   const uint k = clp_stencil_word(fmt);
-  return (uint4)(clp_stencil_word_of(k, clp_encode_stencil(fmt, clp_stencil_raw(k, ws.x), s.x)),
-                 clp_stencil_word_of(k, clp_encode_stencil(fmt, clp_stencil_raw(k, ws.y), s.y)),
-                 clp_stencil_word_of(k, clp_encode_stencil(fmt, clp_stencil_raw(k, ws.z), s.z)),
-                 clp_stencil_word_of(k, clp_encode_stencil(fmt, clp_stencil_raw(k, ws.w), s.w)));
+  return (
+      uint4)(clp_fmt_stencil_word_of(k, clp_encode_stencil(fmt, clp_fmt_stencil_raw(k, ws.x), s.x)),
+             clp_fmt_stencil_word_of(k, clp_encode_stencil(fmt, clp_fmt_stencil_raw(k, ws.y), s.y)),
+             clp_fmt_stencil_word_of(k, clp_encode_stencil(fmt, clp_fmt_stencil_raw(k, ws.z), s.z)),
+             clp_fmt_stencil_word_of(k,
+                                     clp_encode_stencil(fmt, clp_fmt_stencil_raw(k, ws.w), s.w)));
 }
 
 // ---------------------------------------------------------------------------------
@@ -458,45 +463,46 @@ uint4 clp_encode_stencil4(uint fmt, uint4 ws, uint4 s) {
 
 // Bits of channel c of the element at p. Blocks over 16 bytes hold byte-aligned 64-bit
 // channels (R64G64B64[A64]_FLOAT): those are read straight from memory.
-ulong clp_fetch_channel(ClpFormatDesc d, uint bytes, const global uchar* p, uint c) {
+ulong clp_fmt_fetch_channel(ClpFormatDesc d, uint bytes, const global uchar* p, uint c) {
   if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) {
-    return clp_field_get(clp_load_bytes(bytes, p), d.shift[c], d.bits[c]);
+    return clp_raw_field_get(clp_block_load_bytes(bytes, p), d.shift[c], d.bits[c]);
   }
   const uint at = d.shift[c] / 8u;
   if (d.bits[c] == 0u || d.bits[c] > 64u || (d.shift[c] & 7u) != 0u || at + 8u > bytes) return 0UL;
-  return clp_load_u64(p + at) & clp_mask64(d.bits[c]);
+  return clp_fmt_load_u64(p + at) & clp_fmt_mask64(d.bits[c]);
 }
 
 float4 clp_fetch_float(uint fmt, const global uchar* p) {
   const uint bytes = clp_format_block_bytes(fmt);
-  if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_float(fmt, clp_load_bytes(bytes, p));
+  if (bytes <= CLP_MAX_RAW_BLOCK_BYTES)
+    return clp_decode_float(fmt, clp_block_load_bytes(bytes, p));
   const ClpFormatDesc d = clp_format_desc(fmt);
   float c[4];
   for (uint i = 0; i < 4u; ++i) {
-    c[i] = clp_channel_to_float(d.type[i], d.bits[i], clp_fetch_channel(d, bytes, p, i));
+    c[i] = clp_channel_to_float(d.type[i], d.bits[i], clp_fmt_fetch_channel(d, bytes, p, i));
   }
-  return clp_swizzle_float(d.swizzle, (float4)(c[0], c[1], c[2], c[3]));
+  return clp_fmt_swizzle_float(d.swizzle, (float4)(c[0], c[1], c[2], c[3]));
 }
 
 uint4 clp_fetch_uint(uint fmt, const global uchar* p) {
   const uint bytes = clp_format_block_bytes(fmt);
-  if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_uint(fmt, clp_load_bytes(bytes, p));
+  if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_uint(fmt, clp_block_load_bytes(bytes, p));
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint c[4];
   for (uint i = 0; i < 4u; ++i)
-    c[i] = (uint)clp_fetch_channel(d, bytes, p, i);
-  return clp_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3]));
+    c[i] = (uint)clp_fmt_fetch_channel(d, bytes, p, i);
+  return clp_fmt_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3]));
 }
 
 int4 clp_fetch_sint(uint fmt, const global uchar* p) {
   const uint bytes = clp_format_block_bytes(fmt);
-  if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_sint(fmt, clp_load_bytes(bytes, p));
+  if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_sint(fmt, clp_block_load_bytes(bytes, p));
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint c[4];
   for (uint i = 0; i < 4u; ++i) {
-    c[i] = (uint)clp_sign_extend((uint)clp_fetch_channel(d, bytes, p, i), d.bits[i]);
+    c[i] = (uint)clp_fmt_sign_extend((uint)clp_fmt_fetch_channel(d, bytes, p, i), d.bits[i]);
   }
-  return as_int4(clp_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3])));
+  return as_int4(clp_fmt_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3])));
 }
 
 // 64-bit attributes: the IEEE double bits of RGBA components `first` and `first + 1`
@@ -511,9 +517,9 @@ uint4 clp_fetch_double2(uint fmt, const global uchar* p, uint first) {
   for (uint k = 0; k < 2u; ++k) {
     const uint comp = min(first + k, 3u), s = d.swizzle[comp];
     if (s < 4u && d.type[s] == CLP_TYPE_FLOAT && d.bits[s] == 64u) {
-      w[k] = clp_fetch_channel(d, bytes, p, s);
+      w[k] = clp_fmt_fetch_channel(d, bytes, p, s);
     } else {
-      w[k] = clp_float_bits_to_double_bits(as_uint(clp_pick_f(f, comp)));
+      w[k] = clp_float_bits_to_double_bits(as_uint(clp_fmt_pick_f(f, comp)));
     }
   }
   return (uint4)((uint)w[0], (uint)(w[0] >> 32), (uint)w[1], (uint)(w[1] >> 32));

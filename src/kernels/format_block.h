@@ -20,7 +20,7 @@
 // Bit fields of a 128-bit block (bits <= 64; bits at or past bit 128 read as zero and
 // are not written).
 
-ulong clp_field_get(uint4 raw, uint shift, uint bits) {
+ulong clp_raw_field_get(uint4 raw, uint shift, uint bits) {
   if (bits == 0u || shift >= 128u) return 0UL;
   const ulong lo = upsample(raw.y, raw.x), hi = upsample(raw.w, raw.z);
   ulong v;
@@ -31,12 +31,12 @@ ulong clp_field_get(uint4 raw, uint shift, uint bits) {
   } else {
     v = hi >> (shift - 64u);
   }
-  return v & clp_mask64(bits);
+  return v & clp_fmt_mask64(bits);
 }
 
-uint4 clp_field_set(uint4 raw, uint shift, uint bits, ulong value) {
+uint4 clp_raw_field_set(uint4 raw, uint shift, uint bits, ulong value) {
   if (bits == 0u || shift >= 128u) return raw;
-  const ulong m = clp_mask64(bits), v = value & m;
+  const ulong m = clp_fmt_mask64(bits), v = value & m;
   ulong lo = upsample(raw.y, raw.x), hi = upsample(raw.w, raw.z);
   if (shift == 0u) {
     lo = (lo & ~m) | v;
@@ -50,14 +50,14 @@ uint4 clp_field_set(uint4 raw, uint shift, uint bits, ulong value) {
 }
 
 // All bits of one field.
-uint4 clp_field_mask(uint shift, uint bits) {
-  return clp_field_set((uint4)(0u), shift, bits, ~0UL);
+uint4 clp_raw_field_mask(uint shift, uint bits) {
+  return clp_raw_field_set((uint4)(0u), shift, bits, ~0UL);
 }
 
 // ---------------------------------------------------------------------------------
 // Loads and stores
 
-uint clp_le32(uchar4 b) {
+uint clp_fmt_le32(uchar4 b) {
 #ifdef __ENDIAN_LITTLE__
   return as_uint(b);
 #else
@@ -65,7 +65,7 @@ uint clp_le32(uchar4 b) {
   return w.x | w.y | w.z | w.w;
 #endif
 }
-uchar4 clp_le_bytes(uint w) {
+uchar4 clp_fmt_le_bytes(uint w) {
 #ifdef __ENDIAN_LITTLE__
   return as_uchar4(w);
 #else
@@ -74,64 +74,65 @@ uchar4 clp_le_bytes(uint w) {
 }
 
 // Block of `bytes` bytes at p (any alignment), as raw words.
-uint4 clp_load_bytes(uint bytes, const global uchar* p) {
+uint4 clp_block_load_bytes(uint bytes, const global uchar* p) {
   switch (bytes) {
     case 1u:
       return (uint4)(p[0], 0u, 0u, 0u);
     case 2u:
-      return (uint4)(clp_le32((uchar4)(vload2(0, p), (uchar)0, (uchar)0)), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_le32((uchar4)(vload2(0, p), (uchar)0, (uchar)0)), 0u, 0u, 0u);
     case 3u:
-      return (uint4)(clp_le32((uchar4)(vload3(0, p), (uchar)0)), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_le32((uchar4)(vload3(0, p), (uchar)0)), 0u, 0u, 0u);
     case 4u:
-      return (uint4)(clp_le32(vload4(0, p)), 0u, 0u, 0u);
+      return (uint4)(clp_fmt_le32(vload4(0, p)), 0u, 0u, 0u);
     case 6u:
-      return (uint4)(clp_le32(vload4(0, p)),
-                     clp_le32((uchar4)(vload2(0, p + 4), (uchar)0, (uchar)0)), 0u, 0u);
+      return (uint4)(clp_fmt_le32(vload4(0, p)),
+                     clp_fmt_le32((uchar4)(vload2(0, p + 4), (uchar)0, (uchar)0)), 0u, 0u);
     case 8u: {
       const uchar8 b = vload8(0, p);
-      return (uint4)(clp_le32(b.lo), clp_le32(b.hi), 0u, 0u);
+      return (uint4)(clp_fmt_le32(b.lo), clp_fmt_le32(b.hi), 0u, 0u);
     }
     case 12u: {
       const uchar8 b = vload8(0, p);
-      return (uint4)(clp_le32(b.lo), clp_le32(b.hi), clp_le32(vload4(0, p + 8)), 0u);
+      return (uint4)(clp_fmt_le32(b.lo), clp_fmt_le32(b.hi), clp_fmt_le32(vload4(0, p + 8)), 0u);
     }
     case 16u: {
       const uchar16 b = vload16(0, p);
-      return (uint4)(clp_le32(b.lo.lo), clp_le32(b.lo.hi), clp_le32(b.hi.lo), clp_le32(b.hi.hi));
+      return (uint4)(clp_fmt_le32(b.lo.lo), clp_fmt_le32(b.lo.hi), clp_fmt_le32(b.hi.lo),
+                     clp_fmt_le32(b.hi.hi));
     }
     default:
       return (uint4)(0u);
   }
 }
 
-void clp_store_bytes(uint bytes, global uchar* p, uint4 raw) {
+void clp_block_store_bytes(uint bytes, global uchar* p, uint4 raw) {
   switch (bytes) {
     case 1u:
       p[0] = (uchar)raw.x;
       break;
     case 2u:
-      vstore2(clp_le_bytes(raw.x).lo, 0, p);
+      vstore2(clp_fmt_le_bytes(raw.x).lo, 0, p);
       break;
     case 3u:
-      vstore3(clp_le_bytes(raw.x).xyz, 0, p);
+      vstore3(clp_fmt_le_bytes(raw.x).xyz, 0, p);
       break;
     case 4u:
-      vstore4(clp_le_bytes(raw.x), 0, p);
+      vstore4(clp_fmt_le_bytes(raw.x), 0, p);
       break;
     case 6u:
-      vstore4(clp_le_bytes(raw.x), 0, p);
-      vstore2(clp_le_bytes(raw.y).lo, 0, p + 4);
+      vstore4(clp_fmt_le_bytes(raw.x), 0, p);
+      vstore2(clp_fmt_le_bytes(raw.y).lo, 0, p + 4);
       break;
     case 8u:
-      vstore8((uchar8)(clp_le_bytes(raw.x), clp_le_bytes(raw.y)), 0, p);
+      vstore8((uchar8)(clp_fmt_le_bytes(raw.x), clp_fmt_le_bytes(raw.y)), 0, p);
       break;
     case 12u:
-      vstore8((uchar8)(clp_le_bytes(raw.x), clp_le_bytes(raw.y)), 0, p);
-      vstore4(clp_le_bytes(raw.z), 0, p + 8);
+      vstore8((uchar8)(clp_fmt_le_bytes(raw.x), clp_fmt_le_bytes(raw.y)), 0, p);
+      vstore4(clp_fmt_le_bytes(raw.z), 0, p + 8);
       break;
     case 16u:
-      vstore16((uchar16)(clp_le_bytes(raw.x), clp_le_bytes(raw.y), clp_le_bytes(raw.z),
-                         clp_le_bytes(raw.w)),
+      vstore16((uchar16)(clp_fmt_le_bytes(raw.x), clp_fmt_le_bytes(raw.y), clp_fmt_le_bytes(raw.z),
+                         clp_fmt_le_bytes(raw.w)),
                0, p);
       break;
     default:
@@ -141,17 +142,17 @@ void clp_store_bytes(uint bytes, global uchar* p, uint4 raw) {
 
 // One block of format fmt at p: reads exactly block_bytes bytes.
 uint4 clp_load_block(uint fmt, const global uchar* p) {
-  return clp_load_bytes(clp_format_block_bytes(fmt), p);
+  return clp_block_load_bytes(clp_format_block_bytes(fmt), p);
 }
 // Writes exactly block_bytes bytes of raw at p.
 void clp_store_block(uint fmt, global uchar* p, uint4 raw) {
-  clp_store_bytes(clp_format_block_bytes(fmt), p, raw);
+  clp_block_store_bytes(clp_format_block_bytes(fmt), p, raw);
 }
 
 // Little-endian 64-bit word at p (any alignment).
-ulong clp_load_u64(const global uchar* p) {
+ulong clp_fmt_load_u64(const global uchar* p) {
   const uchar8 b = vload8(0, p);
-  return upsample(clp_le32(b.hi), clp_le32(b.lo));
+  return upsample(clp_fmt_le32(b.hi), clp_fmt_le32(b.lo));
 }
 
 // ---------------------------------------------------------------------------------
@@ -180,7 +181,7 @@ uint4 clp_component_mask(uint fmt, uint rgba_mask) {
   uint4 m = (uint4)(0u);
   for (uint c = 0; c < 4u; ++c) {
     if (d.type[c] != CLP_TYPE_VOID && d.source[c] < 4u && ((rgba_mask >> d.source[c]) & 1u) != 0u) {
-      m |= clp_field_mask(d.shift[c], d.bits[c]);
+      m |= clp_raw_field_mask(d.shift[c], d.bits[c]);
     }
   }
   return m;
@@ -195,10 +196,10 @@ uint4 clp_aspect_mask(uint fmt, uint aspects) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint4 m = (uint4)(0u);
   if ((aspects & CLP_ASPECT_DEPTH) != 0u && (d.flags & CLP_FLAG_HAS_DEPTH) != 0u) {
-    m |= clp_field_mask(d.shift[d.swizzle[0]], d.bits[d.swizzle[0]]);
+    m |= clp_raw_field_mask(d.shift[d.swizzle[0]], d.bits[d.swizzle[0]]);
   }
   if ((aspects & CLP_ASPECT_STENCIL) != 0u && (d.flags & CLP_FLAG_HAS_STENCIL) != 0u) {
-    m |= clp_field_mask(d.shift[d.swizzle[1]], d.bits[d.swizzle[1]]);
+    m |= clp_raw_field_mask(d.shift[d.swizzle[1]], d.bits[d.swizzle[1]]);
   }
   return m;
 }
@@ -209,8 +210,8 @@ uint4 clp_aspect_mask(uint fmt, uint aspects) {
 void clp_store_block_masked(uint fmt, global uchar* p, uint4 raw, uint4 mask) {
   if (!any(mask != 0u)) return;
   const uint bytes = clp_format_block_bytes(fmt);
-  const uint4 old = clp_load_bytes(bytes, p);
-  clp_store_bytes(bytes, p, (old & ~mask) | (raw & mask));
+  const uint4 old = clp_block_load_bytes(bytes, p);
+  clp_block_store_bytes(bytes, p, (old & ~mask) | (raw & mask));
 }
 
 #endif  // CLPIPE_KERNELS_FORMAT_BLOCK_H

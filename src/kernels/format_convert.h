@@ -12,31 +12,31 @@
 //   clp_div_mersenne_wide.
 // * UNORM/SNORM encode: the host multiplies in double; x * (2^n - 1) is exact in double
 //   up to n = 29, so for 32-bit channels (and the +0.5) the double rounding is emulated
-//   with integers (clp_rn53).
+//   with integers (clp_fmt_rn53).
 // * half, 11/10-bit floats, RGB9E5 and double: integer ports of the host routines.
 // Kernels including this must not be built with -cl-fast-relaxed-math,
 // -cl-finite-math-only or -cl-unsafe-math-optimizations (they may rewrite fma chains).
 #ifndef CLPIPE_KERNELS_FORMAT_CONVERT_H
 #define CLPIPE_KERNELS_FORMAT_CONVERT_H
 
-ulong clp_mask64(uint bits) {
+ulong clp_fmt_mask64(uint bits) {
   return bits >= 64u ? ~0UL : (1UL << bits) - 1UL;
 }
 // 2^e as a float, exactly, for -126 <= e <= 127.
-float clp_exp2i(int e) {
+float clp_fmt_exp2i(int e) {
   return as_float((uint)(e + 127) << 23);
 }
 // NaN test on the bits: immune to finite-math assumptions of the compiler.
-bool clp_isnan_bits(float x) {
+bool clp_fmt_isnan_bits(float x) {
   return (as_uint(x) & 0x7fffffffu) > 0x7f800000u;
 }
-int clp_sign_extend(uint v, uint bits) {
+int clp_fmt_sign_extend(uint v, uint bits) {
   if (bits == 0u || bits >= 32u) return (int)v;
   const uint s = 32u - bits;
   return ((int)(v << s)) >> s;
 }
 // v >> s rounded to nearest, ties to even; 1 <= s <= 63.
-ulong clp_shift_rne(ulong v, uint s) {
+ulong clp_fmt_shift_rne(ulong v, uint s) {
   const ulong r = v >> s, rem = v & ((1UL << s) - 1UL), tie = 1UL << (s - 1u);
   return r + ((rem > tie || (rem == tie && (r & 1UL) != 0UL)) ? 1UL : 0UL);
 }
@@ -98,14 +98,14 @@ float4 clp_div_mersenne4(float4 v, uint n) {
 // * otherwise the fraction is strictly between 0 and 1 and only breaks ties: the low bits
 //   of a round half up.
 float clp_div_mersenne_wide(uint a, uint n) {
-  if (a < (1u << 24)) return (float)a * clp_exp2i(-(int)n);
+  if (a < (1u << 24)) return (float)a * clp_fmt_exp2i(-(int)n);
   const uint l = 31u - clz(a), drop = l - 23u, k1 = 53u - l;  // drop 1..8, k1 = k + 1
   const ulong m = (1UL << n) - 1UL;
   // q >= 1 - 2^-(k+1) (a tie there rounds to the even 1): a * 2^(k+1) >= m * (2^(k+1) - 1).
   const bool plus_one = ((ulong)a << k1) >= m * ((1UL << k1) - 1UL);
-  const ulong r =
-      plus_one ? clp_shift_rne((ulong)a + 1UL, drop) : ((ulong)a + (1UL << (drop - 1u))) >> drop;
-  return convert_float(r << drop) * clp_exp2i(-(int)n);  // <= 25 significant bits: exact
+  const ulong r = plus_one ? clp_fmt_shift_rne((ulong)a + 1UL, drop)
+                           : ((ulong)a + (1UL << (drop - 1u))) >> drop;
+  return convert_float(r << drop) * clp_fmt_exp2i(-(int)n);  // <= 25 significant bits: exact
 }
 
 // n-bit UNORM field -> float (host: float(double(v) / (2^n - 1))).
@@ -115,7 +115,7 @@ float clp_unorm_to_float(uint v, uint bits) {
 }
 // n-bit SNORM field -> float (host: max(float(double(s) / (2^(n-1) - 1)), -1)).
 float clp_snorm_to_float(uint v, uint bits) {
-  const int s = clp_sign_extend(v, bits);
+  const int s = clp_fmt_sign_extend(v, bits);
   float q;
   if (bits > 25u) {
     const float a = clp_div_mersenne_wide(abs(s), bits - 1u);
@@ -139,11 +139,11 @@ float4 clp_unorm24x4_to_float4(uint4 v) {
 // UNORM / SNORM encode
 
 // p rounded to 53 significant bits, ties to even: what storing p into a double does.
-ulong clp_rn53(ulong p) {
+ulong clp_fmt_rn53(ulong p) {
   const uint l = 63u - (uint)clz(p);
   if (p == 0UL || l < 53u) return p;
   const uint d = l - 52u;
-  return clp_shift_rne(p, d) << d;
+  return clp_fmt_shift_rne(p, d) << d;
 }
 
 // Host: floor(double(clamp(x, 0, 1)) * (2^n - 1) + 0.5), NaN -> 0, for n <= 32. With
@@ -151,15 +151,15 @@ ulong clp_rn53(ulong p) {
 // and of the sum) are done on the integers.
 ulong clp_float_to_unorm(float x, uint bits) {
   const uint u = as_uint(x);
-  const ulong m = clp_mask64(bits);
+  const ulong m = clp_fmt_mask64(bits);
   if (u > 0x7f800000u) return 0UL;       // NaN, negatives (sign bit set), -0
   if (u >= 0x3f800000u) return m;        // >= 1, +Inf
   const uint e = u >> 23;                // 0..126
   if (e + bits + 2u < 127u) return 0UL;  // x * m < 0.25
   const uint f = 150u - e;               // 24 <= f <= 57
   const ulong mant = (ulong)((u & 0x7fffffu) | 0x800000u);
-  const ulong p = clp_rn53(mant * m);  // < 2^56
-  return clp_rn53(p + (1UL << (f - 1u))) >> f;
+  const ulong p = clp_fmt_rn53(mant * m);  // < 2^56
+  return clp_fmt_rn53(p + (1UL << (f - 1u))) >> f;
 }
 
 // Host: round-half-away(double(clamp(x, -1, 1)) * (2^(n-1) - 1)), NaN -> 0, as an n-bit
@@ -167,7 +167,7 @@ ulong clp_float_to_unorm(float x, uint bits) {
 ulong clp_float_to_snorm(float x, uint bits) {
   const uint u = as_uint(x), a = u & 0x7fffffffu;
   if (a > 0x7f800000u) return 0UL;
-  const ulong m = clp_mask64(bits - 1u);
+  const ulong m = clp_fmt_mask64(bits - 1u);
   ulong mag;
   if (a >= 0x3f800000u) {
     mag = m;
@@ -176,9 +176,9 @@ ulong clp_float_to_snorm(float x, uint bits) {
     if (e + bits + 1u < 127u) return 0UL;  // |x| * m < 0.25
     const uint f = 150u - e;               // 24 <= f <= 56
     const ulong mant = (ulong)((a & 0x7fffffu) | 0x800000u);
-    mag = (clp_rn53(mant * m) + (1UL << (f - 1u))) >> f;  // std::round is exact
+    mag = (clp_fmt_rn53(mant * m) + (1UL << (f - 1u))) >> f;  // std::round is exact
   }
-  return ((u >> 31) != 0u ? (0UL - mag) : mag) & clp_mask64(bits);
+  return ((u >> 31) != 0u ? (0UL - mag) : mag) & clp_fmt_mask64(bits);
 }
 
 // Four floats -> 8-bit UNORM codes: the 8-bit case of clp_float_to_unorm in 32-bit
@@ -210,24 +210,24 @@ uint4 clp_float4_to_unorm24x4(float4 x) {
 ulong clp_float_to_uint_sat(float x, uint bits) {
   if (!(as_uint(x) > 0u && as_uint(x) <= 0x7f800000u)) return 0UL;
   const float r = round(x);
-  if (r >= clp_exp2i((int)bits)) return clp_mask64(bits);
+  if (r >= clp_fmt_exp2i((int)bits)) return clp_fmt_mask64(bits);
   return (ulong)convert_uint(r);
 }
 // SINT / SSCALED from float: NaN -> 0, else clamp(round-half-away(x)) to the n-bit range.
 ulong clp_float_to_sint_sat(float x, uint bits) {
-  if (clp_isnan_bits(x)) return 0UL;
-  const float r = round(x), lim = clp_exp2i((int)bits - 1);
+  if (clp_fmt_isnan_bits(x)) return 0UL;
+  const float r = round(x), lim = clp_fmt_exp2i((int)bits - 1);
   const long hi = (long)((1UL << (bits - 1u)) - 1UL);
   const long v = r >= lim ? hi : (r < -lim ? -hi - 1L : convert_long(r));
-  return (ulong)v & clp_mask64(bits);
+  return (ulong)v & clp_fmt_mask64(bits);
 }
 // 16.16 fixed point: round-half-away(x * 65536) clamped to int32 (x * 65536 is exact, or
 // overflows to an infinity that clamps the same way).
 ulong clp_float_to_fixed(float x, uint bits) {
-  if (clp_isnan_bits(x)) return 0UL;
+  if (clp_fmt_isnan_bits(x)) return 0UL;
   const float r = round(x * 65536.0f);
   const long v = r >= 0x1p31f ? 0x7fffffffL : (r < -0x1p31f ? -0x80000000L : convert_long(r));
-  return (ulong)v & clp_mask64(bits);
+  return (ulong)v & clp_fmt_mask64(bits);
 }
 
 // ---------------------------------------------------------------------------------
@@ -273,14 +273,14 @@ CLP_DEFINE_FLOAT_TO_HALF(clp_float_bits4_to_half4, uint4)
 float clp_small_float_to_float(uint v, uint mbits) {
   const uint e = v >> mbits, m = v & ((1u << mbits) - 1u);
   if (e == 31u) return as_float(m != 0u ? 0x7fc00000u : 0x7f800000u);
-  if (e == 0u) return (float)m * clp_exp2i(-14 - (int)mbits);  // exact
+  if (e == 0u) return (float)m * clp_fmt_exp2i(-14 - (int)mbits);  // exact
   return as_float(((e + 112u) << 23) | (m << (23u - mbits)));
 }
 
 // Round to nearest even; negatives and -0 -> 0; NaN -> NaN; too large -> Inf.
 uint clp_float_to_small_float(float x, uint mbits) {
   const uint u = as_uint(x);
-  if (clp_isnan_bits(x)) return (31u << mbits) | 1u;
+  if (clp_fmt_isnan_bits(x)) return (31u << mbits) | 1u;
   if ((u >> 31) != 0u || u == 0u) return 0u;
   const int e = (int)(u >> 23) - 127;
   if (e > 15) return 31u << mbits;
@@ -296,7 +296,7 @@ uint clp_float_to_small_float(float x, uint mbits) {
     exp_field = (uint)(e + 15);
     mant &= 0x7fffffu;
   }
-  const uint r = (exp_field << mbits) + (uint)clp_shift_rne(mant, shift);
+  const uint r = (exp_field << mbits) + (uint)clp_fmt_shift_rne(mant, shift);
   return min(r, 31u << mbits);  // a mantissa carry moves into the exponent, as intended
 }
 
@@ -304,13 +304,13 @@ uint clp_float_to_small_float(float x, uint mbits) {
 // RGB9E5 (EXT_texture_shared_exponent)
 
 float4 clp_rgb9e5_to_float4(uint v) {
-  const float scale = clp_exp2i((int)(v >> 27) - 24);
+  const float scale = clp_fmt_exp2i((int)(v >> 27) - 24);
   const uint4 m = ((uint4)(v) >> (uint4)(0u, 9u, 18u, 27u)) & 0x1ffu;
   return (float4)(convert_float3(m.xyz) * scale, 0.0f);
 }
 
 // floor(t + 0.5) for t >= 0 without rounding the sum: t - floor(t) is exact.
-uint clp_round_half_up(float t) {
+uint clp_fmt_round_half_up(float t) {
   const float fl = floor(t);
   return (uint)fl + (t - fl >= 0.5f ? 1u : 0u);
 }
@@ -322,17 +322,17 @@ uint clp_round_half_up(float t) {
 uint clp_float3_to_rgb9e5(float r, float g, float b) {
   const float kMax = 65408.0f;  // (2^9 - 1) / 2^9 * 2^16
   float3 c = (float3)(r, g, b);
-  c.x = clp_isnan_bits(c.x) ? 0.0f : (c.x < 0.0f ? 0.0f : (kMax < c.x ? kMax : c.x));
-  c.y = clp_isnan_bits(c.y) ? 0.0f : (c.y < 0.0f ? 0.0f : (kMax < c.y ? kMax : c.y));
-  c.z = clp_isnan_bits(c.z) ? 0.0f : (c.z < 0.0f ? 0.0f : (kMax < c.z ? kMax : c.z));
+  c.x = clp_fmt_isnan_bits(c.x) ? 0.0f : (c.x < 0.0f ? 0.0f : (kMax < c.x ? kMax : c.x));
+  c.y = clp_fmt_isnan_bits(c.y) ? 0.0f : (c.y < 0.0f ? 0.0f : (kMax < c.y ? kMax : c.y));
+  c.z = clp_fmt_isnan_bits(c.z) ? 0.0f : (c.z < 0.0f ? 0.0f : (kMax < c.z ? kMax : c.z));
   const float maxc = fmax(c.x, fmax(c.y, c.z));
   const int log2_floor = maxc < 0x1p-16f ? -16 : (int)(as_uint(maxc) >> 23) - 127;
   int exp_shared = log2_floor + 1 + 15;  // 0..31
-  if (clp_round_half_up(maxc * clp_exp2i(24 - exp_shared)) == 512u) ++exp_shared;
-  const float scale = clp_exp2i(24 - exp_shared);
-  const uint mr = min(clp_round_half_up(c.x * scale), 511u);
-  const uint mg = min(clp_round_half_up(c.y * scale), 511u);
-  const uint mb = min(clp_round_half_up(c.z * scale), 511u);
+  if (clp_fmt_round_half_up(maxc * clp_fmt_exp2i(24 - exp_shared)) == 512u) ++exp_shared;
+  const float scale = clp_fmt_exp2i(24 - exp_shared);
+  const uint mr = min(clp_fmt_round_half_up(c.x * scale), 511u);
+  const uint mg = min(clp_fmt_round_half_up(c.y * scale), 511u);
+  const uint mb = min(clp_fmt_round_half_up(c.z * scale), 511u);
   return mr | mg << 9 | mb << 18 | (uint)exp_shared << 27;
 }
 
@@ -366,12 +366,12 @@ uint clp_double_bits_to_float_bits(ulong d) {
   if (e >= 897u) {                            // a normal float (or overflow)
     if (e > 1150u) return sign | 0x7f800000u;
     // (exp_field << 23) + mantissa, where r still holds the implicit one at bit 23.
-    const uint r = (uint)clp_shift_rne(full, 29u);
+    const uint r = (uint)clp_fmt_shift_rne(full, 29u);
     return sign | min(((e - 897u) << 23) + r, 0x7f800000u);
   }
   const uint shift = 926u - e;  // float denormal: value / 2^-149
   if (shift >= 64u) return sign;
-  return sign | (uint)clp_shift_rne(full, shift);
+  return sign | (uint)clp_fmt_shift_rne(full, shift);
 }
 
 #endif  // CLPIPE_KERNELS_FORMAT_CONVERT_H

@@ -130,6 +130,35 @@ constant ClpFormatDesc clp_format_table[CLP_FMT_COUNT] = {
 #include "clpipe/formats.def"
 #undef CLPIPE_FORMAT
 };
+// The row macros are for the table only: keep them out of the including programs.
+#undef CLP_ROW
+#undef CLP_ROW_FLAGS
+#undef CLP_ROW_PURE
+#undef CLP_ROW_ALL
+#undef CLP_ROW_SRGB
+#undef CLP_ROW_SOURCE
+#undef CLP_T_VOID
+#undef CLP_T_UNORM
+#undef CLP_T_SNORM
+#undef CLP_T_UINT
+#undef CLP_T_SINT
+#undef CLP_T_USCALED
+#undef CLP_T_SSCALED
+#undef CLP_T_FLOAT
+#undef CLP_T_FIXED
+#undef CLP_C_RGB
+#undef CLP_C_SRGB
+#undef CLP_C_ZS
+#undef CLP_P_NONE
+#undef CLP_P_R11G11B10F
+#undef CLP_P_R9G9B9E5
+#undef CLP_S_X
+#undef CLP_S_Y
+#undef CLP_S_Z
+#undef CLP_S_W
+#undef CLP_S_0
+#undef CLP_S_1
+#undef CLP_S_N
 
 // ---------------------------------------------------------------------------------
 // Queries. `fmt` is any uint; out-of-range ids behave as NONE.
