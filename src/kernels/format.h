@@ -29,7 +29,9 @@
 // decode_uint/sint return the raw channel bits (sint sign-extended); encode_uint clamps to
 // the channel's unsigned (SINT: non-negative) range, encode_sint to its signed (UINT:
 // non-negative) range. Vertex-only formats (blocks over 16 bytes) have no raw form: use
-// clp_fetch_*; the raw codecs see their first 16 bytes only.
+// clp_fetch_*; clp_load_block / clp_store_block read and write nothing for them, and the
+// raw codecs read bits past the 16 bytes of a raw block as zero. sRGB goes through tables
+// made from the host's functions (format_srgb.h), so it is exact too.
 //
 // Fast paths (explicit vectors, chosen by a switch before the table-driven path):
 // R8G8B8A8 / B8G8R8A8 / R8G8B8X8 / B8G8R8X8 in UNORM and SRGB, R16G16B16A16_FLOAT,

@@ -46,31 +46,14 @@ ulong clp_fmt_shift_rne(ulong v, uint s) {
 
 // RN(1 / (2^n - 1)) for n = 0..24 (index n; n = 0 unused), correctly rounded (computed
 // with exact rationals).
-constant float clp_rcp_mersenne[25] = {0.0f,
-                                       0x1p+0f,
-                                       0x1.555556p-2f,
-                                       0x1.24924ap-3f,
-                                       0x1.111112p-4f,
-                                       0x1.084210p-5f,
-                                       0x1.041042p-6f,
-                                       0x1.020408p-7f,
-                                       0x1.010102p-8f,
-                                       0x1.008040p-9f,
-                                       0x1.004010p-10f,
-                                       0x1.002004p-11f,
-                                       0x1.001002p-12f,
-                                       0x1.000800p-13f,
-                                       0x1.000400p-14f,
-                                       0x1.000200p-15f,
-                                       0x1.000100p-16f,
-                                       0x1.000080p-17f,
-                                       0x1.000040p-18f,
-                                       0x1.000020p-19f,
-                                       0x1.000010p-20f,
-                                       0x1.000008p-21f,
-                                       0x1.000004p-22f,
-                                       0x1.000002p-23f,
-                                       0x1.000002p-24f};
+// clang-format off
+constant float clp_rcp_mersenne[25] = {
+    0.0f, 0x1p+0f, 0x1.555556p-2f, 0x1.24924ap-3f, 0x1.111112p-4f,
+    0x1.084210p-5f, 0x1.041042p-6f, 0x1.020408p-7f, 0x1.010102p-8f, 0x1.008040p-9f,
+    0x1.004010p-10f, 0x1.002004p-11f, 0x1.001002p-12f, 0x1.000800p-13f, 0x1.000400p-14f,
+    0x1.000200p-15f, 0x1.000100p-16f, 0x1.000080p-17f, 0x1.000040p-18f, 0x1.000020p-19f,
+    0x1.000010p-20f, 0x1.000008p-21f, 0x1.000004p-22f, 0x1.000002p-23f, 0x1.000002p-24f};
+// clang-format on
 
 // RN(v / (2^n - 1)) for 1 <= n <= 24 and |v| <= 2^n: q = RN(v * y) is faithful, the
 // residual v - q * m is exact in one fma, and q + r * y rounded once is the correctly
