@@ -1,8 +1,8 @@
 // Formats: the enum and the host view of the one format table (formats.def).
 //
 // The same table is compiled into the device code (src/kernels/format.h), where
-// pack/unpack run; the host functions here (format_pack / format_unpack in
-// src/frontend/format_host.cpp) implement the identical conversions in plain C++ for
+// pack/unpack run; the host codec (pack_rgba_* / unpack_rgba_* in
+// src/frontend/format_codec.h) implements the identical conversions in plain C++ for
 // tests and for CPU-side work such as clear values and border colours.
 #pragma once
 

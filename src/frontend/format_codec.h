@@ -3,7 +3,8 @@
 // The device implementation is src/kernels/format.h; both follow the same rules so that
 // tests can use this one as the oracle, and the frontend uses it for CPU-side values
 // (clear colours, border colours, clear_texture data):
-// * UNORM n bits: float = v / (2^n - 1); float -> v = round_half_up(clamp(x, 0, 1) * max).
+// * UNORM n bits: float = v / (2^n - 1); float -> v = round_half_up(clamp(x, 0, 1) * max),
+//   both computed in double (so 32-bit channels round twice; the device reproduces it).
 // * SNORM n bits: float = max(v / (2^(n-1) - 1), -1); float -> round-half-away(clamp(x,-1,1)*max).
 // * UINT/SINT: integers; packing clamps to the channel's range. USCALED/SSCALED: the
 //   integer converted to float (vertex fetch); packing from float rounds and clamps.
