@@ -117,4 +117,18 @@ void clp_gs_emit(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
 void clp_gs_end_primitive(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
 #endif
 
+// ---------------------------------------------------------------------------------
+// Per-vertex registers (tgsi.md §13): the inputs of GS, TCS and TES that are addressed
+// IN[vertex][reg] (is_per_vertex() in the compiler), and the per-vertex outputs of TCS,
+// OUT[vertex][reg]. They do not live in io->in / io->out (which hold the per-primitive
+// and per-patch registers); the shader reaches them through these hooks, one lane-vector
+// of vertex indices at a time. Out-of-range vertices read zero and are not written.
+#if defined(CLP_STAGE_GEOMETRY) || defined(CLP_STAGE_TESS_CTRL) || defined(CLP_STAGE_TESS_EVAL)
+vf clp_vertex_input(ClpStageCtx* stage, vi vertex, int reg, int chan);
+#endif
+#ifdef CLP_STAGE_TESS_CTRL
+vf clp_vertex_output_load(ClpStageCtx* stage, vi vertex, int reg, int chan);
+void clp_vertex_output_store(ClpStageCtx* stage, vi vertex, int reg, int chan, vf value, vi lanes);
+#endif
+
 #endif  // CLPIPE_SHADER_ABI_H
