@@ -14,7 +14,8 @@
 // (geometry), one thread (compute, CLP_LANES == 1 so that BARRIER maps to barrier()).
 //
 // What the generated prelude must define:
-//   CLP_STAGE_VERTEX | CLP_STAGE_FRAGMENT | CLP_STAGE_GEOMETRY | CLP_STAGE_COMPUTE
+//   one of CLP_STAGE_VERTEX, CLP_STAGE_TESS_CTRL, CLP_STAGE_TESS_EVAL,
+//          CLP_STAGE_GEOMETRY, CLP_STAGE_FRAGMENT, CLP_STAGE_COMPUTE
 //   CLP_LANES                1 or 4
 //   CLP_NUM_INPUTS           max IN register index + 1 (0 if none)
 //   CLP_NUM_OUTPUTS          max OUT register index + 1 (0 if none)
