@@ -88,7 +88,7 @@ Lexer::Number Lexer::read_decimal(uint64_t max, uint64_t* out) {
   bool too_large = false;
   while (is_digit(peek())) {
     unsigned d = unsigned(text_[pos_] - '0');
-    if (v > (max - d) / 10) too_large = true;
+    if (d > max || v > (max - d) / 10) too_large = true;
     if (!too_large) v = v * 10 + d;
     ++pos_;
   }
