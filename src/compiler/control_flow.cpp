@@ -25,9 +25,9 @@ ControlFlow check_control_flow(const Shader& shader, std::vector<Diagnostic>* di
   };
 
   struct Open {
-    uint32_t index;     // the opening instruction
-    CfRole role;        // IF, ELSE (an IF past its ELSE), LOOP, SWITCH, SUB
-    bool has_default;   // SWITCH: a DEFAULT was seen
+    uint32_t index;    // the opening instruction
+    CfRole role;       // IF, ELSE (an IF past its ELSE), LOOP, SWITCH, SUB
+    bool has_default;  // SWITCH: a DEFAULT was seen
   };
   std::vector<Open> stack;
   bool main_ended = false;
@@ -40,8 +40,10 @@ ControlFlow check_control_flow(const Shader& shader, std::vector<Diagnostic>* di
     cf.depth[i] = uint32_t(stack.size());
     // Outside main and outside subroutines, only BGNSUB may appear.
     if (main_ended && stack.empty() && role != CfRole::SUB) {
-      error(inst.loc, "only subroutines (BGNSUB ... ENDSUB) may follow the END of the main "
-                      "program, found " + name_of(inst));
+      error(inst.loc,
+            "only subroutines (BGNSUB ... ENDSUB) may follow the END of the main "
+            "program, found " +
+                name_of(inst));
       continue;
     }
     switch (role) {
@@ -102,8 +104,8 @@ ControlFlow check_control_flow(const Shader& shader, std::vector<Diagnostic>* di
           }
         }
         if (!found) {
-          error(inst.loc, role == CfRole::BRK ? "BRK outside a loop or switch"
-                                              : "CONT outside a loop");
+          error(inst.loc,
+                role == CfRole::BRK ? "BRK outside a loop or switch" : "CONT outside a loop");
         }
         break;
       }
@@ -132,8 +134,9 @@ ControlFlow check_control_flow(const Shader& shader, std::vector<Diagnostic>* di
         break;
       case CfRole::SUB:
         if (!main_ended || !stack.empty()) {
-          error(inst.loc, "BGNSUB must come after the END of the main program, outside any "
-                          "block");
+          error(inst.loc,
+                "BGNSUB must come after the END of the main program, outside any "
+                "block");
           break;
         }
         stack.push_back(Open{here, role, false});
@@ -193,8 +196,8 @@ ControlFlow check_control_flow(const Shader& shader, std::vector<Diagnostic>* di
       if (!inst.has_label) {
         error(inst.loc, "CAL needs a label (the instruction number of its BGNSUB)");
       } else if (inst.label >= n || insts[inst.label].opcode != Opcode::BGNSUB) {
-        error(inst.label_loc, "CAL label " + std::to_string(inst.label) +
-                                  " does not point at a BGNSUB");
+        error(inst.label_loc,
+              "CAL label " + std::to_string(inst.label) + " does not point at a BGNSUB");
       } else {
         cf.partner[i] = int32_t(inst.label);
       }
@@ -203,8 +206,7 @@ ControlFlow check_control_flow(const Shader& shader, std::vector<Diagnostic>* di
     if (!inst.has_label || (role != CfRole::IF && role != CfRole::ELSE)) continue;
     if (inst.label >= n) {
       error(inst.label_loc, name_of(inst) + " label " + std::to_string(inst.label) +
-                                " is beyond the last instruction (" + std::to_string(n - 1) +
-                                ")");
+                                " is beyond the last instruction (" + std::to_string(n - 1) + ")");
       continue;
     }
     if (cf.partner[i] >= 0 && inst.label != uint32_t(cf.partner[i])) {

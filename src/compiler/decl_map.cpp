@@ -47,11 +47,11 @@ const Declaration* DeclMap::find(RegFile file, uint32_t dim, uint32_t index) con
   size_t f = size_t(file);
   if (f >= kRegFileCount) return nullptr;
   const auto& list = entries_[f];
-  auto it = std::upper_bound(list.begin(), list.end(), std::make_pair(dim, index),
-                             [](const std::pair<uint32_t, uint32_t>& key, const Entry& e) {
-                               return key.first < e.dim ||
-                                      (key.first == e.dim && key.second < e.first);
-                             });
+  auto it =
+      std::upper_bound(list.begin(), list.end(), std::make_pair(dim, index),
+                       [](const std::pair<uint32_t, uint32_t>& key, const Entry& e) {
+                         return key.first < e.dim || (key.first == e.dim && key.second < e.first);
+                       });
   if (it == list.begin()) return nullptr;
   --it;
   if (it->dim != dim || it->reach < index) return nullptr;

@@ -35,9 +35,9 @@ class DeclMap {
  private:
   struct Entry {
     uint32_t dim, first, last;
-    uint32_t decl;         // index into declarations_
-    uint32_t reach;        // max `last` of the entries of this dimension up to here
-    uint32_t reach_decl;   // the declaration that reaches that far
+    uint32_t decl;        // index into declarations_
+    uint32_t reach;       // max `last` of the entries of this dimension up to here
+    uint32_t reach_decl;  // the declaration that reaches that far
   };
   const std::vector<Declaration>* declarations_;
   std::array<std::vector<Entry>, kRegFileCount> entries_;

@@ -4,14 +4,13 @@
 namespace clpipe::compiler {
 
 bool Declaration::operator==(const Declaration& o) const {
-  return file == o.file && first == o.first && last == o.last &&
-         has_dimension == o.has_dimension && dimension == o.dimension &&
-usage_mask == o.usage_mask && array_id == o.array_id &&
+  return file == o.file && first == o.first && last == o.last && has_dimension == o.has_dimension &&
+         dimension == o.dimension && usage_mask == o.usage_mask && array_id == o.array_id &&
          local == o.local && has_semantic == o.has_semantic && semantic == o.semantic &&
-         semantic_index == o.semantic_index && stream == o.stream &&
-         has_interp == o.has_interp && interp == o.interp && location == o.location &&
-         invariant == o.invariant && target == o.target && return_type == o.return_type &&
-         format == o.format && writable == o.writable && raw == o.raw && atomic == o.atomic &&
+         semantic_index == o.semantic_index && stream == o.stream && has_interp == o.has_interp &&
+         interp == o.interp && location == o.location && invariant == o.invariant &&
+         target == o.target && return_type == o.return_type && format == o.format &&
+         writable == o.writable && raw == o.raw && atomic == o.atomic &&
          memory_type == o.memory_type;
 }
 

@@ -97,12 +97,12 @@ struct Declaration {
   TexTarget target = TexTarget::UNKNOWN;
   std::array<ReturnType, 4> return_type = {ReturnType::UNKNOWN, ReturnType::UNKNOWN,
                                            ReturnType::UNKNOWN, ReturnType::UNKNOWN};
-  ImageFormat format;  // IMAGE: declared format ("PIPE_FORMAT_NONE" = from the view)
+  ImageFormat format;     // IMAGE: declared format ("PIPE_FORMAT_NONE" = from the view)
   bool writable = false;  // IMAGE: WR
   bool raw = false;       // IMAGE: RAW
   bool atomic = false;    // BUFFER: ATOMIC
   MemoryType memory_type = MemoryType::GLOBAL;  // MEMORY
-  SourceLoc loc;  // the DCL keyword
+  SourceLoc loc;                                // the DCL keyword
 
   bool operator==(const Declaration& o) const;
   bool operator!=(const Declaration& o) const { return !(*this == o); }
@@ -132,8 +132,7 @@ struct IndirectRef {
   uint32_t array_id = 0;
   bool is_indirect() const { return file != RegFile::NONE; }
   bool operator==(const IndirectRef& o) const {
-    return file == o.file && index == o.index && component == o.component &&
-           array_id == o.array_id;
+    return file == o.file && index == o.index && component == o.component && array_id == o.array_id;
   }
 };
 
@@ -155,9 +154,7 @@ struct DstOperand {
   RegisterRef reg;
   uint8_t write_mask = kMaskXYZW;
   SourceLoc loc;  // first character of the operand
-  bool operator==(const DstOperand& o) const {
-    return reg == o.reg && write_mask == o.write_mask;
-  }
+  bool operator==(const DstOperand& o) const { return reg == o.reg && write_mask == o.write_mask; }
 };
 
 struct SrcOperand {

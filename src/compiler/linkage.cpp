@@ -43,13 +43,13 @@ InterpKind interp_kind(const IoInfo& in) {
 
 }  // namespace
 
-FsLinkage link_fs_inputs(const ShaderInfo& last, const ShaderInfo& fs,
-                         const LinkOptions& options) {
+FsLinkage link_fs_inputs(const ShaderInfo& last, const ShaderInfo& fs, const LinkOptions& options) {
   if (last.stage != ShaderType::VERTEX && last.stage != ShaderType::TESS_EVAL &&
       last.stage != ShaderType::GEOMETRY) {
-    runtime::invalid("link_fs_inputs: the last vertex stage must be VERT, TESS_EVAL or GEOM, "
-                     "not ",
-                     stage_name(last.stage));
+    runtime::invalid(
+        "link_fs_inputs: the last vertex stage must be VERT, TESS_EVAL or GEOM, "
+        "not ",
+        stage_name(last.stage));
   }
   if (fs.stage != ShaderType::FRAGMENT) {
     runtime::invalid("link_fs_inputs: the consumer must be a FRAG shader, not ",
@@ -129,8 +129,8 @@ std::vector<int32_t> match_stage_inputs(const ShaderInfo& producer, const Shader
   std::vector<int32_t> match;
   match.reserve(consumer.inputs.size());
   for (const IoInfo& in : consumer.inputs) {
-    const IoInfo* out = in.has_semantic ? producer.find_output(in.semantic, in.semantic_index)
-                                        : nullptr;
+    const IoInfo* out =
+        in.has_semantic ? producer.find_output(in.semantic, in.semantic_index) : nullptr;
     match.push_back(out ? int32_t(out->reg) : -1);
   }
   return match;

@@ -13,7 +13,8 @@ namespace {
 
 uint8_t swizzle_channels(const SrcOperand& src, unsigned count) {
   uint8_t m = 0;
-  for (unsigned c = 0; c < count && c < 4; ++c) m |= uint8_t(1u << (src.swizzle[c] & 3));
+  for (unsigned c = 0; c < count && c < 4; ++c)
+    m |= uint8_t(1u << (src.swizzle[c] & 3));
   return m;
 }
 
@@ -118,12 +119,13 @@ ShaderInfo Analyzer::run() {
   }
   properties();
   declarations();
-  for (const Instruction& inst : s_.instructions) instruction(inst);
+  for (const Instruction& inst : s_.instructions)
+    instruction(inst);
   for (const IoInfo& in : info_.inputs) {
     if (in.location == InterpLoc::SAMPLE) info_.per_sample_shading = true;
   }
-  if (info_.system_values_read &
-      ((uint64_t(1) << unsigned(Semantic::SAMPLEID)) | (uint64_t(1) << unsigned(Semantic::SAMPLEPOS)))) {
+  if (info_.system_values_read & ((uint64_t(1) << unsigned(Semantic::SAMPLEID)) |
+                                  (uint64_t(1) << unsigned(Semantic::SAMPLEPOS)))) {
     info_.per_sample_shading = true;
   }
   return std::move(info_);
@@ -259,7 +261,8 @@ void Analyzer::declarations() {
   in_table_ = RegisterTable();
   out_table_ = RegisterTable();
   sv_table_ = RegisterTable();
-  for (size_t i = 0; i < info_.inputs.size(); ++i) in_table_.add(info_.inputs[i].reg, int32_t(i));
+  for (size_t i = 0; i < info_.inputs.size(); ++i)
+    in_table_.add(info_.inputs[i].reg, int32_t(i));
   for (size_t i = 0; i < info_.outputs.size(); ++i) {
     out_table_.add(info_.outputs[i].reg, int32_t(i));
   }
@@ -308,9 +311,9 @@ void Analyzer::declarations() {
       }
       p.num_clip_distances = std::max(p.num_clip_distances, out.semantic_index * 4 + highest);
     }
-    p.num_clip_distances =
-        p.num_clip_distances > p.num_cull_distances ? p.num_clip_distances - p.num_cull_distances
-                                                    : 0;
+    p.num_clip_distances = p.num_clip_distances > p.num_cull_distances
+                               ? p.num_clip_distances - p.num_cull_distances
+                               : 0;
   }
 }
 
@@ -357,13 +360,15 @@ void Analyzer::read_value(const Instruction& inst, unsigned i) {
       if (slot < 0) break;
       SystemValueInfo& sv = info_.system_values[size_t(slot)];
       sv.read_mask |= mask;
-      if (unsigned(sv.semantic) < 64) info_.system_values_read |= uint64_t(1) << unsigned(sv.semantic);
+      if (unsigned(sv.semantic) < 64)
+        info_.system_values_read |= uint64_t(1) << unsigned(sv.semantic);
       break;
     }
     case RegFile::CONST: {
       const bool dim_indirect = reg.has_dimension && reg.dim_indirect.is_indirect();
       if (dim_indirect) {
-        for (ConstBufferInfo& cb : info_.const_buffers) cb.indirect = true;
+        for (ConstBufferInfo& cb : info_.const_buffers)
+          cb.indirect = true;
         break;
       }
       int32_t dim = reg.has_dimension ? reg.dimension : 0;
@@ -432,7 +437,8 @@ void Analyzer::resource_use(const Instruction& inst, const RegisterRef& reg) {
     }
     case RegFile::CONST:
       if (reg.has_dimension && reg.dim_indirect.is_indirect()) {
-        for (ConstBufferInfo& cb : info_.const_buffers) cb.loaded = true;
+        for (ConstBufferInfo& cb : info_.const_buffers)
+          cb.loaded = true;
       } else {
         int32_t b = reg.has_dimension ? reg.dimension : index;
         if (b >= 0) const_buffer(uint32_t(b)).loaded = true;
@@ -475,7 +481,8 @@ void Analyzer::instruction(const Instruction& inst) {
       info_.uses_interp_at = true;
       const RegisterRef& reg = inst.src[0].reg;
       for (IoInfo& io : info_.inputs) {
-        if (reg.file == RegFile::IN && (reg.indirect.is_indirect() || int32_t(io.reg) == reg.index)) {
+        if (reg.file == RegFile::IN &&
+            (reg.indirect.is_indirect() || int32_t(io.reg) == reg.index)) {
           io.interp_at = true;
         }
       }

@@ -67,8 +67,8 @@ struct SamplerInfo {
 struct SamplerViewInfo {
   uint32_t index = 0;
   TexTarget target = TexTarget::UNKNOWN;
-  std::array<ReturnType, 4> return_type = {ReturnType::FLOAT, ReturnType::FLOAT,
-                                           ReturnType::FLOAT, ReturnType::FLOAT};
+  std::array<ReturnType, 4> return_type = {ReturnType::FLOAT, ReturnType::FLOAT, ReturnType::FLOAT,
+                                           ReturnType::FLOAT};
 };
 
 // CONST[index][...]: buffer 0 is the default uniform block ("CONST[n]").
@@ -121,9 +121,9 @@ struct HwAtomicInfo {
 // Where fragment shader results are: OUT register numbers, -1 when not written.
 struct FsOutputs {
   std::array<int32_t, kMaxColorBufs> color = {-1, -1, -1, -1, -1, -1, -1, -1};
-  int32_t depth = -1;       // POSITION (.z)
-  int32_t stencil = -1;     // STENCIL (.y)
-  int32_t sample_mask = -1; // SAMPLEMASK (.x)
+  int32_t depth = -1;        // POSITION (.z)
+  int32_t stencil = -1;      // STENCIL (.y)
+  int32_t sample_mask = -1;  // SAMPLEMASK (.x)
 };
 
 // Properties with their defaults applied (tables.def).
@@ -164,10 +164,10 @@ struct ShaderInfo {
   ShaderType stage = ShaderType::VERTEX;
   ShaderProperties props;
 
-  std::vector<IoInfo> inputs;   // sorted by register
-  std::vector<IoInfo> outputs;  // sorted by register
-  uint32_t num_inputs = 0;      // highest IN register + 1 (CLP_NUM_INPUTS)
-  uint32_t num_outputs = 0;     // highest OUT register + 1 (CLP_NUM_OUTPUTS)
+  std::vector<IoInfo> inputs;                  // sorted by register
+  std::vector<IoInfo> outputs;                 // sorted by register
+  uint32_t num_inputs = 0;                     // highest IN register + 1 (CLP_NUM_INPUTS)
+  uint32_t num_outputs = 0;                    // highest OUT register + 1 (CLP_NUM_OUTPUTS)
   std::vector<SystemValueInfo> system_values;  // sorted by register
   uint64_t system_values_read = 0;             // bit s = Semantic s read through SV
 
@@ -176,9 +176,9 @@ struct ShaderInfo {
   uint32_t num_immediates = 0;
   std::vector<ArrayInfo> arrays;
 
-  std::vector<SamplerInfo> samplers;          // declared SAMP, sorted by index
-  std::vector<SamplerViewInfo> sampler_views; // declared SVIEW
-  std::vector<ConstBufferInfo> const_buffers; // declared or used, sorted by index
+  std::vector<SamplerInfo> samplers;           // declared SAMP, sorted by index
+  std::vector<SamplerViewInfo> sampler_views;  // declared SVIEW
+  std::vector<ConstBufferInfo> const_buffers;  // declared or used, sorted by index
   std::vector<ImageInfo> images;
   std::vector<BufferInfo> buffers;
   std::vector<MemoryInfo> memories;
@@ -192,24 +192,24 @@ struct ShaderInfo {
   uint32_t dim_indirect_files = 0;
 
   uint32_t num_instructions = 0;
-  bool uses_derivatives = false;   // DDX/DDY (_FINE) or implicit-LOD texturing in FRAG
-  bool uses_implicit_lod = false;  // TEX, TXB, TXP, TEX2, TXB2, LODQ, SAMPLE(_B/_C), LOD
-  bool uses_kill = false;          // KILL or KILL_IF
-  bool uses_demote = false;        // DEMOTE (or READ_HELPER)
-  bool uses_barrier = false;       // BARRIER
+  bool uses_derivatives = false;     // DDX/DDY (_FINE) or implicit-LOD texturing in FRAG
+  bool uses_implicit_lod = false;    // TEX, TXB, TXP, TEX2, TXB2, LODQ, SAMPLE(_B/_C), LOD
+  bool uses_kill = false;            // KILL or KILL_IF
+  bool uses_demote = false;          // DEMOTE (or READ_HELPER)
+  bool uses_barrier = false;         // BARRIER
   bool uses_memory_barrier = false;  // MEMBAR
-  bool writes_memory = false;      // STORE or ATOM* (side effects a killed lane must skip)
-  bool uses_fp64 = false;          // double operands or FLT64 immediates
-  bool uses_int64 = false;         // 64-bit integer operands or (U)INT64 immediates
-  bool uses_interp_at = false;     // INTERP_CENTROID / _SAMPLE / _OFFSET
+  bool writes_memory = false;        // STORE or ATOM* (side effects a killed lane must skip)
+  bool uses_fp64 = false;            // double operands or FLT64 immediates
+  bool uses_int64 = false;           // 64-bit integer operands or (U)INT64 immediates
+  bool uses_interp_at = false;       // INTERP_CENTROID / _SAMPLE / _OFFSET
   bool uses_fbfetch = false;
   bool uses_clock = false;
   bool uses_subgroup_ops = false;  // VOTE_*, BALLOT, READ_INVOC, READ_FIRST
   bool uses_tex_offsets = false;
-  bool emits_vertices = false;     // EMIT
+  bool emits_vertices = false;  // EMIT
   bool has_loops = false;
   bool has_switch = false;
-  bool has_subroutines = false;    // BGNSUB / CAL
+  bool has_subroutines = false;  // BGNSUB / CAL
   // Highest semantic-agnostic sample rate need: SAMPLEID / SAMPLEPOS read, or a SAMPLE
   // interpolated input (forces per-sample shading).
   bool per_sample_shading = false;

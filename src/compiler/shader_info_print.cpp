@@ -56,8 +56,7 @@ void io_line(std::ostringstream& os, const char* file, const IoInfo& io, bool ou
 std::string describe_shader_info(const ShaderInfo& info) {
   std::ostringstream os;
   const ShaderProperties& p = info.props;
-  os << "stage " << stage_name(info.stage) << ", " << info.num_instructions
-     << " instructions\n";
+  os << "stage " << stage_name(info.stage) << ", " << info.num_instructions << " instructions\n";
   switch (info.stage) {
     case ShaderType::FRAGMENT:
       os << "properties: origin " << (p.fs_coord_origin_lower_left ? "LOWER_LEFT" : "UPPER_LEFT")
@@ -66,17 +65,16 @@ std::string describe_shader_info(const ShaderInfo& info) {
          << p.fs_early_depth_stencil << ", depth layout " << p.fs_depth_layout << "\n";
       break;
     case ShaderType::GEOMETRY:
-      os << "properties: input " << tgsi_prim_name(p.gs_input_prim) << " ("
-         << p.gs_input_vertices << " vertices), output " << tgsi_prim_name(p.gs_output_prim)
-         << ", max vertices " << p.gs_max_output_vertices << ", invocations "
-         << p.gs_invocations << "\n";
+      os << "properties: input " << tgsi_prim_name(p.gs_input_prim) << " (" << p.gs_input_vertices
+         << " vertices), output " << tgsi_prim_name(p.gs_output_prim) << ", max vertices "
+         << p.gs_max_output_vertices << ", invocations " << p.gs_invocations << "\n";
       break;
     case ShaderType::TESS_CTRL:
       os << "properties: vertices out " << p.tcs_vertices_out << "\n";
       break;
     case ShaderType::TESS_EVAL:
-      os << "properties: prim mode " << p.tes_prim_mode << ", spacing " << p.tes_spacing
-         << ", cw " << p.tes_vertex_order_cw << ", point mode " << p.tes_point_mode << "\n";
+      os << "properties: prim mode " << p.tes_prim_mode << ", spacing " << p.tes_spacing << ", cw "
+         << p.tes_vertex_order_cw << ", point mode " << p.tes_point_mode << "\n";
       break;
     case ShaderType::COMPUTE:
       os << "properties: block " << p.cs_block[0] << "x" << p.cs_block[1] << "x" << p.cs_block[2]
@@ -86,19 +84,21 @@ std::string describe_shader_info(const ShaderInfo& info) {
       break;
   }
   if (info.stage != ShaderType::FRAGMENT && info.stage != ShaderType::COMPUTE) {
-    os << "clip distances " << p.num_clip_distances << ", cull distances "
-       << p.num_cull_distances << "\n";
+    os << "clip distances " << p.num_clip_distances << ", cull distances " << p.num_cull_distances
+       << "\n";
   }
   os << "inputs (" << info.num_inputs << " registers):\n";
-  for (const IoInfo& io : info.inputs) io_line(os, "IN", io, false);
+  for (const IoInfo& io : info.inputs)
+    io_line(os, "IN", io, false);
   os << "outputs (" << info.num_outputs << " registers):\n";
-  for (const IoInfo& io : info.outputs) io_line(os, "OUT", io, true);
+  for (const IoInfo& io : info.outputs)
+    io_line(os, "OUT", io, true);
   for (const SystemValueInfo& sv : info.system_values) {
     os << "  SV[" << sv.reg << "] " << semantic_name(sv.semantic) << " read "
        << mask_text(sv.read_mask) << "\n";
   }
-  os << "temps " << info.num_temps << ", address registers " << info.num_addrs
-     << ", immediates " << info.num_immediates << "\n";
+  os << "temps " << info.num_temps << ", address registers " << info.num_addrs << ", immediates "
+     << info.num_immediates << "\n";
   for (const ArrayInfo& a : info.arrays) {
     os << "  " << file_name(a.file) << " ARRAY(" << a.id << ") [" << a.first << ".." << a.last
        << "]" << (a.indirect ? " indirect" : "") << "\n";
@@ -136,7 +136,8 @@ std::string describe_shader_info(const ShaderInfo& info) {
   if (info.stage == ShaderType::FRAGMENT) {
     os << "fs outputs:";
     for (unsigned i = 0; i < kMaxColorBufs; ++i) {
-      if (info.fs_outputs.color[i] >= 0) os << " COLOR[" << i << "]=OUT[" << info.fs_outputs.color[i] << "]";
+      if (info.fs_outputs.color[i] >= 0)
+        os << " COLOR[" << i << "]=OUT[" << info.fs_outputs.color[i] << "]";
     }
     if (info.fs_outputs.depth >= 0) os << " depth=OUT[" << info.fs_outputs.depth << "]";
     if (info.fs_outputs.stencil >= 0) os << " stencil=OUT[" << info.fs_outputs.stencil << "]";
@@ -145,19 +146,28 @@ std::string describe_shader_info(const ShaderInfo& info) {
     }
     os << "\n";
   }
-  os << "indirect:" << files_text(info.indirect_files) << "; dimension-indirect:"
-     << files_text(info.dim_indirect_files) << "\n";
+  os << "indirect:" << files_text(info.indirect_files)
+     << "; dimension-indirect:" << files_text(info.dim_indirect_files) << "\n";
   os << "uses:";
   const std::pair<bool, const char*> facts[] = {
-      {info.uses_derivatives, "derivatives"},   {info.uses_implicit_lod, "implicit-lod"},
-      {info.uses_kill, "kill"},                 {info.uses_demote, "demote"},
-      {info.uses_barrier, "barrier"},           {info.uses_memory_barrier, "membar"},
-      {info.writes_memory, "memory-writes"},    {info.uses_fp64, "fp64"},
-      {info.uses_int64, "int64"},               {info.uses_interp_at, "interp-at"},
-      {info.uses_fbfetch, "fbfetch"},           {info.uses_clock, "clock"},
-      {info.uses_subgroup_ops, "subgroup"},     {info.uses_tex_offsets, "tex-offsets"},
-      {info.emits_vertices, "emit"},            {info.has_loops, "loops"},
-      {info.has_switch, "switch"},              {info.has_subroutines, "subroutines"},
+      {info.uses_derivatives, "derivatives"},
+      {info.uses_implicit_lod, "implicit-lod"},
+      {info.uses_kill, "kill"},
+      {info.uses_demote, "demote"},
+      {info.uses_barrier, "barrier"},
+      {info.uses_memory_barrier, "membar"},
+      {info.writes_memory, "memory-writes"},
+      {info.uses_fp64, "fp64"},
+      {info.uses_int64, "int64"},
+      {info.uses_interp_at, "interp-at"},
+      {info.uses_fbfetch, "fbfetch"},
+      {info.uses_clock, "clock"},
+      {info.uses_subgroup_ops, "subgroup"},
+      {info.uses_tex_offsets, "tex-offsets"},
+      {info.emits_vertices, "emit"},
+      {info.has_loops, "loops"},
+      {info.has_switch, "switch"},
+      {info.has_subroutines, "subroutines"},
       {info.per_sample_shading, "per-sample"},
   };
   bool any = false;

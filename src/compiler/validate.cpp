@@ -120,7 +120,8 @@ std::vector<Diagnostic> Validator::run() {
   if (!full()) {
     std::vector<Diagnostic> cf_diags;
     check_control_flow(shader_, &cf_diags);
-    for (Diagnostic& d : cf_diags) error(d.loc, std::move(d.message));
+    for (Diagnostic& d : cf_diags)
+      error(d.loc, std::move(d.message));
   }
   return std::move(diags_);
 }
@@ -146,8 +147,9 @@ void Validator::check_properties() {
     switch (p.name) {
       case Property::GS_INPUT_PRIM:
         if (p.value >= kPrimTypes || gs_input_vertices(PrimType(p.value)) == 0) {
-          error(p.loc, "GS_INPUT_PRIMITIVE must be POINTS, LINES, LINES_ADJACENCY, "
-                       "TRIANGLES or TRIANGLES_ADJACENCY");
+          error(p.loc,
+                "GS_INPUT_PRIMITIVE must be POINTS, LINES, LINES_ADJACENCY, "
+                "TRIANGLES or TRIANGLES_ADJACENCY");
         }
         break;
       case Property::GS_OUTPUT_PRIM:

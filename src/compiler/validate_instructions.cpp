@@ -78,8 +78,10 @@ void Validator::check_instruction(const Instruction& inst) {
                           " does not produce one");
     }
   }
-  for (unsigned i = 0; i < inst.num_dst; ++i) check_dst(inst, i);
-  for (unsigned i = 0; i < inst.num_src; ++i) check_src(inst, i);
+  for (unsigned i = 0; i < inst.num_dst; ++i)
+    check_dst(inst, i);
+  for (unsigned i = 0; i < inst.num_src; ++i)
+    check_src(inst, i);
   if (info.is_tex && inst.texture == TexTarget::UNKNOWN) {
     error(inst.loc, std::string(info.name) + " needs a texture target other than UNKNOWN");
   }
@@ -127,10 +129,9 @@ void Validator::check_dst(const Instruction& inst, unsigned i) {
       return;
     }
   } else if (f != RegFile::TEMP && f != RegFile::OUT) {
-    error(dst.loc, "destination " + reg + " is not writable (write TEMP or OUT" +
-                       std::string(f == RegFile::ADDR ? "; ADDR is written by ARL, UARL, ARR"
-                                                      : "") +
-                       ")");
+    error(dst.loc,
+          "destination " + reg + " is not writable (write TEMP or OUT" +
+              std::string(f == RegFile::ADDR ? "; ADDR is written by ARL, UARL, ARR" : "") + ")");
     return;
   }
   if (f == RegFile::OUT && shader_.stage == ShaderType::COMPUTE) {
@@ -220,8 +221,8 @@ void Validator::check_indirect(const IndirectRef& ind, RegFile file, SourceLoc l
     error(loc, "ADDR[" + std::to_string(ind.index) + "] is not declared");
   }
   if (ind.array_id != 0 && !decls_.find_array(file, ind.array_id)) {
-    error(loc, std::string(file_name(file)) + " has no ARRAY(" + std::to_string(ind.array_id) +
-                   ")");
+    error(loc,
+          std::string(file_name(file)) + " has no ARRAY(" + std::to_string(ind.array_id) + ")");
   }
 }
 
@@ -242,10 +243,10 @@ void Validator::check_register(const RegisterRef& reg, SourceLoc loc) {
     }
     return;
   }
-  const bool vertex_dim = (f == RegFile::IN && (stage == ShaderType::GEOMETRY ||
-                                                stage == ShaderType::TESS_CTRL ||
-                                                stage == ShaderType::TESS_EVAL)) ||
-                          (f == RegFile::OUT && stage == ShaderType::TESS_CTRL);
+  const bool vertex_dim =
+      (f == RegFile::IN && (stage == ShaderType::GEOMETRY || stage == ShaderType::TESS_CTRL ||
+                            stage == ShaderType::TESS_EVAL)) ||
+      (f == RegFile::OUT && stage == ShaderType::TESS_CTRL);
   // A dimension on TEMP is a known virgl artefact (tgsi.md §14, corpus 1039.tgsi): it is
   // accepted and ignored.
   const bool dim_allowed =
@@ -284,9 +285,9 @@ void Validator::check_register(const RegisterRef& reg, SourceLoc loc) {
   const uint32_t index = uint32_t(reg.index);
   const Declaration* d = nullptr;
   if ((f == RegFile::CONST || f == RegFile::HWATOMIC) && reg.has_dimension) {
-    d = reg.dim_indirect.is_indirect() ? decls_.find_any_dim(f, index)
-                                       : decls_.find(f, uint32_t(std::max(reg.dimension, 0)),
-                                                     index);
+    d = reg.dim_indirect.is_indirect()
+            ? decls_.find_any_dim(f, index)
+            : decls_.find(f, uint32_t(std::max(reg.dimension, 0)), index);
   } else {
     d = decls_.find(f, 0, index);
   }

@@ -90,8 +90,8 @@ TEST_CASE("control flow: errors throw CompileError with positions", "[compiler][
     CHECK(e.code() == ErrorCode::kCompileError);
   }
   CHECK_THROWS_AS(control_flow(parse_ok("FRAG\nDEFAULT\nEND\n")), CompileError);
-  auto twice = validate_errors(
-      "FRAG\nDCL TEMP[0]\nSWITCH TEMP[0].xxxx\nDEFAULT\nDEFAULT\nENDSWITCH\nEND\n");
+  auto twice =
+      validate_errors("FRAG\nDCL TEMP[0]\nSWITCH TEMP[0].xxxx\nDEFAULT\nDEFAULT\nENDSWITCH\nEND\n");
   CHECK(has_diag(twice, 5, 1, "second DEFAULT"));
   // A CASE nested in an IF of the switch is not at the switch level.
   auto nested = validate_errors(

@@ -33,14 +33,16 @@ std::map<std::string, IndexRow> read_index() {
     std::vector<std::string> cols;
     std::istringstream ls(line);
     std::string col;
-    while (std::getline(ls, col, '\t')) cols.push_back(col);
+    while (std::getline(ls, col, '\t'))
+      cols.push_back(col);
     if (cols.size() < 8) continue;
     IndexRow r;
     r.stage = cols[1];
     r.instructions = std::stoul(cols[5]);
     std::istringstream ops(cols[7]);
     std::string op;
-    while (std::getline(ops, op, ',')) r.opcodes.insert(op);
+    while (std::getline(ops, op, ','))
+      r.opcodes.insert(op);
     rows[cols[0]] = r;
   }
   return rows;
@@ -80,7 +82,8 @@ TEST_CASE("corpus: every shader parses, validates, prints and re-parses equal",
       CHECK(stage_name(a.stage) == row.stage);
       CHECK(a.instructions.size() == row.instructions);
       std::set<std::string> ops;
-      for (const Instruction& inst : a.instructions) ops.insert(inst.info().name);
+      for (const Instruction& inst : a.instructions)
+        ops.insert(inst.info().name);
       CHECK(ops == row.opcodes);
       CHECK(info.num_instructions == row.instructions);
     } catch (const CompileError& e) {
@@ -88,16 +91,14 @@ TEST_CASE("corpus: every shader parses, validates, prints and re-parses equal",
       FAIL_CHECK(name << ": " << e.what());
     }
   }
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   WARN("corpus: " << files.size() << " shaders, " << instructions << " instructions, "
                   << stale_labels << " stale IF/ELSE labels, " << seconds << " s");
   CHECK(failures == 0);
   CHECK(instructions == 82606);  // STATS.md: static instructions of the kept shaders
 }
 
-TEST_CASE("corpus: printing reproduces every instruction line of the dump",
-          "[compiler][corpus]") {
+TEST_CASE("corpus: printing reproduces every instruction line of the dump", "[compiler][corpus]") {
   // The corpus is tgsi_dump output: apart from merged declarations and properties moved
   // to the top, the printer must reproduce it byte for byte (instructions, immediates).
   size_t compared = 0;

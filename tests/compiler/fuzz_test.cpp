@@ -3,7 +3,8 @@
 // or duplicated, text truncated). For every mutant, parse + validate + analysis +
 // control flow must not crash or throw anything but CompileError, every diagnostic must
 // carry a line:column inside the text, and a mutant that validates must survive the
-// print / re-parse round trip. Bounded in time (well under 20 s on the 2-core CI box).
+// print / re-parse round trip. The fixed mutant count bounds the time (about 3 s on the
+// 2-core CI machine; the figure is reported, never asserted).
 #include <chrono>
 
 #include "compiler/control_flow.h"
@@ -35,25 +36,153 @@ class Rng {
 };
 
 const char* const kTokens[] = {
-    "DCL", "IMM", "PROPERTY", "TEMP", "IN", "OUT", "CONST", "SAMP", "SVIEW", "IMAGE", "BUFFER",
-    "MEMORY", "HWATOMIC", "ADDR", "SV", "NULL", "CONSTBUF", "MOV", "MOV_SAT", "ADD", "MAD",
-    "UIF", "IF", "ELSE", "ENDIF", "BGNLOOP", "ENDLOOP", "BRK", "CONT", "SWITCH", "CASE",
-    "DEFAULT", "ENDSWITCH", "BGNSUB", "ENDSUB", "CAL", "RET", "END", "KILL", "EMIT", "BARRIER",
-    "TEX", "TXF", "TG4", "LOAD", "STORE", "ATOMCAS", "DADD", "DSLT", "U64ADD", "UARL",
-    "GENERIC", "POSITION", "COLOR", "BCOLOR", "FACE", "PRIM_ID", "CLIPDIST", "ARRAY(1)",
-    "ARRAY(0)", "LOCAL", "STREAM(1,1,1,1)", "PERSPECTIVE", "CONSTANT", "CENTROID", "SAMPLE",
-    "INVARIANT", "2D", "CUBEARRAY", "UNKNOWN", "FLOAT", "SINT", "WR", "RAW", "ATOMIC", "SHARED",
-    "PIPE_FORMAT_R32_UINT", "PIPE_FORMAT_FOO", "VOLATILE", "FLT32", "UINT32", "INT32", "FLT64",
-    "UINT64", "INT64", "GS_INPUT_PRIMITIVE", "TRIANGLES", "NUM_CLIPDIST_ENABLED", "[", "]",
-    "[]", "..", ".", ",", ":", "(", ")", "{", "}", "|", "-", "+", ".xyzw", ".x", ".xxxx", ".zx",
-    "[0]", "[1][2]", "[ADDR[0].x+1]", "[ADDR[1].x](1)", "TEMP[0]", "IN[0].xyzw", "0x3f800000",
-    "1.5e3", "4294967295", "4294967296", "32767", "32768", "-1", "0", ":0", ":99999", "\r",
-    "\r\n", "\t", "\n", "VERT", "FRAG", "GEOM", "COMP",
+    "DCL",
+    "IMM",
+    "PROPERTY",
+    "TEMP",
+    "IN",
+    "OUT",
+    "CONST",
+    "SAMP",
+    "SVIEW",
+    "IMAGE",
+    "BUFFER",
+    "MEMORY",
+    "HWATOMIC",
+    "ADDR",
+    "SV",
+    "NULL",
+    "CONSTBUF",
+    "MOV",
+    "MOV_SAT",
+    "ADD",
+    "MAD",
+    "UIF",
+    "IF",
+    "ELSE",
+    "ENDIF",
+    "BGNLOOP",
+    "ENDLOOP",
+    "BRK",
+    "CONT",
+    "SWITCH",
+    "CASE",
+    "DEFAULT",
+    "ENDSWITCH",
+    "BGNSUB",
+    "ENDSUB",
+    "CAL",
+    "RET",
+    "END",
+    "KILL",
+    "EMIT",
+    "BARRIER",
+    "TEX",
+    "TXF",
+    "TG4",
+    "LOAD",
+    "STORE",
+    "ATOMCAS",
+    "DADD",
+    "DSLT",
+    "U64ADD",
+    "UARL",
+    "GENERIC",
+    "POSITION",
+    "COLOR",
+    "BCOLOR",
+    "FACE",
+    "PRIM_ID",
+    "CLIPDIST",
+    "ARRAY(1)",
+    "ARRAY(0)",
+    "LOCAL",
+    "STREAM(1,1,1,1)",
+    "PERSPECTIVE",
+    "CONSTANT",
+    "CENTROID",
+    "SAMPLE",
+    "INVARIANT",
+    "2D",
+    "CUBEARRAY",
+    "UNKNOWN",
+    "FLOAT",
+    "SINT",
+    "WR",
+    "RAW",
+    "ATOMIC",
+    "SHARED",
+    "PIPE_FORMAT_R32_UINT",
+    "PIPE_FORMAT_FOO",
+    "VOLATILE",
+    "FLT32",
+    "UINT32",
+    "INT32",
+    "FLT64",
+    "UINT64",
+    "INT64",
+    "GS_INPUT_PRIMITIVE",
+    "TRIANGLES",
+    "NUM_CLIPDIST_ENABLED",
+    "[",
+    "]",
+    "[]",
+    "..",
+    ".",
+    ",",
+    ":",
+    "(",
+    ")",
+    "{",
+    "}",
+    "|",
+    "-",
+    "+",
+    ".xyzw",
+    ".x",
+    ".xxxx",
+    ".zx",
+    "[0]",
+    "[1][2]",
+    "[ADDR[0].x+1]",
+    "[ADDR[1].x](1)",
+    "TEMP[0]",
+    "IN[0].xyzw",
+    "0x3f800000",
+    "1.5e3",
+    "4294967295",
+    "4294967296",
+    "32767",
+    "32768",
+    "-1",
+    "0",
+    ":0",
+    ":99999",
+    "\r",
+    "\r\n",
+    "\t",
+    "\n",
+    "VERT",
+    "FRAG",
+    "GEOM",
+    "COMP",
 };
 
-const char* const kNumbers[] = {"0", "1", "3", "31", "255", "32767", "32768", "65535", "65536",
-                                "2147483648", "4294967295", "4294967296",
-                                "99999999999999999999999", "-1", "-2147483649"};
+const char* const kNumbers[] = {"0",
+                                "1",
+                                "3",
+                                "31",
+                                "255",
+                                "32767",
+                                "32768",
+                                "65535",
+                                "65536",
+                                "2147483648",
+                                "4294967295",
+                                "4294967296",
+                                "99999999999999999999999",
+                                "-1",
+                                "-2147483649"};
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -67,11 +196,14 @@ bool is_space(char c) {
 std::pair<size_t, size_t> random_token(const std::string& t, Rng& rng) {
   if (t.empty()) return {0, 0};
   size_t p = rng.below(t.size());
-  while (p < t.size() && is_space(t[p])) ++p;
+  while (p < t.size() && is_space(t[p]))
+    ++p;
   if (p == t.size()) return {0, 0};
   size_t b = p, e = p;
-  while (b > 0 && !is_space(t[b - 1])) --b;
-  while (e < t.size() && !is_space(t[e])) ++e;
+  while (b > 0 && !is_space(t[b - 1]))
+    --b;
+  while (e < t.size() && !is_space(t[e]))
+    ++e;
   return {b, e};
 }
 
@@ -132,10 +264,12 @@ void mutate(std::string& t, Rng& rng) {
     }
     case 4: {  // a number becomes huge, negative or a boundary value
       size_t p = rng.below(t.size() + 1);
-      while (p < t.size() && !is_digit(t[p])) ++p;
+      while (p < t.size() && !is_digit(t[p]))
+        ++p;
       if (p == t.size()) break;
       size_t e = p;
-      while (e < t.size() && is_digit(t[e])) ++e;
+      while (e < t.size() && is_digit(t[e]))
+        ++e;
       t.replace(p, e - p, kNumbers[rng.below(std::size(kNumbers))]);
       break;
     }
@@ -184,7 +318,8 @@ struct TextShape {
   std::vector<size_t> line_length;
   explicit TextShape(const std::string& text) {
     std::string t = text.substr(0, text.find('\0'));
-    for (const std::string& l : split_lines(t)) line_length.push_back(l.size());
+    for (const std::string& l : split_lines(t))
+      line_length.push_back(l.size());
   }
   bool contains(SourceLoc loc) const {
     return loc.line >= 1 && loc.line <= line_length.size() && loc.column >= 1 &&
@@ -199,7 +334,8 @@ TEST_CASE("fuzz: mutated corpus shaders never crash and always point at the text
   const auto files = corpus_files();
   REQUIRE(!files.empty());
   std::vector<std::string> texts;
-  for (const std::string& f : files) texts.push_back(read_text(f));
+  for (const std::string& f : files)
+    texts.push_back(read_text(f));
 
   constexpr int kMutants = 50000;
   Rng rng(20240611);
@@ -208,7 +344,8 @@ TEST_CASE("fuzz: mutated corpus shaders never crash and always point at the text
   for (int i = 0; i < kMutants; ++i) {
     std::string text = texts[rng.below(texts.size())];
     const int edits = 1 + int(rng.below(3));
-    for (int k = 0; k < edits; ++k) mutate(text, rng);
+    for (int k = 0; k < edits; ++k)
+      mutate(text, rng);
     TextShape shape(text);
     auto check_diagnostics = [&](const CompileError& e) {
       REQUIRE_FALSE(e.diagnostics().empty());
@@ -255,12 +392,10 @@ TEST_CASE("fuzz: mutated corpus shaders never crash and always point at the text
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  WARN("fuzz: " << kMutants << " mutants: " << parse_errors << " parse errors, "
-                << validate_errors << " validation errors, " << valid_mutants << " valid, "
-                << seconds << " s");
+  WARN("fuzz: " << kMutants << " mutants: " << parse_errors << " parse errors, " << validate_errors
+                << " validation errors, " << valid_mutants << " valid, " << seconds << " s");
   // The mutations must exercise all three outcomes.
   CHECK(parse_errors > kMutants / 4);
   CHECK(validate_errors > kMutants / 50);
   CHECK(valid_mutants > kMutants / 50);
-  CHECK(seconds < 20.0);
 }

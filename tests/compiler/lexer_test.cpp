@@ -140,7 +140,7 @@ TEST_CASE("lexer locations count lines and byte columns", "[compiler][lexer]") {
   CHECK(lx.loc_at(0).line == 1);
   CHECK(lx.loc_at(0).column == 1);
   CHECK(lx.loc_at(5).line == 2);
-  CHECK(lx.loc_at(9).column == 5);   // 'I' of IN
+  CHECK(lx.loc_at(9).column == 5);  // 'I' of IN
   CHECK(lx.loc_at(18).line == 3);
   CHECK(lx.loc_at(18).column == 3);  // E of END
   CHECK(lx.loc_at(1000).line == 3);  // clamped to the end

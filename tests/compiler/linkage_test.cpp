@@ -63,8 +63,7 @@ TEST_CASE("linkage: scattered GENERIC indices match by index, not register",
   CHECK_FALSE(link.uses_two_sided_color);
 }
 
-TEST_CASE("linkage: COLOR with BCOLOR, flat-shading colour mode, defaults",
-          "[compiler][linkage]") {
+TEST_CASE("linkage: COLOR with BCOLOR, flat-shading colour mode, defaults", "[compiler][linkage]") {
   ShaderInfo vs = info_of(
       "VERT\nDCL OUT[0], POSITION\nDCL OUT[1], COLOR\nDCL OUT[2], BCOLOR\nDCL OUT[3], BCOLOR[1]\n"
       "  0: END\n");
@@ -146,7 +145,7 @@ TEST_CASE("linkage: sprite coordinates name GENERIC without the TEXCOORD cap",
   no_cap.sprite_coord_is_texcoord = false;
   FsLinkage without = link_fs_inputs(vs, fs, no_cap);
   CHECK(input(without, 0).sprite_coord_index == 7);
-  CHECK(input(without, 0).output_reg == 1);  // still linked when not drawing sprites
+  CHECK(input(without, 0).output_reg == 1);           // still linked when not drawing sprites
   CHECK(input(without, 1).sprite_coord_index == -1);  // bits 0..7 only
   CHECK(input(without, 2).sprite_coord_index == -1);
 }

@@ -64,8 +64,8 @@ TEST_CASE("parser: properties with each value syntax", "[compiler][parser]") {
   CHECK(unknown.loc.line == 2);
   CHECK(unknown.loc.column == 10);
   CHECK(unknown.message.find("unknown property `FOO'") != std::string::npos);
-  CHECK(parse_error("FRAG\nPROPERTY NUM_CLIPDIST_ENABLED 4294967296\n").message.find(
-            "too large") != std::string::npos);
+  CHECK(parse_error("FRAG\nPROPERTY NUM_CLIPDIST_ENABLED 4294967296\n").message.find("too large") !=
+        std::string::npos);
 }
 
 TEST_CASE("parser: a property after declarations and immediates", "[compiler][parser]") {
@@ -199,8 +199,9 @@ TEST_CASE("parser: DCL interpolation, location, INVARIANT", "[compiler][parser]"
 TEST_CASE("parser: DCL STREAM on geometry outputs", "[compiler][parser]") {
   Declaration d = decl("GEOM", "DCL OUT[1], GENERIC[0], STREAM(1, 1, 2, 3)");
   CHECK(d.stream == std::array<uint8_t, 4>{1, 1, 2, 3});
-  CHECK(parse_error("GEOM\nDCL OUT[1], GENERIC[0], STREAM(1, 1, 4, 3)\n").message.find("too large") !=
-        std::string::npos);
+  CHECK(
+      parse_error("GEOM\nDCL OUT[1], GENERIC[0], STREAM(1, 1, 4, 3)\n").message.find("too large") !=
+      std::string::npos);
 }
 
 TEST_CASE("parser: DCL SVIEW target and return types", "[compiler][parser]") {
@@ -211,8 +212,8 @@ TEST_CASE("parser: DCL SVIEW target and return types", "[compiler][parser]") {
   Declaration four = decl("FRAG", "DCL SVIEW[0], SHADOWCUBEARRAY, FLOAT, UINT, SINT, UNORM");
   CHECK(four.target == TexTarget::SHADOWCUBE_ARRAY);
   CHECK(four.return_type[3] == ReturnType::UNORM);
-  CHECK(parse_error("FRAG\nDCL SVIEW[0], 2D, FLOAT, UINT\n").message.find("one return type or four") !=
-        std::string::npos);
+  CHECK(parse_error("FRAG\nDCL SVIEW[0], 2D, FLOAT, UINT\n")
+            .message.find("one return type or four") != std::string::npos);
   CHECK(parse_error("FRAG\nDCL SVIEW[0], 2D\n").message.find("expected `,'") != std::string::npos);
 }
 

@@ -31,7 +31,8 @@ TEST_CASE("parser: leading instruction numbers are ignored", "[compiler][parser]
 }
 
 TEST_CASE("parser: whitespace between tokens, including newlines and CR LF", "[compiler][parser]") {
-  Shader s = parse_ok("VERT\r\nDCL\n TEMP [ 0 ]\r\nMOV\n TEMP[0]\n.\nx\n,\n-\nIN[0]\n.\nyyyy\r\nEND");
+  Shader s =
+      parse_ok("VERT\r\nDCL\n TEMP [ 0 ]\r\nMOV\n TEMP[0]\n.\nx\n,\n-\nIN[0]\n.\nyyyy\r\nEND");
   REQUIRE(s.instructions.size() == 2);
   CHECK(s.instructions[0].dst[0].write_mask == 1);
   CHECK(s.instructions[0].src[0].negate);
@@ -156,8 +157,8 @@ TEST_CASE("parser: 2D operands CONST[b][n], IN[v][r], dimension-indirect", "[com
   CHECK(tcs.dst[0].reg.dim_indirect.is_indirect());
   CHECK(tcs.dst[0].reg.indirect.is_indirect());
   CHECK(tcs.dst[0].reg.index == 3);
-  Instruction atomic = inst("ATOMUADD TEMP[0].x, HWATOMIC[0][ADDR[2].x], IMM[0].xxxx, IMM[0].xxxx",
-                            "COMP");
+  Instruction atomic =
+      inst("ATOMUADD TEMP[0].x, HWATOMIC[0][ADDR[2].x], IMM[0].xxxx, IMM[0].xxxx", "COMP");
   CHECK(atomic.src[0].reg.dimension == 0);
   CHECK(atomic.src[0].reg.indirect.index == 2);
 }
@@ -206,7 +207,8 @@ TEST_CASE("parser: memory qualifiers, image targets and formats", "[compiler][pa
   CHECK(store.mem_qualifiers == (MemQualifier::COHERENT | MemQualifier::RESTRICT));
   CHECK(store.dst[0].reg.indirect.index == 2);
   // PIPE_FORMAT_NONE is "no format".
-  CHECK_FALSE(inst("LOAD TEMP[0], IMAGE[0], TEMP[1], 2D, PIPE_FORMAT_NONE").mem_format.is_present());
+  CHECK_FALSE(
+      inst("LOAD TEMP[0], IMAGE[0], TEMP[1], 2D, PIPE_FORMAT_NONE").mem_format.is_present());
   Diagnostic d = parse_error("FRAG\nLOAD TEMP[0], IMAGE[0], TEMP[1], FAST\n");
   CHECK(d.loc.column == 34);
   CHECK(d.message.find("memory qualifier") != std::string::npos);
@@ -254,7 +256,8 @@ TEST_CASE("parser: statements need whitespace between them", "[compiler][parser]
 
 TEST_CASE("parser: size limits give diagnostics", "[compiler][parser]") {
   std::string many = "VERT\n";
-  for (int i = 0; i <= int(kMaxImmediates); ++i) many += "IMM UINT32 {0}\n";
+  for (int i = 0; i <= int(kMaxImmediates); ++i)
+    many += "IMM UINT32 {0}\n";
   Diagnostic d = parse_error(many);
   CHECK(d.loc.line == kMaxImmediates + 2);
   CHECK(d.message.find("too many immediates") != std::string::npos);

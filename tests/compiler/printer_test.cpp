@@ -47,8 +47,7 @@ TEST_CASE("printer: per-vertex brackets follow tgsi_dump", "[compiler][printer]"
       "DCL OUT[2].xy, TESSINNER\n";
   CHECK(print_tgsi(parse_ok(tcs)) == tcs);
   // A GS input written 1D is printed like Mesa prints it.
-  CHECK(print_tgsi(parse_ok("GEOM\nDCL IN[0], GENERIC[1]\n")) ==
-        "GEOM\nDCL IN[][0], GENERIC[1]\n");
+  CHECK(print_tgsi(parse_ok("GEOM\nDCL IN[0], GENERIC[1]\n")) == "GEOM\nDCL IN[][0], GENERIC[1]\n");
 }
 
 TEST_CASE("printer: declarations of every kind", "[compiler][printer]") {
@@ -113,8 +112,9 @@ TEST_CASE("printer: instruction operands and trailing parts", "[compiler][printe
         "TG4 OUT[0], TEMP[0], IMM[0].xxxx, SAMP[0], RECT, TEMP[1].xyx");
   CHECK(one("FRAG", "TEX TEMP[0], IN[0], SAMP[0], 2D, IMM[0]") ==
         "TEX TEMP[0], IN[0], SAMP[0], 2D, IMM[0].xyz");
-  CHECK(one("FRAG", "ATOMCAS TEMP[2].x, IMAGE[0], TEMP[3], TEMP[0], TEMP[1], "
-                    "PIPE_FORMAT_R32_UINT, 1D, VOLATILE, COHERENT") ==
+  CHECK(one("FRAG",
+            "ATOMCAS TEMP[2].x, IMAGE[0], TEMP[3], TEMP[0], TEMP[1], "
+            "PIPE_FORMAT_R32_UINT, 1D, VOLATILE, COHERENT") ==
         "ATOMCAS TEMP[2].x, IMAGE[0], TEMP[3], TEMP[0], TEMP[1], COHERENT, VOLATILE, 1D, "
         "PIPE_FORMAT_R32_UINT");
   CHECK(one("COMP", "STORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy, BUFFER") ==

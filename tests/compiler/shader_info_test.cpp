@@ -42,7 +42,7 @@ TEST_CASE("analysis: FS inputs, outputs, read masks and properties", "[compiler]
   CHECK(gen.semantic_index == 7);
   CHECK(gen.location == InterpLoc::CENTROID);
   CHECK(gen.usage_mask == 0x3);
-  CHECK(gen.read_mask == 0x3);  // .yx of a .xy write
+  CHECK(gen.read_mask == 0x3);             // .yx of a .xy write
   CHECK(info.inputs[2].read_mask == 0x7);  // DP3 reads xyz
   CHECK(info.inputs[2].interp == InterpMode::COLOR);
   CHECK(info.outputs[0].written_mask == 0x3);
@@ -104,7 +104,8 @@ TEST_CASE("analysis: constant buffers and indirect addressing", "[compiler][anal
   CHECK(info.const_buffers[1].declared_size == 4);
   CHECK(info.const_buffers[1].indirect);
   CHECK(info.const_buffers[2].indirect);  // reachable through the indirect buffer index
-  CHECK(info.indirect_files == ((1u << unsigned(RegFile::CONST)) | (1u << unsigned(RegFile::TEMP))));
+  CHECK(info.indirect_files ==
+        ((1u << unsigned(RegFile::CONST)) | (1u << unsigned(RegFile::TEMP))));
   CHECK(info.dim_indirect_files == 1u << unsigned(RegFile::CONST));
   CHECK(info.num_temps == 10);
   CHECK(info.num_addrs == 2);
@@ -123,7 +124,8 @@ TEST_CASE("analysis: memory, images, buffers, atomics, barriers", "[compiler][an
       "IMM[0] UINT32 {0, 4, 1, 0}\n"
       "  0: LOAD TEMP[0], BUFFER[0], SV[0].xxxx\n  1: STORE MEMORY[0].x, IMM[0].xxxx, TEMP[0]\n"
       "  2: BARRIER\n  3: ATOMUADD TEMP[1].x, IMAGE[0], SV[1], IMM[0].zzzz, 2D\n"
-      "  4: RESQ TEMP[1], IMAGE[1], 3D\n  5: ATOMUADD TEMP[1].x, HWATOMIC[0][1], IMM[0].yyyy, IMM[0].zzzz\n"
+      "  4: RESQ TEMP[1], IMAGE[1], 3D\n  5: ATOMUADD TEMP[1].x, HWATOMIC[0][1], IMM[0].yyyy, "
+      "IMM[0].zzzz\n"
       "  6: MEMBAR IMM[0].zzzz\n  7: END\n");
   CHECK(cs.props.cs_block == std::array<uint32_t, 3>{64, 2, 0});
   CHECK(cs.uses_barrier);
@@ -153,10 +155,12 @@ TEST_CASE("analysis: memory, images, buffers, atomics, barriers", "[compiler][an
 }
 
 TEST_CASE("analysis: fp64, int64, geometry and tessellation properties", "[compiler][analysis]") {
-  ShaderInfo d = info_of("VERT\nDCL TEMP[0..1]\n  0: DADD TEMP[0].xy, TEMP[0], TEMP[1]\n  1: END\n");
+  ShaderInfo d =
+      info_of("VERT\nDCL TEMP[0..1]\n  0: DADD TEMP[0].xy, TEMP[0], TEMP[1]\n  1: END\n");
   CHECK(d.uses_fp64);
   CHECK_FALSE(d.uses_int64);
-  ShaderInfo i = info_of("VERT\nDCL TEMP[0..1]\n  0: U64ADD TEMP[0].xy, TEMP[0], TEMP[1]\n  1: END\n");
+  ShaderInfo i =
+      info_of("VERT\nDCL TEMP[0..1]\n  0: U64ADD TEMP[0].xy, TEMP[0], TEMP[1]\n  1: END\n");
   CHECK(i.uses_int64);
   CHECK_FALSE(i.uses_fp64);
   CHECK(info_of("VERT\nIMM[0] FLT64 {1.0}\n  0: END\n").uses_fp64);
@@ -183,7 +187,8 @@ TEST_CASE("analysis: clip and cull distance counts", "[compiler][analysis]") {
       "VERT\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST\nDCL OUT[2].xy, CLIPDIST[1]\n  0: END\n");
   CHECK(derived.props.num_clip_distances == 6);
   ShaderInfo explicit_count = info_of(
-      "VERT\nPROPERTY NUM_CLIPDIST_ENABLED 3\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST\n  0: END\n");
+      "VERT\nPROPERTY NUM_CLIPDIST_ENABLED 3\nDCL OUT[0], POSITION\nDCL OUT[1], CLIPDIST\n  0: "
+      "END\n");
   CHECK(explicit_count.props.num_clip_distances == 3);
 }
 
@@ -201,7 +206,8 @@ TEST_CASE("analysis: the tgsi.md §17 seeds", "[compiler][analysis]") {
   // Sampler array indexed indirectly: every sampler counts as used.
   ShaderInfo samplers = seed("0985.tgsi");
   CHECK(samplers.indirect_files & (1u << unsigned(RegFile::SAMP)));
-  for (const SamplerInfo& s : samplers.samplers) CHECK(s.used);
+  for (const SamplerInfo& s : samplers.samplers)
+    CHECK(s.used);
   // interpolateAtSample and per-sample inputs.
   CHECK(seed("0934.tgsi").uses_interp_at);
   CHECK(seed("1023.tgsi").per_sample_shading);
@@ -217,7 +223,8 @@ TEST_CASE("analysis: the tgsi.md §17 seeds", "[compiler][analysis]") {
   CHECK(seed("0684.tgsi").const_buffers.size() >= 1);
   // Images: loads / stores with formats.
   bool image_used = false;
-  for (const ImageInfo& im : seed("3359.tgsi").images) image_used |= im.use.any();
+  for (const ImageInfo& im : seed("3359.tgsi").images)
+    image_used |= im.use.any();
   CHECK(image_used);
   // Geometry shader emission and streams.
   CHECK(seed("0750.tgsi").props.separable_program);

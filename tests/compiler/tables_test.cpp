@@ -77,8 +77,8 @@ TEST_CASE("opcode operand counts, modes and types", "[compiler][tables]") {
     const OpcodeInfo& info = opcode_info(Opcode(i));
     if (info.name && info.is_tex) tex.insert(info.name);
   }
-  CHECK(tex == std::set<std::string>{"TEX", "TXP", "TXB", "TXL", "TXD", "TXF", "TXQ", "TXQS",
-                                     "TG4", "LODQ", "TEX2", "TXB2", "TXL2", "TEX_LZ", "TXF_LZ",
+  CHECK(tex == std::set<std::string>{"TEX", "TXP", "TXB", "TXL", "TXD", "TXF", "TXQ", "TXQS", "TG4",
+                                     "LODQ", "TEX2", "TXB2", "TXL2", "TEX_LZ", "TXF_LZ",
                                      "SAMP2HND"});
   CHECK(opcode_takes_tex_offsets(Opcode::SAMPLE_C));
   CHECK_FALSE(opcode_takes_tex_offsets(Opcode::LOAD));

@@ -25,10 +25,10 @@ namespace clpipe::compiler::test {
 // corpus_*: the shared TGSI corpus (CLPIPE_SHARED_DIR/data/tgsi-corpus).
 inline std::string join_diagnostics(const std::vector<Diagnostic>& diags) {
   std::string s;
-  for (const Diagnostic& d : diags) s += d.to_string() + "\n";
+  for (const Diagnostic& d : diags)
+    s += d.to_string() + "\n";
   return s;
 }
-
 
 inline Shader parse_ok(const std::string& text) {
   try {
@@ -44,7 +44,9 @@ inline Shader valid(const std::string& text) {
   try {
     validate(s);
   } catch (const CompileError& e) {
-    FAIL_CHECK("unexpected validation error:\n" << join_diagnostics(e.diagnostics()) << "in:\n" << text);
+    FAIL_CHECK("unexpected validation error:\n"
+               << join_diagnostics(e.diagnostics()) << "in:\n"
+               << text);
     throw;
   }
   return s;
@@ -73,10 +75,9 @@ inline std::vector<Diagnostic> validate_errors(const std::string& text) {
 }
 
 inline bool has_diag(const std::vector<Diagnostic>& diags, uint32_t line, uint32_t column,
-              const std::string& part) {
+                     const std::string& part) {
   for (const Diagnostic& d : diags) {
-    if (d.loc.line == line && d.loc.column == column &&
-        d.message.find(part) != std::string::npos) {
+    if (d.loc.line == line && d.loc.column == column && d.message.find(part) != std::string::npos) {
       return true;
     }
   }

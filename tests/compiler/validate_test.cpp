@@ -8,19 +8,24 @@ using namespace clpipe::compiler::test;
 
 TEST_CASE("validate: a valid shader of each stage passes", "[compiler][validate]") {
   valid("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n");
-  valid("FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0x3f800000, 0, 0, 0}\n"
-        "  0: MOV OUT[0], IMM[0].xxxx\n  1: END\n");
-  valid("GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
-        "PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
-        "IMM[0] UINT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n"
-        "  2: END\n");
-  valid("TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\nDCL SV[0], INVOCATIONID\n"
-        "DCL OUT[][0], POSITION\nDCL ADDR[0..1]\n  0: UARL ADDR[1].x, SV[0].xxxx\n"
-        "  1: MOV OUT[ADDR[1].x][0], IN[ADDR[1].x][0]\n  2: BARRIER\n  3: END\n");
-  valid("TESS_EVAL\nPROPERTY TES_PRIM_MODE 7\nDCL IN[][0], POSITION\nDCL SV[0], TESSCOORD\n"
-        "DCL OUT[0], POSITION\n  0: MOV OUT[0], IN[3][0]\n  1: END\n");
-  valid("COMP\nDCL SV[0], THREAD_ID\nDCL MEMORY[0], SHARED\nDCL TEMP[0]\n"
-        "  0: STORE MEMORY[0].x, SV[0].xxxx, SV[0].xxxx\n  1: BARRIER\n  2: END\n");
+  valid(
+      "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {0x3f800000, 0, 0, 0}\n"
+      "  0: MOV OUT[0], IMM[0].xxxx\n  1: END\n");
+  valid(
+      "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
+      "PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
+      "IMM[0] UINT32 {0, 0, 0, 0}\n  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n"
+      "  2: END\n");
+  valid(
+      "TESS_CTRL\nPROPERTY TCS_VERTICES_OUT 3\nDCL IN[][0], POSITION\nDCL SV[0], INVOCATIONID\n"
+      "DCL OUT[][0], POSITION\nDCL ADDR[0..1]\n  0: UARL ADDR[1].x, SV[0].xxxx\n"
+      "  1: MOV OUT[ADDR[1].x][0], IN[ADDR[1].x][0]\n  2: BARRIER\n  3: END\n");
+  valid(
+      "TESS_EVAL\nPROPERTY TES_PRIM_MODE 7\nDCL IN[][0], POSITION\nDCL SV[0], TESSCOORD\n"
+      "DCL OUT[0], POSITION\n  0: MOV OUT[0], IN[3][0]\n  1: END\n");
+  valid(
+      "COMP\nDCL SV[0], THREAD_ID\nDCL MEMORY[0], SHARED\nDCL TEMP[0]\n"
+      "  0: STORE MEMORY[0].x, SV[0].xxxx, SV[0].xxxx\n  1: BARRIER\n  2: END\n");
 }
 
 TEST_CASE("validate: undeclared registers", "[compiler][validate]") {
@@ -88,12 +93,12 @@ TEST_CASE("validate: destination files and address registers", "[compiler][valid
 TEST_CASE("validate: modifiers only where the operand type allows", "[compiler][validate]") {
   auto d = validate_errors(
       "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL SAMP[0]\nDCL TEMP[0..1]\n"
-      "  0: UADD TEMP[0], TEMP[0], -TEMP[1]\n"      // integer negation: fine
-      "  1: UADD TEMP[0], TEMP[0], |TEMP[1]|\n"     // abs on an integer
-      "  2: DADD TEMP[0].xy, -TEMP[0], TEMP[1]\n"   // modifier on a 64-bit operand
-      "  3: TEX TEMP[0], IN[0], -SAMP[0], 2D\n"     // modifier on a resource
-      "  4: UADD_SAT TEMP[0], TEMP[0], TEMP[1]\n"   // _SAT on an integer result
-      "  5: MOV_SAT TEMP[0], |TEMP[1]|\n"           // fine
+      "  0: UADD TEMP[0], TEMP[0], -TEMP[1]\n"     // integer negation: fine
+      "  1: UADD TEMP[0], TEMP[0], |TEMP[1]|\n"    // abs on an integer
+      "  2: DADD TEMP[0].xy, -TEMP[0], TEMP[1]\n"  // modifier on a 64-bit operand
+      "  3: TEX TEMP[0], IN[0], -SAMP[0], 2D\n"    // modifier on a resource
+      "  4: UADD_SAT TEMP[0], TEMP[0], TEMP[1]\n"  // _SAT on an integer result
+      "  5: MOV_SAT TEMP[0], |TEMP[1]|\n"          // fine
       "  6: END\n");
   CHECK(d.size() == 4);
   CHECK(has_diag(d, 6, 29, "|x| needs a float operand"));
@@ -103,9 +108,10 @@ TEST_CASE("validate: modifiers only where the operand type allows", "[compiler][
 }
 
 TEST_CASE("validate: 64-bit write masks", "[compiler][validate]") {
-  valid("VERT\nDCL TEMP[0..1]\n  0: DADD TEMP[0].zw, TEMP[0], TEMP[1]\n"
-        "  1: DSLT TEMP[1].xz, TEMP[0], TEMP[1]\n  2: D2F TEMP[1].y, TEMP[0]\n"
-        "  3: F2D TEMP[0], TEMP[1]\n  4: END\n");
+  valid(
+      "VERT\nDCL TEMP[0..1]\n  0: DADD TEMP[0].zw, TEMP[0], TEMP[1]\n"
+      "  1: DSLT TEMP[1].xz, TEMP[0], TEMP[1]\n  2: D2F TEMP[1].y, TEMP[0]\n"
+      "  3: F2D TEMP[0], TEMP[1]\n  4: END\n");
   auto d = validate_errors(
       "VERT\nDCL TEMP[0..1]\n  0: DADD TEMP[0].x, TEMP[0], TEMP[1]\n"
       "  1: DSLT TEMP[1].y, TEMP[0], TEMP[1]\n  2: D2F TEMP[1].z, TEMP[0]\n"
@@ -152,7 +158,8 @@ TEST_CASE("validate: properties belong to their stage and range", "[compiler][va
   CHECK(has_diag(d, 3, 10, "value 9 is out of range (at most 8)"));
   CHECK(has_diag(d, 5, 10, "given twice with different values (first at 4:10)"));
   auto gs = validate_errors(
-      "GEOM\nPROPERTY GS_INPUT_PRIMITIVE QUADS\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLES\n  0: END\n");
+      "GEOM\nPROPERTY GS_INPUT_PRIMITIVE QUADS\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLES\n  0: "
+      "END\n");
   CHECK(has_diag(gs, 2, 10, "GS_INPUT_PRIMITIVE must be"));
   CHECK(has_diag(gs, 3, 10, "GS_OUTPUT_PRIMITIVE must be"));
 }
@@ -198,7 +205,8 @@ TEST_CASE("validate: END, subroutines and labels", "[compiler][validate]") {
   CHECK(has_diag(d, 7, 6, "only subroutines"));
   CHECK(has_diag(d, 8, 6, "only subroutines"));
   auto labels = validate_errors(
-      "VERT\nDCL TEMP[0]\n  0: CAL :2\n  1: UIF TEMP[0].xxxx :99\n  2: ENDIF\n  3: CAL\n  4: END\n");
+      "VERT\nDCL TEMP[0]\n  0: CAL :2\n  1: UIF TEMP[0].xxxx :99\n  2: ENDIF\n  3: CAL\n  4: "
+      "END\n");
   CHECK(has_diag(labels, 3, 11, "CAL label 2 does not point at a BGNSUB"));
   CHECK(has_diag(labels, 4, 24, "UIF label 99 is beyond the last instruction"));
   CHECK(has_diag(labels, 6, 6, "CAL needs a label"));
@@ -208,7 +216,8 @@ TEST_CASE("validate: END, subroutines and labels", "[compiler][validate]") {
 
 TEST_CASE("validate: the diagnostic list is capped", "[compiler][validate]") {
   std::string text = "VERT\n";
-  for (int i = 0; i < 300; ++i) text += "MOV TEMP[0], TEMP[1]\n";
+  for (int i = 0; i < 300; ++i)
+    text += "MOV TEMP[0], TEMP[1]\n";
   text += "END\n";
   auto d = validate_errors(text);
   CHECK(d.size() == kMaxDiagnostics);

@@ -77,7 +77,8 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
       continue;
     }
     if (arg == "--") {
-      for (++i; i < argc; ++i) opt->paths.push_back(argv[i]);
+      for (++i; i < argc; ++i)
+        opt->paths.push_back(argv[i]);
       break;
     }
     if (arg.size() > 1 && arg[0] == '-') {

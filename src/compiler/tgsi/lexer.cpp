@@ -42,13 +42,15 @@ Lexer::Lexer(std::string_view text) {
 
 bool Lexer::skip_space() {
   size_t start = pos_;
-  while (pos_ < text_.size() && is_space_at(text_, pos_)) ++pos_;
+  while (pos_ < text_.size() && is_space_at(text_, pos_))
+    ++pos_;
   return pos_ != start;
 }
 
 char Lexer::peek_after_space() const {
   size_t p = pos_;
-  while (p < text_.size() && is_space_at(text_, p)) ++p;
+  while (p < text_.size() && is_space_at(text_, p))
+    ++p;
   return p < text_.size() ? text_[p] : '\0';
 }
 
@@ -62,7 +64,8 @@ bool Lexer::accept(char c) {
 
 std::string_view Lexer::peek_word() const {
   size_t end = pos_;
-  while (end < text_.size() && is_word_char(text_[end])) ++end;
+  while (end < text_.size() && is_word_char(text_[end]))
+    ++end;
   return text_.substr(pos_, end - pos_);
 }
 
@@ -116,7 +119,8 @@ Lexer::Number Lexer::read_c_integer(uint64_t* out) {
   if (peek() == '0' && (peek(1) == 'x' || peek(1) == 'X') && hex_value(peek(2)) >= 0) {
     pos_ += 2;
     size_t start = pos_;
-    while (peek() == '0') ++pos_;  // leading zeros do not count against the 16 digits
+    while (peek() == '0')
+      ++pos_;  // leading zeros do not count against the 16 digits
     if (hex_value(peek()) < 0) {
       *out = 0;
       return pos_ > start ? Number::kOk : Number::kNone;
@@ -149,9 +153,11 @@ Lexer::Number Lexer::read_float(bool allow_special, double* out) {
   }
   if (allow_special) {
     size_t end = p;
-    while (end < text_.size() && is_word_char(text_[end])) ++end;
+    while (end < text_.size() && is_word_char(text_[end]))
+      ++end;
     std::string word;
-    for (size_t i = p; i < end; ++i) word += upper(text_[i]);
+    for (size_t i = p; i < end; ++i)
+      word += upper(text_[i]);
     if (word == "INF" || word == "INFINITY" || word == "NAN") {
       pos_ = end;
       double v = word == "NAN" ? std::numeric_limits<double>::quiet_NaN()
@@ -188,12 +194,13 @@ Lexer::Number Lexer::read_float(bool allow_special, double* out) {
       pos_ = start;
       return Number::kNone;
     }
-    while (q < text_.size() && is_digit(text_[q])) ++q;
+    while (q < text_.size() && is_digit(text_[q]))
+      ++q;
     p = q;
   }
   double v = 0;
-  auto r = std::from_chars(text_.data() + digits_start, text_.data() + p, v,
-                           std::chars_format::general);
+  auto r =
+      std::from_chars(text_.data() + digits_start, text_.data() + p, v, std::chars_format::general);
   if (r.ec == std::errc::result_out_of_range) {
     // Like strtod: overflow gives infinity, underflow zero.
     v = negative_exponent ? 0.0 : std::numeric_limits<double>::infinity();

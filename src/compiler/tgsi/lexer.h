@@ -28,9 +28,7 @@ class Lexer {
   void set_pos(size_t pos) { pos_ = pos < text_.size() ? pos : text_.size(); }
   bool at_end() const { return pos_ >= text_.size(); }
   // The character at the cursor (or k further), '\0' past the end.
-  char peek(size_t k = 0) const {
-    return pos_ + k < text_.size() ? text_[pos_ + k] : '\0';
-  }
+  char peek(size_t k = 0) const { return pos_ + k < text_.size() ? text_[pos_ + k] : '\0'; }
   std::string_view text() const { return text_; }
 
   // Skips whitespace; true if at least one character was skipped.
@@ -62,8 +60,7 @@ class Lexer {
   SourceLoc loc_at(size_t pos) const;
 
   static bool is_word_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   }
   static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 

@@ -103,8 +103,8 @@ uint32_t Parser::read_uint(uint64_t max, const char* what) {
     case Lexer::Number::kOk:
       return uint32_t(v);
     case Lexer::Number::kTooLarge:
-      fail_at(start, std::string(what) + " is too large (the limit is " + std::to_string(max) +
-                         ")");
+      fail_at(start,
+              std::string(what) + " is too large (the limit is " + std::to_string(max) + ")");
     case Lexer::Number::kNone:
       break;
   }
@@ -113,8 +113,8 @@ uint32_t Parser::read_uint(uint64_t max, const char* what) {
 
 Shader Parser::run() {
   if (lex_.text().size() > kMaxTextBytes) {
-    fail_at(0, "shader text is " + std::to_string(lex_.text().size()) +
-                   " bytes; the limit is " + std::to_string(kMaxTextBytes));
+    fail_at(0, "shader text is " + std::to_string(lex_.text().size()) + " bytes; the limit is " +
+                   std::to_string(kMaxTextBytes));
   }
   lex_.skip_space();
   parse_header();
@@ -348,8 +348,8 @@ void Parser::parse_instruction(bool after_label) {
     }
     if (!lookup_opcode(base, &inst.opcode)) {
       if (word.empty()) {
-        fail(std::string(after_label ? "expected an opcode" :
-                                       "expected DCL, IMM, PROPERTY or an instruction") +
+        fail(std::string(after_label ? "expected an opcode"
+                                     : "expected DCL, IMM, PROPERTY or an instruction") +
              ", found " + found());
       }
       fail("unknown opcode " + found());
@@ -405,7 +405,8 @@ void Parser::parse_instruction(bool after_label) {
 
 TexTarget Parser::parse_texture_target(const char* what) {
   TexTarget t;
-  if (!lookup_texture(lex_.peek_word(), &t)) fail(std::string("expected ") + what + ", found " + found());
+  if (!lookup_texture(lex_.peek_word(), &t))
+    fail(std::string("expected ") + what + ", found " + found());
   lex_.read_word();
   return t;
 }
@@ -414,7 +415,8 @@ ImageFormat Parser::read_format_word() {
   std::string_view w = lex_.read_word();
   ImageFormat f;
   f.name.reserve(w.size());
-  for (char c : w) f.name += (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c;
+  for (char c : w)
+    f.name += (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c;
   f.format = format_from_name(f.name);
   return f;
 }

@@ -30,8 +30,7 @@ enum Slot : int {
 };
 
 bool has_resource_part(RegFile f) {
-  return f == RegFile::IMAGE || f == RegFile::SVIEW || f == RegFile::BUFFER ||
-         f == RegFile::MEMORY;
+  return f == RegFile::IMAGE || f == RegFile::SVIEW || f == RegFile::BUFFER || f == RegFile::MEMORY;
 }
 
 int component_bit(char c) {
@@ -59,8 +58,9 @@ bool Parser::parse_decl_bracket(uint32_t* first, uint32_t* last, bool allow_empt
   lex_.skip_space();
   if (lex_.peek() == ']') {
     if (!allow_empty) {
-      fail("an empty `[]' needs an implied size (a GS after PROPERTY GS_INPUT_PRIMITIVE, or "
-           "a TCS/TES); expected a register index");
+      fail(
+          "an empty `[]' needs an implied size (a GS after PROPERTY GS_INPUT_PRIMITIVE, or "
+          "a TCS/TES); expected a register index");
     }
     lex_.accept(']');
     return false;
@@ -107,8 +107,7 @@ void Parser::parse_declaration() {
   const bool vertex_file =
       (shader_.stage == ShaderType::GEOMETRY && d.file == RegFile::IN) ||
       (shader_.stage == ShaderType::TESS_EVAL && d.file == RegFile::IN) ||
-      (shader_.stage == ShaderType::TESS_CTRL &&
-       (d.file == RegFile::IN || d.file == RegFile::OUT));
+      (shader_.stage == ShaderType::TESS_CTRL && (d.file == RegFile::IN || d.file == RegFile::OUT));
   size_t bracket0_pos = lex_.pos();
   // The first bracket of a per-vertex declaration may be empty even without an implied
   // size: it is dropped anyway (see Declaration in ir.h).
@@ -122,8 +121,9 @@ void Parser::parse_declaration() {
       lex_.accept(']');
       if (lex_.peek_after_space() != '[') {
         if (implied_array_size_ == 0) {
-          fail_at(bracket0_pos, "an empty `[]' needs an implied size (PROPERTY "
-                                "GS_INPUT_PRIMITIVE before this declaration)");
+          fail_at(bracket0_pos,
+                  "an empty `[]' needs an implied size (PROPERTY "
+                  "GS_INPUT_PRIMITIVE before this declaration)");
         }
         first0 = 0;
         last0 = implied_array_size_ - 1;
@@ -242,7 +242,8 @@ void Parser::parse_decl_attributes(Declaration* d) {
       slot = kSlotInvariant;
     } else {
       lex_.set_pos(word_pos);
-      fail("unexpected " + found() + " in the declaration (attributes go in the order ARRAY, "
+      fail("unexpected " + found() +
+           " in the declaration (attributes go in the order ARRAY, "
            "LOCAL or resource part, semantic, STREAM, interpolation, location, INVARIANT)");
     }
   }

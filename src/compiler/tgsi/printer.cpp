@@ -116,8 +116,7 @@ void append_property(std::string* out, const PropertyDecl& p) {
 
 // Mesa's pre_dedent / post_indent of the dump.
 bool dedents(Opcode op) {
-  return op == Opcode::ELSE || op == Opcode::ENDIF || op == Opcode::ENDLOOP ||
-         op == Opcode::ENDSUB;
+  return op == Opcode::ELSE || op == Opcode::ENDIF || op == Opcode::ENDLOOP || op == Opcode::ENDSUB;
 }
 bool indents(Opcode op) {
   return op == Opcode::IF || op == Opcode::UIF || op == Opcode::ELSE || op == Opcode::BGNLOOP ||
@@ -271,7 +270,8 @@ std::string print_instruction(const Instruction& inst) {
     append_register(&out, s.reg);
     if (s.swizzle[0] != 0 || s.swizzle[1] != 1 || s.swizzle[2] != 2 || s.swizzle[3] != 3) {
       out += '.';
-      for (int c = 0; c < 4; ++c) out += kComponents[s.swizzle[c] & 3];
+      for (int c = 0; c < 4; ++c)
+        out += kComponents[s.swizzle[c] & 3];
     }
     if (s.absolute) out += '|';
   }
@@ -286,7 +286,8 @@ std::string print_instruction(const Instruction& inst) {
     out += '[';
     append_uint(&out, o.index);
     out += "].";
-    for (int c = 0; c < 3; ++c) out += kComponents[o.swizzle[c] & 3];
+    for (int c = 0; c < 3; ++c)
+      out += kComponents[o.swizzle[c] & 3];
   }
   for (unsigned bit = 0; bit < kMemQualifierCount; ++bit) {
     if (inst.mem_qualifiers & (1u << bit)) {

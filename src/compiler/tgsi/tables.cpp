@@ -11,23 +11,23 @@ namespace clpipe::compiler {
 namespace {
 
 constexpr OpcodeInfo kOpcodes[kOpcodeCount] = {
-#define CLPIPE_TGSI_OPCODE(num, name, ndst, nsrc, tex, mode, cf, d0, d1, s0, s1, s2, s3, s4)   \
-  {#name,                                                                                     \
-   ndst,                                                                                      \
-   nsrc,                                                                                      \
-   tex != 0,                                                                                  \
-   ChannelMode::mode,                                                                         \
-   CfRole::cf,                                                                                \
-   {OperandType::d0, OperandType::d1},                                                        \
+#define CLPIPE_TGSI_OPCODE(num, name, ndst, nsrc, tex, mode, cf, d0, d1, s0, s1, s2, s3, s4) \
+  {#name,                                                                                    \
+   ndst,                                                                                     \
+   nsrc,                                                                                     \
+   tex != 0,                                                                                 \
+   ChannelMode::mode,                                                                        \
+   CfRole::cf,                                                                               \
+   {OperandType::d0, OperandType::d1},                                                       \
    {OperandType::s0, OperandType::s1, OperandType::s2, OperandType::s3, OperandType::s4}},
-#define CLPIPE_TGSI_OPCODE_UNUSED(num)                                                      \
-  {nullptr,                                                                                 \
-   0,                                                                                       \
-   0,                                                                                       \
-   false,                                                                                   \
-   ChannelMode::NONE,                                                                       \
-   CfRole::NONE,                                                                            \
-   {OperandType::N, OperandType::N},                                                        \
+#define CLPIPE_TGSI_OPCODE_UNUSED(num) \
+  {nullptr,                            \
+   0,                                  \
+   0,                                  \
+   false,                              \
+   ChannelMode::NONE,                  \
+   CfRole::NONE,                       \
+   {OperandType::N, OperandType::N},   \
    {OperandType::N, OperandType::N, OperandType::N, OperandType::N, OperandType::N}},
 #include "compiler/tgsi/opcodes.def"
 #undef CLPIPE_TGSI_OPCODE
@@ -64,7 +64,8 @@ struct TextureRow {
   const char* name;
   bool shadow, array, msaa;
 };
-#define CLPIPE_TGSI_TEXTURE(e, text, shadow, array, msaa) {text, shadow != 0, array != 0, msaa != 0},
+#define CLPIPE_TGSI_TEXTURE(e, text, shadow, array, msaa) \
+  {text, shadow != 0, array != 0, msaa != 0},
 constexpr TextureRow kTextures[] = {
 #include "compiler/tgsi/tables.def"
 };

@@ -82,13 +82,42 @@ constexpr unsigned kPropertyCount = 29;
 enum class PropertyValueKind : uint8_t { UINT, PRIM, ORIGIN, CENTER, STAGE };
 
 // Value type of one operand of an opcode (opcodes.def).
-enum class OperandType : uint8_t { N, F32, I32, U32, F64, I64, U64, B32, ANY, ADDR, SAMP, SVIEW, RES };
+enum class OperandType : uint8_t {
+  N,
+  F32,
+  I32,
+  U32,
+  F64,
+  I64,
+  U64,
+  B32,
+  ANY,
+  ADDR,
+  SAMP,
+  SVIEW,
+  RES
+};
 // How an opcode's results map to channels.
 enum class ChannelMode : uint8_t { NONE, COMP, REPL, CHAN, OTHER };
 // The role of an opcode in structured control flow.
 enum class CfRole : uint8_t {
-  NONE, IF, ELSE, ENDIF, LOOP, ENDLOOP, BRK, CONT, SWITCH, CASE, DEFAULT, ENDSWITCH,
-  SUB, ENDSUB, CAL, RET, END
+  NONE,
+  IF,
+  ELSE,
+  ENDIF,
+  LOOP,
+  ENDLOOP,
+  BRK,
+  CONT,
+  SWITCH,
+  CASE,
+  DEFAULT,
+  ENDSWITCH,
+  SUB,
+  ENDSUB,
+  CAL,
+  RET,
+  END
 };
 
 struct OpcodeInfo {
