@@ -1,5 +1,6 @@
 // Parser tests, instructions: one test per instruction / operand form of tgsi.md §8,
 // plus the syntax-error diagnostics with their exact line:column.
+#include "compiler/tgsi/printer.h"
 #include "compiler/tgsi_test_util.h"
 
 using namespace clpipe;
@@ -264,4 +265,21 @@ TEST_CASE("parser: size limits give diagnostics", "[compiler][parser]") {
   std::string huge(kMaxTextBytes + 1, ' ');
   huge.replace(0, 4, "VERT");
   CHECK(parse_error(huge).message.find("limit") != std::string::npos);
+}
+
+TEST_CASE("parser: big shaders with deep nesting", "[compiler][parser]") {
+  // 10000 instructions, IFs nested 500 deep: no recursion anywhere, so depth is no risk.
+  std::string text = "FRAG\nDCL TEMP[0..1]\nDCL OUT[0], COLOR\n";
+  const int depth = 500;
+  for (int i = 0; i < depth; ++i)
+    text += "UIF TEMP[0].xxxx\n";
+  for (int i = 0; i < 9000 - 2 * depth; ++i)
+    text += "ADD TEMP[1], TEMP[1], TEMP[0]\n";
+  for (int i = 0; i < depth; ++i)
+    text += "ENDIF\n";
+  text += "MOV OUT[0], TEMP[1]\nEND\n";
+  Shader s = valid(text);
+  CHECK(s.instructions.size() == 9002);
+  Shader again = parse_ok(print_tgsi(s));
+  CHECK(again == s);
 }
