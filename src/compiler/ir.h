@@ -140,6 +140,11 @@ struct IndirectRef {
 // a dimension bracket FILE[dim][...] (CONST buffer, vertex of IN/OUT, HWATOMIC buffer).
 // The effective index of an indirect bracket is value(indirect) + index, absolute in the
 // file; the ArrayID only promises that the access stays inside that array.
+// A dimension on TEMP ("MOV TEMP[ADDR[1].x][6], ...") is a known virgl artefact for TCS
+// outputs routed through a fix-up temp (tgsi.md §14, corpus 1039.tgsi): validate()
+// accepts it and the dimension must be ignored. The matching write "MOV OUT[1], TEMP[6]"
+// names a TCS per-vertex output without its vertex: that means the invocation's own
+// vertex (gl_out[gl_InvocationID]).
 struct RegisterRef {
   RegFile file = RegFile::TEMP;
   int32_t index = 0;  // direct: >= 0; indirect: signed offset

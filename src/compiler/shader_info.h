@@ -210,8 +210,8 @@ struct ShaderInfo {
   bool has_loops = false;
   bool has_switch = false;
   bool has_subroutines = false;  // BGNSUB / CAL
-  // Highest semantic-agnostic sample rate need: SAMPLEID / SAMPLEPOS read, or a SAMPLE
-  // interpolated input (forces per-sample shading).
+  // The shader must run once per sample: it reads SAMPLEID or SAMPLEPOS, or has an input
+  // interpolated at SAMPLE.
   bool per_sample_shading = false;
 
   const IoInfo* find_input(Semantic s, uint32_t index) const;

@@ -291,7 +291,24 @@ void Validator::check_register(const RegisterRef& reg, SourceLoc loc) {
   } else {
     d = decls_.find(f, 0, index);
   }
-  if (!d) error(loc, name + " is not declared");
+  if (!d) {
+    error(loc, name + " is not declared");
+    return;
+  }
+  // Per-vertex inputs need their vertex; per-patch / per-primitive registers have none.
+  // A TCS per-vertex output without a vertex is the invocation's own vertex (the only one
+  // GLSL lets it write; virgl emits such writes, corpus 1039.tgsi).
+  if (vertex_dim) {
+    const bool per_vertex = is_per_vertex(stage, *d);
+    if (per_vertex && !reg.has_dimension && f == RegFile::IN) {
+      error(loc, name + " is per-vertex: name the vertex, " + file_name(f) + "[vertex][" +
+                     std::to_string(index) + "]");
+    } else if (!per_vertex && reg.has_dimension) {
+      error(loc, name + " is not per-vertex (" +
+                     (d->has_semantic ? semantic_name(d->semantic) : "no semantic") +
+                     "): it takes no vertex index");
+    }
+  }
 }
 
 }  // namespace clpipe::compiler::detail

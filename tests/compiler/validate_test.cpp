@@ -223,3 +223,22 @@ TEST_CASE("validate: the diagnostic list is capped", "[compiler][validate]") {
   CHECK(d.size() == kMaxDiagnostics);
   CHECK(d.back().message.find("too many errors") != std::string::npos);
 }
+
+TEST_CASE("validate: per-vertex registers and vertex indices", "[compiler][validate]") {
+  auto gs = validate_errors(
+      "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL IN[][0], POSITION\nDCL IN[][1], PRIM_ID\n"
+      "DCL TEMP[0]\n  0: MOV TEMP[0], IN[0]\n  1: MOV TEMP[0], IN[1]\n  2: MOV TEMP[0], IN[0][1]\n"
+      "  3: END\n");
+  CHECK(gs.size() == 2);
+  CHECK(has_diag(gs, 6, 19, "IN[0] is per-vertex: name the vertex, IN[vertex][0]"));
+  CHECK(has_diag(gs, 8, 19, "IN[0][1] is not per-vertex (PRIM_ID)"));
+  auto tes = validate_errors(
+      "TESS_EVAL\nDCL IN[0], PATCH[0]\nDCL IN[][1], GENERIC[0]\nDCL TEMP[0]\n"
+      "  0: MOV TEMP[0], IN[2][0]\n  1: MOV TEMP[0], IN[31][1]\n  2: MOV TEMP[0], IN[32][1]\n"
+      "  3: END\n");
+  CHECK(tes.size() == 2);
+  CHECK(has_diag(tes, 5, 19, "is not per-vertex (PATCH)"));
+  CHECK(has_diag(tes, 7, 19, "vertex index 32 of IN[32][1] is out of range (32 vertices)"));
+  // A TCS writes its own vertex's output without naming it (virgl does).
+  valid("TESS_CTRL\nDCL OUT[][0], POSITION\nDCL TEMP[0]\n  0: MOV OUT[0], TEMP[0]\n  1: END\n");
+}

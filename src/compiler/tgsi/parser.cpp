@@ -172,7 +172,6 @@ void Parser::parse_property() {
   }
   lex_.read_word();
   lex_.skip_space();
-  size_t value_pos = lex_.pos();
   uint32_t value = 0;
   std::string_view word = lex_.peek_word();
   switch (property_value_kind(name)) {
@@ -215,7 +214,6 @@ void Parser::parse_property() {
       value = read_uint(UINT32_MAX, "an unsigned integer property value");
       break;
   }
-  (void)value_pos;
   shader_.properties.push_back(PropertyDecl{name, value, lex_.loc_at(name_pos)});
 }
 
@@ -328,7 +326,6 @@ void Parser::parse_immediate() {
 }
 
 void Parser::parse_instruction(bool after_label) {
-  size_t op_pos = lex_.pos();
   if (shader_.instructions.size() >= kMaxInstructions) {
     fail("too many instructions (the limit is " + std::to_string(kMaxInstructions) + ")");
   }
@@ -399,7 +396,6 @@ void Parser::parse_instruction(bool after_label) {
     inst.label = read_uint(kMaxInstructions, "a label (instruction number)");
     inst.has_label = true;
   }
-  (void)op_pos;
   shader_.instructions.push_back(std::move(inst));
 }
 
