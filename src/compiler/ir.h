@@ -12,11 +12,15 @@
 //    ignored when parsing and regenerated when printing); branch labels (`:n`) refer to
 //    these numbers. Control flow stays a flat, structured list: control_flow() (in
 //    control_flow.h) pairs IF/ELSE/ENDIF, loops, switches and subroutines.
-//  * Declarations are kept in text order with one normalisation done by the parser:
-//    declarations that carry nothing but a range (no semantic, no ArrayID, equal
-//    attributes) and overlap or touch are merged, e.g. virgl's trailing
-//    "DCL TEMP[2..5]" + "DCL TEMP[6]" become one TEMP[2..6]. DeclMap (decl_map.h) answers
-//    "which declaration covers FILE[dim][index]".
+//  * Declarations are kept in text order with two normalisations done by the parser (Mesa
+//    allows repeats and overlaps): (1) declarations that carry nothing but a range (no
+//    semantic, no ArrayID, equal attributes) and overlap or touch are merged, in the place
+//    of the first one, e.g. virgl's trailing "DCL TEMP[2..5]" + "DCL TEMP[6]" become one
+//    TEMP[2..6]; (2) declarations of the same registers that differ only in their usage
+//    mask become one with the union of the masks (component-packed varyings:
+//    "DCL IN[0].xyz, GENERIC[0]" + "DCL IN[0].w, GENERIC[0]"). Other overlaps stay and are
+//    validation errors. DeclMap (decl_map.h) answers "which declaration covers
+//    FILE[dim][index]".
 //  * Equality (operator==) compares content only, never source positions, so
 //    parse(print(parse(x))) == parse(x) can be tested.
 #pragma once
