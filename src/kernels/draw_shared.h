@@ -106,32 +106,35 @@ typedef struct {
 #define CLP_TRI_KIND_SHIFT 1              // 2 bits: CLP_KIND_*
 #define CLP_TRI_PROVOKING_SHIFT 3         // 2 bits: provoking vertex 0..2 of vert[]
 #define CLP_TRI_SPRITE (1u << 5)          // a point: sprite coordinates from point[]
+#define CLP_TRI_BIAS_SHIFT 6              // 3 bits: edge e's constant includes +1
+#define CLP_TRI_PIXEL_CLIP (1u << 9)      // near/far/user planes cut it: test per pixel
 #define CLP_KIND_TRIANGLE 0u
 #define CLP_KIND_LINE 1u
 #define CLP_KIND_POINT 2u
 
 // One rasterizable triangle after clipping and setup (points and lines become pairs of
 // these). Edge functions are in fixed point (CLP_SUBPIXEL_BITS); a pixel sample at
-// fixed-point (X, Y) is inside when edge_a[i]*X + edge_b[i]*Y + edge_c[i] > 0 for all i
-// (the top-left / bottom-edge rule is folded into edge_c). Attribute planes are in
-// window pixels relative to origin: p(x, y) = p[0]*(x - ox) + p[1]*(y - oy) + p[2].
+// fixed-point (X, Y) is inside when edge_a[e]*X + edge_b[e]*Y + edge_c[e] > 0 for all e
+// (the fill convention is folded into edge_c: bit e of flags >> CLP_TRI_BIAS_SHIFT says
+// that 1 was added). Attributes are interpolated with the barycentrics of the corners,
+// b_k = E_{k+1}(sample) * inv_area (edge k+1 is opposite corner k), exact like the
+// coverage test; corner k carries its weights over the original vertices.
 typedef struct {
   CLP_I32 bbox[4];  // pixels [x0, y0, x1, y1), inside scissor and framebuffer
   CLP_I64 edge_c[3];
   CLP_I32 edge_a[3], edge_b[3];
-  CLP_F32 origin[2];
-  CLP_F32 z[3];         // window depth plane, polygon offset included
-  CLP_F32 persp[3][3];  // lambda_i / w planes of the original vertices (perspective)
-  CLP_F32 lin[3][3];    // lambda_i planes (noperspective)
+  CLP_F32 inv_area;     // 1 / (twice the signed area in fixed-point units), > 0
+  CLP_F32 z[3];         // window depth of the corners, polygon offset included
+  CLP_F32 inv_w[3];     // 1 / clip w of the corners
+  CLP_F32 w[3][3];      // corner k's weights over the original vertices
   CLP_U32 vert[3];      // post-transform vertex index of the original vertices
   CLP_U32 flags;        // CLP_TRI_*
   CLP_U32 prim_id;
   CLP_F32 point[3];     // sprites: centre x, y and size in pixels
-  CLP_U32 pad;
 } ClpTri;
 
 #if !defined(__OPENCL_C_VERSION__) && !defined(__OPENCL_VERSION__)
-static_assert(sizeof(ClpTri) == 192, "ClpTri layout is shared with OpenCL C");
+static_assert(sizeof(ClpTri) == 160, "ClpTri layout is shared with OpenCL C");
 #endif
 
 #endif  // CLPIPE_DRAW_SHARED_H

@@ -94,6 +94,10 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
   for (int i = 0; i < 3; ++i) pos[i] = clp_load_reg(verts, dp->num_outputs, vtx[i], dp->pos_reg);
   const uint provoking = prim->provoking << CLP_TRI_PROVOKING_SHIFT;
 
+  // Planes applied per pixel when no geometric clipping is needed (prim_clip.h).
+  const bool geometric = (any_out & ~ps.pixel_mask) != 0;
+  const uint pixel_clip = (any_out && !geometric) ? CLP_TRI_PIXEL_CLIP : 0u;
+
   if (n_in == 1) {
     if (any_out) return 0;  // points are clipped by their centre
     const float w[3] = {1.0f, 0.0f, 0.0f};
@@ -107,13 +111,13 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
 
   if (n_in == 2) {
     ClpClipVert a = {{1.0f, 0.0f, 0.0f}, 1}, b = {{0.0f, 1.0f, 0.0f}, 1};
-    if (any_out && !clp_clip_segment(&ps, any_out, &a, &b)) return 0;
+    if (geometric && !clp_clip_segment(&ps, any_out, &a, &b)) return 0;
     ClpWinVert wa, wb;
     clp_to_window(dp, pos, a.w, &wa);
     clp_to_window(dp, pos, b.w, &wb);
     return clp_emit_line(dp, &wa, &wb, clp_line_width(dp),
-                         CLP_TRI_FRONT | (CLP_KIND_LINE << CLP_TRI_KIND_SHIFT) | provoking, 0.0f,
-                         vtx, prim_id, out);
+                         CLP_TRI_FRONT | (CLP_KIND_LINE << CLP_TRI_KIND_SHIFT) | provoking | pixel_clip,
+                         0.0f, vtx, prim_id, out);
   }
 
   ClpClipVert cv[CLP_MAX_CLIP_VERTS];
@@ -124,7 +128,7 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
     cv[i].edge = (prim->edges >> i) & 1u;
   }
   uint n = 3;
-  if (any_out) n = clp_clip_polygon(&ps, any_out, cv, 3);
+  if (geometric) n = clp_clip_polygon(&ps, any_out, cv, 3);
   if (n < 3) return 0;
   ClpWinVert wv[CLP_MAX_CLIP_VERTS];
   for (uint i = 0; i < n; ++i) clp_to_window(dp, pos, cv[i].w, &wv[i]);
@@ -141,7 +145,7 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
   if (front && (dp->flags & CLP_DRAW_CULL_FRONT)) return 0;
   if (!front && (dp->flags & CLP_DRAW_CULL_BACK)) return 0;
   const uint mode = front ? dp->fill_front : dp->fill_back;
-  const uint fflag = front ? CLP_TRI_FRONT : 0u;
+  const uint fflag = (front ? CLP_TRI_FRONT : 0u) | pixel_clip;
   uint count = 0;
   if (mode == 1) {  // PIPE_POLYGON_MODE_LINE: boundary edges as lines
     const float zo = (dp->flags & CLP_DRAW_OFFSET_LINE) ? clp_polygon_offset(dp, wv, n) : 0.0f;

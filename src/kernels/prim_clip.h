@@ -1,5 +1,11 @@
 // Clipping of assembled primitives in clip space (used by prim.cl).
 //
+// Near, far and user planes are applied per pixel by the tile pass whenever that gives
+// the same result: all vertices in front of the eye (w > 0) and inside the guard band.
+// Then the primitive keeps its original vertices, so its edges and attributes are
+// exactly those of the unclipped primitive. Only primitives that cross w = 0 or the
+// guard band are clipped geometrically, against every plane they cross.
+//
 // Every clip half-space is an affine function of the clip position (or a clip distance
 // written by the shader), so a point of the primitive is described by its weights
 // (w0, w1, w2) over the original vertices, and its distance to plane p is
@@ -26,7 +32,8 @@ typedef struct {
 typedef struct {
   float d[3][CLP_MAX_CLIP_PLANES];
   uint nplanes;
-  uint cull;  // 1 if a cull distance culls the whole primitive
+  uint cull;        // 1 if a cull distance culls the whole primitive
+  uint pixel_mask;  // planes the tile pass can apply per pixel (near, far, user)
 } ClpPlaneSet;
 
 inline float4 clp_load_reg(global const float4* verts, uint num_outputs, uint vtx, uint reg) {
@@ -46,6 +53,7 @@ inline void clp_plane_distances(global const ClpDrawParams* dp, global const flo
   const float gx1 = (float)dp->fb_width + CLP_GUARD_BAND;
   const float gy1 = (float)dp->fb_height + CLP_GUARD_BAND;
   ps->cull = 0;
+  ps->pixel_mask = 0;
   uint ncull_neg[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   uint np = 0;
   for (uint i = 0; i < n; ++i) {
@@ -53,8 +61,14 @@ inline void clp_plane_distances(global const ClpDrawParams* dp, global const flo
     np = 0;
     // w > 0, then depth planes, then the guard band (x_win, y_win within bounds).
     ps->d[i][np++] = p.w - CLP_MIN_W;
-    if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) ps->d[i][np++] = halfz ? p.z : p.z + p.w;
-    if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) ps->d[i][np++] = p.w - p.z;
+    if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
+      ps->pixel_mask |= 1u << np;
+      ps->d[i][np++] = halfz ? p.z : p.z + p.w;
+    }
+    if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
+      ps->pixel_mask |= 1u << np;
+      ps->d[i][np++] = p.w - p.z;
+    }
     ps->d[i][np++] = p.x * dp->vp_scale[0] + (dp->vp_translate[0] - gx0) * p.w;
     ps->d[i][np++] = -p.x * dp->vp_scale[0] + (gx1 - dp->vp_translate[0]) * p.w;
     ps->d[i][np++] = p.y * dp->vp_scale[1] + (dp->vp_translate[1] - gy0) * p.w;
@@ -65,8 +79,9 @@ inline void clp_plane_distances(global const ClpDrawParams* dp, global const flo
     float4 cv = dp->clipvertex_reg >= 0 ? clp_load_reg(verts, no, vtx[i], dp->clipvertex_reg) : p;
     for (uint k = 0; k < 8; ++k) {
       if (!(dp->clip_plane_enable & (1u << k))) continue;
+      if (have_dist && k >= dp->num_clip_dist) continue;
+      ps->pixel_mask |= 1u << np;
       if (have_dist) {
-        if (k >= dp->num_clip_dist) continue;
         int reg = dp->clipdist_reg[k >> 2];
         ps->d[i][np++] = reg >= 0 ? clp_reg_comp(clp_load_reg(verts, no, vtx[i], reg), k & 3) : 0.0f;
       } else {

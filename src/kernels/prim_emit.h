@@ -50,16 +50,6 @@ inline long clp_floor_div(long a, long b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-// Plane through (x[i], y[i], f[i]) relative to (x[0], y[0]): out = (a, b, f[0]).
-inline void clp_plane(const float* x, const float* y, const float* f, float inv_det,
-                      global float* out) {
-  const float dx1 = x[1] - x[0], dy1 = y[1] - y[0], dx2 = x[2] - x[0], dy2 = y[2] - y[0];
-  const float df1 = f[1] - f[0], df2 = f[2] - f[0];
-  out[0] = (df1 * dy2 - df2 * dy1) * inv_det;
-  out[1] = (df2 * dx1 - df1 * dx2) * inv_det;
-  out[2] = f[0];
-}
-
 // Emits one triangle with fixed-point corners X, Y (any orientation). z, invw and the
 // weights are per corner; sprite (points) is the centre and size, or 0. Returns 1 if the
 // triangle has area and touches the scissor box (then it is written through o when
@@ -102,6 +92,7 @@ inline uint clp_emit_fixed(global const ClpDrawParams* dp, long X[3], long Y[3],
   out->bbox[2] = (int)bx1;
   out->bbox[3] = (int)by1;
   const bool bottom = (dp->flags & CLP_DRAW_BOTTOM_EDGE_RULE) != 0;
+  uint bias = 0;
   for (int e = 0; e < 3; ++e) {
     const int a = e, b = (e + 1) % 3;
     // Inside is A*X + B*Y + C > 0 with (A, B) pointing into the triangle.
@@ -110,36 +101,25 @@ inline uint clp_emit_fixed(global const ClpDrawParams* dp, long X[3], long Y[3],
     // Fill convention: samples exactly on a left edge, or on a top edge (bottom edge
     // with bottom_edge_rule; y grows downwards), are inside.
     const bool incl = A > 0 || (A == 0 && (bottom ? B < 0 : B > 0));
-    if (incl) C += 1;  // E >= 0  <=>  E + 1 > 0 for integer E
+    if (incl) {
+      C += 1;  // E >= 0  <=>  E + 1 > 0 for integer E
+      bias |= 1u << e;
+    }
     out->edge_a[e] = (int)A;
     out->edge_b[e] = (int)B;
     out->edge_c[e] = C + A * off + B * off;  // evaluated at the pixel's sample point
   }
-  // Planes are computed at the snapped corners, relative to corner 0.
-  float fx[3], fy[3], fz[3], fp[3], fl[3];
-  for (int i = 0; i < 3; ++i) {
-    fx[i] = (float)xs[i] / (float)CLP_SUBPIXEL_ONE;
-    fy[i] = (float)ys[i] / (float)CLP_SUBPIXEL_ONE;
-    fz[i] = z[order[i]] + zoffset;
-  }
-  const float det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
-  const float inv_det = 1.0f / det;
-  out->origin[0] = fx[0];
-  out->origin[1] = fy[0];
-  clp_plane(fx, fy, fz, inv_det, out->z);
-  for (int v = 0; v < 3; ++v) {
-    for (int i = 0; i < 3; ++i) {
-      fl[i] = W[order[i]][v];
-      fp[i] = W[order[i]][v] * invw[order[i]];
-    }
-    clp_plane(fx, fy, fp, inv_det, out->persp[v]);
-    clp_plane(fx, fy, fl, inv_det, out->lin[v]);
+  out->inv_area = 1.0f / (float)(area < 0 ? -area : area);
+  for (int k = 0; k < 3; ++k) {
+    const int src = order[k];
+    out->z[k] = z[src] + zoffset;
+    out->inv_w[k] = invw[src];
+    for (int i = 0; i < 3; ++i) out->w[k][i] = W[src][i];
   }
   for (int i = 0; i < 3; ++i) out->vert[i] = vert[i];
-  out->flags = flags;
+  out->flags = flags | (bias << CLP_TRI_BIAS_SHIFT);
   out->prim_id = prim_id;
   for (int i = 0; i < 3; ++i) out->point[i] = sprite ? sprite[i] : 0.0f;
-  out->pad = 0;
   return 1;
 }
 

@@ -150,12 +150,56 @@ inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, i
   return zpass;
 }
 
-// Fragment depth of the lanes: the plane value, with depth clamp (or the [0, 1] clamp of
-// fixed-point buffers).
-inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t, vf sx, vf sy) {
-  vf z = t->z[0] * (sx - t->origin[0]) + t->z[1] * (sy - t->origin[1]) + t->z[2];
+// Fragment depth of the lanes from the corner barycentrics, with depth clamp (or the
+// [0, 1] clamp of fixed-point buffers).
+inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t, const vf* b) {
+  vf z = b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2];
   if (rp->flags & CLP_RAST_DEPTH_CLAMP) z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
   return clamp(z, 0.0f, 1.0f);
+}
+
+// Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
+// to the near, far and user planes are all >= 0. lp are the weights of the original
+// vertices, vert their post-transform indices.
+inline int4 clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
+                           const uint* vert, const vf* lp) {
+  const uint no = dp->num_outputs;
+  float4 pos[3], cv[3], cd[3][2];
+  for (int i = 0; i < 3; ++i) {
+    pos[i] = verts[(size_t)vert[i] * no + dp->pos_reg];
+    cv[i] = dp->clipvertex_reg >= 0 ? verts[(size_t)vert[i] * no + dp->clipvertex_reg] : pos[i];
+    for (int j = 0; j < 2; ++j) {
+      cd[i][j] = dp->clipdist_reg[j] >= 0 ? verts[(size_t)vert[i] * no + dp->clipdist_reg[j]]
+                                          : (float4)(0.0f);
+    }
+  }
+  int4 keep = (int4)(-1);
+  float d[3];
+  if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
+    const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
+    for (int i = 0; i < 3; ++i) d[i] = halfz ? pos[i].z : pos[i].z + pos[i].w;
+    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+  }
+  if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
+    for (int i = 0; i < 3; ++i) d[i] = pos[i].w - pos[i].z;
+    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+  }
+  const bool have_dist = dp->clipdist_reg[0] >= 0;
+  for (uint k = 0; k < 8; ++k) {
+    if (!(dp->clip_plane_enable & (1u << k))) continue;
+    if (have_dist && k >= dp->num_clip_dist) continue;
+    for (int i = 0; i < 3; ++i) {
+      if (have_dist) {
+        const float4 v = cd[i][k >> 2];
+        d[i] = (k & 3) == 0 ? v.x : (k & 3) == 1 ? v.y : (k & 3) == 2 ? v.z : v.w;
+      } else {
+        d[i] = cv[i].x * dp->ucp[k][0] + cv[i].y * dp->ucp[k][1] + cv[i].z * dp->ucp[k][2] +
+               cv[i].w * dp->ucp[k][3];
+      }
+    }
+    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+  }
+  return keep;
 }
 
 __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_pass(
@@ -208,8 +252,6 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
   const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
                         ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
 
-  const float off = (rp->flags & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f;
-  const vf sx = convert_float4(lx) + off, sy = convert_float4(ly) + off;
   const long4 X = convert_long4(lx) << CLP_SUBPIXEL_BITS, Y = convert_long4(ly) << CLP_SUBPIXEL_BITS;
 
   for (uint i = list_begin; i < list_end; ++i) {
@@ -218,9 +260,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     int4 cov = exists & (lx >= (int4)(t->bbox[0])) & (lx < (int4)(t->bbox[2])) &
                (ly >= (int4)(t->bbox[1])) & (ly < (int4)(t->bbox[3]));
     if (!any(cov)) continue;
+    long4 E[3];
     for (int e = 0; e < 3; ++e) {
-      const long4 E = (long4)(t->edge_a[e]) * X + (long4)(t->edge_b[e]) * Y + (long4)(t->edge_c[e]);
-      cov &= convert_int4(E > (long4)(0));
+      E[e] = (long4)(t->edge_a[e]) * X + (long4)(t->edge_b[e]) * Y + (long4)(t->edge_c[e]);
+      cov &= convert_int4(E[e] > (long4)(0));
     }
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
     if ((rp->flags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
@@ -235,8 +278,43 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (!any(cov)) continue;
 
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
-    const vf z = clp_fragment_z(rp, t, sx, sy);
+    // Corner barycentrics from the exact edge functions (without the fill bias): corner
+    // k is opposite edge k + 1.
+    vf b[3];
+    for (int k = 0; k < 3; ++k) {
+      const int e = (k + 1) % 3;
+      const long bias = (t->flags >> (CLP_TRI_BIAS_SHIFT + e)) & 1u;
+      b[k] = convert_float4(E[e] - (long4)(bias)) * t->inv_area;
+    }
+    const vf z = clp_fragment_z(rp, t, b);
+
+    ClpStageCtx ctx;
+    ctx.rp = rp;
+    ctx.dp = dp;
+    ctx.verts = verts;
+    for (int v = 0; v < 3; ++v) ctx.vert[v] = t->vert[v];
+    ctx.provoking = t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u];
+    ctx.flags = t->flags;
+    ctx.prim_id = t->prim_id;
+    for (int k = 0; k < 3; ++k) ctx.sprite[k] = t->point[k];
+    ctx.px = convert_float4(lx);
+    ctx.py = convert_float4(ly);
+    for (int k = 0; k < 3; ++k) {
+      const int e = (k + 1) % 3;
+      ctx.b[k] = b[k];
+      ctx.inv_w_c[k] = t->inv_w[k];
+      for (int i = 0; i < 3; ++i) ctx.w_c[k][i] = t->w[k][i];
+      ctx.grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+      ctx.grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+    }
+    clp_weights(&ctx, ctx.b, ctx.lp, ctx.ll, &ctx.inv_w);
+    ctx.z = z;
+
     int4 alive = cov;
+    if (t->flags & CLP_TRI_PIXEL_CLIP) {
+      alive &= clp_pixel_clip(dp, verts, ctx.vert, ctx.lp);
+      if (!any(alive)) continue;
+    }
     if (early_zs && zs_test) {
       for (int l = 0; l < 4; ++l) {
         if (!CLP_LANE(alive, l)) continue;
@@ -250,27 +328,6 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     }
 
     // Shade the whole quad: uncovered lanes run as helpers for derivatives.
-    ClpStageCtx ctx;
-    ctx.rp = rp;
-    ctx.dp = dp;
-    ctx.verts = verts;
-    for (int v = 0; v < 3; ++v) ctx.vert[v] = t->vert[v];
-    ctx.provoking = t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u];
-    ctx.flags = t->flags;
-    ctx.prim_id = t->prim_id;
-    for (int k = 0; k < 3; ++k) ctx.sprite[k] = t->point[k];
-    ctx.px = convert_float4(lx);
-    ctx.py = convert_float4(ly);
-    ctx.ox = t->origin[0];
-    ctx.oy = t->origin[1];
-    for (int v = 0; v < 3; ++v) {
-      for (int k = 0; k < 3; ++k) {
-        ctx.persp[v][k] = t->persp[v][k];
-        ctx.lin[v][k] = t->lin[v][k];
-      }
-    }
-    clp_barycentrics(&ctx, sx, sy, ctx.lp, ctx.ll, &ctx.inv_w);
-    ctx.z = z;
     ctx.covered = alive;
     ClpShaderIo io;
     io.exec_mask = (vi)(-1);

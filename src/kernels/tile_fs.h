@@ -38,27 +38,27 @@ struct ClpStageCtx {
   uint prim_id;
   float sprite[3];    // point centre and size (sprites)
   vf px, py;          // pixel coordinates of the lanes (integers)
-  vf lp[3], ll[3];    // perspective-correct and linear barycentrics at the sample
+  vf b[3];            // screen-space barycentrics of the corners at the sample
+  vf lp[3], ll[3];    // perspective-correct and linear weights of the original vertices
   vf inv_w;           // interpolated 1 / w
   vf z;               // window depth of the fragment (after clamping)
   vi covered;         // lanes inside the primitive
-  // Triangle planes, for interpolation at other positions.
-  float ox, oy;
-  float persp[3][3], lin[3][3];
+  // Corner data and edge gradients, for interpolation elsewhere than at the sample.
+  float inv_w_c[3], w_c[3][3];
+  float grad_x[3], grad_y[3];  // d b_k / d pixel
 };
 
-// Barycentrics at window position (sx, sy) from the planes of ctx.
-inline void clp_barycentrics(const ClpStageCtx* c, vf sx, vf sy, vf* lp, vf* ll, vf* inv_w) {
-  const vf dx = sx - c->ox, dy = sy - c->oy;
+// Weights of the original vertices from corner barycentrics b.
+inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w) {
   vf q[3];
-  for (int i = 0; i < 3; ++i) {
-    q[i] = c->persp[i][0] * dx + c->persp[i][1] * dy + c->persp[i][2];
-    ll[i] = c->lin[i][0] * dx + c->lin[i][1] * dy + c->lin[i][2];
-  }
+  for (int k = 0; k < 3; ++k) q[k] = b[k] * c->inv_w_c[k];
   const vf sum = q[0] + q[1] + q[2];
   *inv_w = sum;
   const vf r = (vf)(1.0f) / sum;
-  for (int i = 0; i < 3; ++i) lp[i] = q[i] * r;
+  for (int i = 0; i < 3; ++i) {
+    lp[i] = (q[0] * c->w_c[0][i] + q[1] * c->w_c[1][i] + q[2] * c->w_c[2][i]) * r;
+    ll[i] = b[0] * c->w_c[0][i] + b[1] * c->w_c[1][i] + b[2] * c->w_c[2][i];
+  }
 }
 
 // Sample position of the lanes (pixel centre per half_pixel_center).
@@ -151,8 +151,9 @@ vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semanti
   // where: 0 centroid, 1 sample, 2 offset. One sample at the pixel centre, so only an
   // offset moves the evaluation point.
   if (where != 2) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
-  vf lp[3], ll[3], inv_w;
-  clp_barycentrics(c, clp_sample_x(c) + off_x, clp_sample_y(c) + off_y, lp, ll, &inv_w);
+  vf b[3], lp[3], ll[3], inv_w;
+  for (int k = 0; k < 3; ++k) b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
+  clp_weights(c, b, lp, ll, &inv_w);
   return clp_varying(c, reg, chan, interp, lp, ll);
 }
 
