@@ -9,6 +9,11 @@
 //   [generated prelude] [shader_abi.h, libraries] [generated body] [this file]
 // Producer of its inputs: bin.cl (lists), prim.cl (records), the vertex pass (vertices).
 
+// The fixed-function arithmetic below (barycentrics, depth, blending) is evaluated
+// without contraction into fused multiply-adds, so it rounds exactly like the host
+// reference of the tests; the shader body before this point keeps the default.
+#pragma OPENCL FP_CONTRACT OFF
+
 #include "draw_shared.h"
 #include "format.h"
 #include "raster_blend.h"

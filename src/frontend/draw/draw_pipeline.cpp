@@ -44,6 +44,12 @@ uint32_t DrawPipeline::read_total() {
   return v;
 }
 
+std::vector<ClpTri> DrawPipeline::read_records() {
+  std::vector<ClpTri> out(stats_.records);
+  if (!out.empty()) queue_.read(tris_, 0, out.size() * sizeof(ClpTri), out.data());
+  return out;
+}
+
 void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStartCountBias& range,
                         uint32_t draw_id) {
   stats_ = DrawStats();

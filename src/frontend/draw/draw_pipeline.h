@@ -103,6 +103,8 @@ class DrawPipeline {
             uint32_t draw_id);
 
   const DrawStats& last_stats() const { return stats_; }
+  // The setup records of the last draw, in API order (waits for the device; for tests).
+  std::vector<ClpTri> read_records();
   // The program with the fixed passes (setup, binning, scan).
   const runtime::ProgramRef& core_program() const { return core_; }
 
