@@ -158,7 +158,8 @@ inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, i
 // Fragment depth of the lanes from the corner barycentrics, with depth clamp (or the
 // [0, 1] clamp of fixed-point buffers).
 inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t, const vf* b) {
-  vf z = b[0] * t->z[0] + b[1] * t->z[1] + b[2] * t->z[2];
+  // Relative to corner 0, so that a constant depth stays exactly constant.
+  vf z = t->z[0] + b[1] * (t->z[1] - t->z[0]) + b[2] * (t->z[2] - t->z[0]);
   if (rp->flags & CLP_RAST_DEPTH_CLAMP) z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
   return clamp(z, 0.0f, 1.0f);
 }

@@ -118,7 +118,8 @@ inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
   const float v1 = clp_vertex_value(c, c->vert[1], src, chan, clamp01);
   const float v2 = clp_vertex_value(c, c->vert[2], src, chan, clamp01);
   const vf* l = interp == 1 ? ll : lp;
-  return l[0] * v0 + l[1] * v1 + l[2] * v2;
+  // Relative to vertex 0, so that a value equal at all vertices is reproduced exactly.
+  return v0 + l[1] * (v1 - v0) + l[2] * (v2 - v0);
 }
 
 vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index, int interp,
