@@ -50,6 +50,12 @@ std::vector<ClpTri> DrawPipeline::read_records() {
   return out;
 }
 
+std::vector<std::array<uint32_t, 4>> DrawPipeline::read_vertices() {
+  std::vector<std::array<uint32_t, 4>> out(size_t(stats_.positions) * last_num_outputs_);
+  if (!out.empty()) queue_.read(verts_, 0, out.size() * 16, out.data());
+  return out;
+}
+
 void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStartCountBias& range,
                         uint32_t draw_id) {
   stats_ = DrawStats();
@@ -65,6 +71,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   }
   const uint32_t total = uint32_t(total64);
   stats_.positions = total;
+  last_num_outputs_ = uint32_t(no);
   const bool restart = info.index_size && info.primitive_restart;
 
   // 1. Vertex pass.

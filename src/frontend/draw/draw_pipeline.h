@@ -105,6 +105,9 @@ class DrawPipeline {
   const DrawStats& last_stats() const { return stats_; }
   // The setup records of the last draw, in API order (waits for the device; for tests).
   std::vector<ClpTri> read_records();
+  // The post-transform vertices of the last draw: positions x num_outputs registers of
+  // four 32-bit words (waits for the device; for tests).
+  std::vector<std::array<uint32_t, 4>> read_vertices();
   // The program with the fixed passes (setup, binning, scan).
   const runtime::ProgramRef& core_program() const { return core_; }
 
@@ -117,6 +120,7 @@ class DrawPipeline {
   runtime::ProgramRef core_;
   Scanner scanner_;
   DrawStats stats_;
+  uint32_t last_num_outputs_ = 0;
 
   cl::Buffer total_;  // 4 bytes: totals of scans
   cl::Buffer verts_, restart_, seg_index_, seg_first_, counts_, assembled_, tris_, hist_, list_;
