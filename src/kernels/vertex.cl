@@ -58,11 +58,10 @@ inline uint4 clp_fetch_attrib(global const ClpVertexParams* vp, global const Clp
   global const ClpVertexBuffer* b = &vp->vb[e->buffer];
   const long at = b->offset + index * (long)b->stride + e->offset;
   if (index < 0 || at < 0 || at + e->block_bytes > b->size) return (uint4)(0);
-  const uint4 raw = clp_load_block(e->format, buf + at);
   switch (e->kind) {
-    case CLP_VE_UINT: return clp_decode_uint(e->format, raw);
-    case CLP_VE_SINT: return as_uint4(clp_decode_sint(e->format, raw));
-    default: return as_uint4(clp_decode_float(e->format, raw));
+    case CLP_VE_UINT: return clp_fetch_uint(e->format, buf + at);
+    case CLP_VE_SINT: return as_uint4(clp_fetch_sint(e->format, buf + at));
+    default: return as_uint4(clp_fetch_float(e->format, buf + at));
   }
 }
 

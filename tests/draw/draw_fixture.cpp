@@ -87,6 +87,29 @@ StageBinding DrawFixture::varying_fs(int interp) {
   return stage(c, "tile.cl", 1, 1);
 }
 
+StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body) {
+  GeneratedCode c;
+  auto def = [&](const std::string& name, int v) {
+    c.prelude += "#define " + name + " " + std::to_string(v) + "\n";
+  };
+  c.prelude =
+      "#define CLP_STAGE_FRAGMENT 1\n#define CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_ARGS\n";
+  def("CLP_LANES", 4);
+  def("CLP_NUM_INPUTS", int(spec.inputs));
+  def("CLP_NUM_OUTPUTS", int(spec.outputs));
+  for (int i = 0; i < 8; ++i)
+    def("CLP_FS_COLOR_REG_" + std::to_string(i), spec.color_regs[i]);
+  def("CLP_FS_DEPTH_REG", spec.depth_reg);
+  def("CLP_FS_STENCIL_REG", spec.stencil_reg);
+  def("CLP_FS_SAMPLEMASK_REG", -1);
+  def("CLP_FS_EARLY_DEPTH", spec.early_depth);
+  def("CLP_FS_USES_KILL", spec.uses_kill);
+  def("CLP_FS_COORD_ORIGIN_LOWER_LEFT", spec.origin_lower_left);
+  def("CLP_FS_COORD_PIXEL_CENTER_INTEGER", spec.pixel_center_integer);
+  c.body = "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n" + body + "\n}\n";
+  return stage(c, "tile.cl", spec.inputs, spec.outputs);
+}
+
 DrawSetup DrawFixture::basic_setup(uint32_t w, uint32_t h) {
   DrawSetup s;
   s.fb_width = w;

@@ -40,6 +40,16 @@ class DrawFixture {
   // FS: OUT[0] = input register 0 with TGSI interpolation `interp`; the input's link
   // is set by the test in DrawSetup::fs_links.
   frontend::draw::StageBinding varying_fs(int interp = 2);
+  // A fragment stage from a hand-written body of clp_shader_main (the register file and
+  // the facts the compiler would give): colour_regs[i] = OUT register of COLOR[i].
+  struct FsSpec {
+    uint32_t inputs = 1, outputs = 1;
+    std::array<int, 8> color_regs = {0, -1, -1, -1, -1, -1, -1, -1};
+    int depth_reg = -1, stencil_reg = -1;
+    bool uses_kill = false, early_depth = false;
+    bool origin_lower_left = false, pixel_center_integer = false;
+  };
+  frontend::draw::StageBinding custom_fs(const FsSpec& spec, const std::string& body);
   // A setup for w x h targets: viewport mapping NDC to the window, no scissor, default
   // rasterizer (half-pixel centres), blending off, depth off, one colour buffer.
   frontend::draw::DrawSetup basic_setup(uint32_t w, uint32_t h);

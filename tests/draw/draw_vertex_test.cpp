@@ -55,7 +55,8 @@ TEST_CASE("every vertex format is fetched as the host codec decodes it", "[draw]
     // Eight vertices of random bytes at a stride that is not a multiple of the block.
     const uint32_t stride = d.block_bytes + 3, n = 8;
     std::vector<uint8_t> data(stride * n + 5);
-    for (auto& b : data) b = uint8_t(byte(rng));
+    for (auto& b : data)
+      b = uint8_t(byte(rng));
     VertexInput in;
     in.buffer = r.fx.buffer(data.data(), data.size());
     in.size = data.size();
@@ -144,7 +145,8 @@ TEST_CASE("instancing, divisors, stride 0 and system values", "[draw][vertex]") 
 TEST_CASE("indices of every size, with bias; out-of-range fetches read zeros", "[draw][vertex]") {
   VertexRun r(2);
   std::vector<float> data;
-  for (int i = 0; i < 10; ++i) data.insert(data.end(), {float(i), 0, 0, 1});
+  for (int i = 0; i < 10; ++i)
+    data.insert(data.end(), {float(i), 0, 0, 1});
   VertexInput in;
   in.buffer = r.fx.buffer(data.data(), data.size() * 4);
   in.size = data.size() * 4;
@@ -156,7 +158,8 @@ TEST_CASE("indices of every size, with bias; out-of-range fetches read zeros", "
   for (uint32_t size : {1u, 2u, 4u}) {
     const std::vector<uint32_t> idx = {0, 3, 5, 2, 200, 1};
     std::vector<uint8_t> bytes(idx.size() * size + 8);
-    for (size_t i = 0; i < idx.size(); ++i) std::memcpy(&bytes[4 + i * size], &idx[i], size);
+    for (size_t i = 0; i < idx.size(); ++i)
+      std::memcpy(&bytes[4 + i * size], &idx[i], size);
     r.s.index_buffer = r.fx.buffer(bytes.data(), bytes.size());
     r.s.index_offset = 4;
     r.s.index_size_bytes = bytes.size();
