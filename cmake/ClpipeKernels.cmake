@@ -26,12 +26,20 @@ function(clpipe_check_kernels target)
   endforeach()
   foreach(f ${ARG_FILES})
     get_filename_component(name ${f} NAME)
+    get_filename_component(dir ${f} DIRECTORY)
     set(stamp ${CMAKE_CURRENT_BINARY_DIR}/kernel_check/${name}.ok)
     set(deps ${ARG_DEPENDS})
+    # Templates wrapped around generated shader code (vertex.cl, tile.cl, ...) have a
+    # check/<name>.h that stands in for the generated prelude during this check.
+    set(prelude)
+    if(EXISTS ${dir}/check/${name}.h)
+      set(prelude -include ${dir}/check/${name}.h)
+      list(APPEND deps ${dir}/check/${name}.h)
+    endif()
     add_custom_command(
       OUTPUT ${stamp}
       COMMAND ${CLPIPE_CLANG} -x cl -cl-std=CL1.2 -fsyntax-only -Werror=implicit-function-declaration
-              ${incs} ${f}
+              ${incs} ${prelude} ${f}
       COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
       DEPENDS ${f} ${deps}
       COMMENT "Checking OpenCL C ${name}"

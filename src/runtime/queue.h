@@ -73,6 +73,22 @@ class Queue {
 
 void check_arg(cl_int status, cl_uint index);
 
+// Sets arguments one after the other: KernelArgs(k) << a << b; each call is checked.
+class KernelArgs {
+ public:
+  explicit KernelArgs(cl::Kernel& kernel) : kernel_(kernel) {}
+  template <typename T>
+  KernelArgs& operator<<(const T& value) {
+    check_arg(kernel_.setArg(index_, value), index_);
+    ++index_;
+    return *this;
+  }
+
+ private:
+  cl::Kernel& kernel_;
+  cl_uint index_ = 0;
+};
+
 // Sets the kernel arguments from a parameter pack, checking each call.
 template <typename... Args>
 void set_args(cl::Kernel& k, const Args&... args) {

@@ -1,0 +1,183 @@
+#include "frontend/draw/draw_pipeline.h"
+
+#include <algorithm>
+
+#include "runtime/embedded_sources.h"
+#include "runtime/error.h"
+
+namespace clpipe::frontend::draw {
+
+namespace {
+
+// The fixed passes share one program: fewer builds, one cache entry.
+std::string core_source() {
+  return kernels::expand_includes(
+      "#include \"scan.cl\"\n#include \"prim.cl\"\n#include \"bin.cl\"\n");
+}
+
+// Chunks of the binning pass: enough work-items to spread the records, few enough that
+// the per-(tile, chunk) histogram stays small.
+uint32_t bin_chunks(uint32_t records) {
+  return std::clamp<uint32_t>(records / 64, 1, 256);
+}
+
+}  // namespace
+
+DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
+    : queue_(queue), core_(cache.get(core_source())), scanner_(queue, core_) {
+  total_ = queue_.create_buffer(sizeof(uint32_t));
+  dummy_ = queue_.create_buffer(16);
+}
+
+void DrawPipeline::ensure(cl::Buffer& buf, size_t& capacity, size_t bytes) {
+  if (bytes <= capacity && buf()) return;
+  // Grow geometrically so that a sequence of growing draws reallocates rarely.
+  size_t cap = std::max<size_t>(bytes, capacity + capacity / 2);
+  cap = std::max<size_t>(cap, 256);
+  buf = queue_.create_buffer(cap);
+  capacity = cap;
+}
+
+uint32_t DrawPipeline::read_total() {
+  uint32_t v = 0;
+  queue_.read(total_, 0, sizeof(v), &v);
+  return v;
+}
+
+std::vector<ClpTri> DrawPipeline::read_records() {
+  std::vector<ClpTri> out(stats_.records);
+  if (!out.empty()) queue_.read(tris_, 0, out.size() * sizeof(ClpTri), out.data());
+  return out;
+}
+
+std::vector<std::array<uint32_t, 4>> DrawPipeline::read_vertices() {
+  std::vector<std::array<uint32_t, 4>> out(size_t(stats_.positions) * last_num_outputs_);
+  if (!out.empty()) queue_.read(verts_, 0, out.size() * 16, out.data());
+  return out;
+}
+
+void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStartCountBias& range,
+                        uint32_t draw_id) {
+  stats_ = DrawStats();
+  const uint64_t total64 = uint64_t(range.count) * info.instance_count;
+  if (total64 == 0) return;
+  const size_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
+  const uint64_t vert_bytes = total64 * no * 16;
+  const uint64_t limit = queue_.device().limits().max_mem_alloc_size;
+  if (total64 > 0xffffffffu || vert_bytes > limit) {
+    runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", range.count, " vertices x ",
+                  info.instance_count, " instances need ", vert_bytes,
+                  " bytes of vertex data; the device allows ", limit);
+  }
+  const uint32_t total = uint32_t(total64);
+  stats_.positions = total;
+  last_num_outputs_ = uint32_t(no);
+  const bool restart = info.index_size && info.primitive_restart;
+
+  // 1. Vertex pass.
+  std::array<int, kMaxVertexBuffers> slot_of_buffer;
+  const ClpVertexParams vp = make_vertex_params(s, info, range, draw_id, &slot_of_buffer);
+  ensure(verts_, verts_cap_, vert_bytes);
+  if (restart) ensure(restart_, restart_cap_, size_t(range.count) * 4);
+  {
+    // clSetKernelArg does not retain buffers: keep them until the launch (which does).
+    const cl::Buffer vp_buf = queue_.create_buffer_from(&vp, sizeof(vp));
+    cl::Kernel& k = queue_.kernel(s.vs.program, "vertex_pass");
+    runtime::KernelArgs args(k);
+    args << vp_buf << (info.index_size && s.index_buffer() ? s.index_buffer : dummy_);
+    std::array<cl::Buffer, CLP_MAX_VERTEX_BUFFERS> vbs;
+    vbs.fill(dummy_);
+    for (size_t b = 0; b < kMaxVertexBuffers; ++b) {
+      if (slot_of_buffer[b] >= 0 && s.inputs[b].buffer())
+        vbs[slot_of_buffer[b]] = s.inputs[b].buffer;
+    }
+    for (const cl::Buffer& vb : vbs)
+      args << vb;
+    args << verts_ << (restart ? restart_ : dummy_);
+    for (const cl::Buffer& r : s.vs.resources)
+      args << r;
+    queue_.launch(k, {(size_t(total) + 3) / 4}, {}, "vertex");
+  }
+  if (s.rasterizer.rasterizer_discard) return;
+
+  const ClpDrawParams dp = make_draw_params(s, info, range.count);
+  const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
+
+  // 2. Restart segments.
+  if (restart) {
+    ensure(seg_index_, seg_index_cap_, size_t(range.count) * 4);
+    ensure(seg_first_, seg_first_cap_, size_t(range.count + 1) * 4);
+    queue_.copy(restart_, 0, seg_index_, 0, size_t(range.count) * 4);
+    scanner_.exclusive_scan(seg_index_, range.count, total_);
+    cl::Kernel& k = queue_.kernel(core_, "restart_segments");
+    runtime::set_args(k, restart_, seg_index_, range.count, seg_first_);
+    queue_.launch(k, {range.count}, {}, "setup");
+  }
+  const cl::Buffer& restart_buf = restart ? restart_ : dummy_;
+  const cl::Buffer& seg_index_buf = restart ? seg_index_ : dummy_;
+  const cl::Buffer& seg_first_buf = restart ? seg_first_ : dummy_;
+
+  // 3. Setup: count, scan, write.
+  ensure(counts_, counts_cap_, size_t(total) * 4);
+  ensure(assembled_, assembled_cap_, size_t(total) * 4);
+  {
+    cl::Kernel& k = queue_.kernel(core_, "prim_count");
+    runtime::set_args(k, dp_buf, verts_, restart_buf, seg_index_buf, seg_first_buf, counts_,
+                      assembled_);
+    queue_.launch(k, {total}, {}, "setup");
+  }
+  if (restart && s.fs_reads_prim_id) scanner_.exclusive_scan(assembled_, total, total_);
+  scanner_.exclusive_scan(counts_, total, total_);
+  const uint32_t records = read_total();
+  stats_.records = records;
+  if (records == 0) return;
+  ensure(tris_, tris_cap_, size_t(records) * sizeof(ClpTri));
+  {
+    cl::Kernel& k = queue_.kernel(core_, "prim_write");
+    runtime::set_args(k, dp_buf, verts_, restart_buf, seg_index_buf, seg_first_buf, counts_,
+                      assembled_, tris_, records);
+    queue_.launch(k, {total}, {}, "setup");
+  }
+
+  // 4. Binning: count, scan, scatter.
+  const uint32_t nchunks = bin_chunks(records);
+  const uint32_t ntiles = dp.tiles_x * dp.tiles_y;
+  const uint32_t hist_n = ntiles * nchunks;
+  ensure(hist_, hist_cap_, size_t(hist_n) * 4);
+  {
+    cl::Kernel& k = queue_.kernel(core_, "bin_count");
+    runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, dp.tiles_y, hist_);
+    queue_.launch(k, {nchunks}, {}, "bin");
+  }
+  scanner_.exclusive_scan(hist_, hist_n, total_);
+  const uint32_t entries = read_total();
+  stats_.bin_entries = entries;
+  if (entries == 0) return;
+  ensure(list_, list_cap_, size_t(entries) * 4);
+  {
+    cl::Kernel& k = queue_.kernel(core_, "bin_scatter");
+    runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, hist_, list_, entries);
+    queue_.launch(k, {nchunks}, {}, "bin");
+  }
+
+  // 5. Tile pass.
+  ClpRasterParams rp = make_raster_params(s);
+  rp.bin_chunks = nchunks;
+  {
+    const cl::Buffer rp_buf = queue_.create_buffer_from(&rp, sizeof(rp));
+    cl::Kernel& k = queue_.kernel(s.fs.program, "tile_pass");
+    runtime::KernelArgs args(k);
+    args << rp_buf << dp_buf << tris_ << list_ << hist_ << verts_;
+    for (uint32_t i = 0; i < CLP_MAX_RTS; ++i) {
+      const bool bound = i < s.nr_cbufs && s.cbufs[i].format != Format::NONE && s.cbufs[i].buffer();
+      args << (bound ? s.cbufs[i].buffer : dummy_);
+    }
+    const bool zs = s.zsbuf.format != Format::NONE && s.zsbuf.buffer();
+    args << (zs ? s.zsbuf.buffer : dummy_);
+    for (const cl::Buffer& r : s.fs.resources)
+      args << r;
+    queue_.launch(k, {size_t(ntiles) * CLP_TILE_QUADS}, {CLP_TILE_QUADS}, "tile");
+  }
+}
+
+}  // namespace clpipe::frontend::draw

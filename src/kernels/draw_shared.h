@@ -1,0 +1,140 @@
+// Structures shared by the host (src/frontend/draw) and the draw passes (src/kernels):
+// compiled both as C++ and as OpenCL C. Only 32/64-bit scalars and arrays of them, so
+// the layouts agree without alignment surprises (the host static_asserts the sizes).
+//
+// Data flow of one draw_vbo:
+//   host           -> ClpDrawParams, ClpRasterParams (one buffer each per draw)
+//   vertex pass    -> post-transform vertices: ClpDrawParams.num_outputs float4 registers
+//                     per vertex (the vertex shader's OUT file), indexed by position
+//   setup passes   -> ClpTri records in API order (count, scan, write)
+//   binning passes -> per tile, the indices of the ClpTri records touching it, in order
+//   tile pass      -> framebuffer pixels
+#ifndef CLPIPE_DRAW_SHARED_H
+#define CLPIPE_DRAW_SHARED_H
+
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define CLP_U32 uint
+#define CLP_I32 int
+#define CLP_F32 float
+#define CLP_I64 long
+#else
+#include <cstdint>
+#define CLP_U32 uint32_t
+#define CLP_I32 int32_t
+#define CLP_F32 float
+#define CLP_I64 int64_t
+#endif
+
+// Tiles are kClpTileSize x kClpTileSize pixels (a power of two); one work-group of
+// kClpTileQuads work-items shades a tile, one 2x2 quad per work-item.
+#define CLP_TILE_SIZE_LOG2 4
+#define CLP_TILE_SIZE (1 << CLP_TILE_SIZE_LOG2)
+#define CLP_TILE_QUADS ((CLP_TILE_SIZE / 2) * (CLP_TILE_SIZE / 2))
+// Window coordinates are snapped to 1/2^CLP_SUBPIXEL_BITS pixel.
+#define CLP_SUBPIXEL_BITS 8
+#define CLP_SUBPIXEL_ONE (1 << CLP_SUBPIXEL_BITS)
+// Primitives are clipped to a guard band of this many pixels around the framebuffer, so
+// fixed-point coordinates stay below 2^24 and edge functions fit in 64 bits.
+#define CLP_GUARD_BAND 16384.0f
+// A primitive clipped against all planes has at most this many vertices:
+// 3 + one per plane (near, far, w > 0, 4 guard-band planes, 8 user planes).
+#define CLP_MAX_CLIP_PLANES 15
+#define CLP_MAX_CLIP_VERTS (3 + CLP_MAX_CLIP_PLANES)
+#define CLP_MAX_RTS 8
+#define CLP_MAX_FS_INPUTS 80
+
+// ClpDrawParams.flags
+#define CLP_DRAW_FLATSHADE_FIRST (1u << 0)
+#define CLP_DRAW_RESTART (1u << 1)  // primitive restart enabled (indexed)
+#define CLP_DRAW_CULL_FRONT (1u << 2)
+#define CLP_DRAW_CULL_BACK (1u << 3)
+#define CLP_DRAW_FRONT_CCW (1u << 4)
+#define CLP_DRAW_HALF_PIXEL_CENTER (1u << 5)
+#define CLP_DRAW_BOTTOM_EDGE_RULE (1u << 6)
+#define CLP_DRAW_DEPTH_CLIP_NEAR (1u << 7)
+#define CLP_DRAW_DEPTH_CLIP_FAR (1u << 8)
+#define CLP_DRAW_CLIP_HALFZ (1u << 9)
+#define CLP_DRAW_QUADS_FOLLOW_PROVOKING (1u << 10)
+#define CLP_DRAW_OFFSET_POINT (1u << 11)
+#define CLP_DRAW_OFFSET_LINE (1u << 12)
+#define CLP_DRAW_OFFSET_TRI (1u << 13)
+#define CLP_DRAW_WINDOW_SPACE_POSITION (1u << 14)  // VS_WINDOW_SPACE_POSITION
+#define CLP_DRAW_POINT_SIZE_PER_VERTEX (1u << 15)
+#define CLP_DRAW_LINE_LAST_PIXEL (1u << 16)
+#define CLP_DRAW_DEPTH_FLOAT (1u << 17)  // the depth buffer is floating point
+#define CLP_DRAW_POINT_QUAD_RAST (1u << 18)  // points are quads: no size/centre rounding
+#define CLP_DRAW_NEED_PRIM_ID (1u << 19)     // the fragment stage reads PRIMID
+
+// Parameters of the vertex, setup and binning passes of one draw.
+typedef struct {
+  // Post-transform vertices: num_outputs float4 registers each.
+  CLP_U32 num_outputs;
+  CLP_U32 pos_reg;         // register holding the clip-space position
+  CLP_I32 psize_reg;       // point size register, -1 if none
+  CLP_I32 clipdist_reg[2]; // CLIPDIST[0], [1] registers, -1 if none
+  CLP_I32 clipvertex_reg;  // CLIPVERTEX register, -1 if none (then POSITION)
+  CLP_U32 num_clip_dist;   // clip distances in CLIPDIST (the rest up to +cull are cull)
+  CLP_U32 num_cull_dist;
+  CLP_U32 clip_plane_enable;  // rasterizer mask of clip distances / user planes
+
+  // Primitive assembly. A "position" is one element of the draw: index k of instance i
+  // is position i * count + k.
+  CLP_U32 prim_mode;  // clpipe::PrimType
+  CLP_U32 count;      // positions per instance
+  CLP_U32 instance_count;
+  CLP_U32 flags;      // CLP_DRAW_*
+  CLP_U32 fill_front, fill_back;  // clpipe::PolygonMode
+  CLP_U32 prim_id_base;  // PRIMID of the first primitive of this draw
+
+  // Viewport and window.
+  CLP_F32 vp_scale[4], vp_translate[4];
+  CLP_I32 scissor[4];  // [x0, y0, x1, y1) already intersected with the framebuffer
+  CLP_U32 fb_width, fb_height;
+  CLP_U32 tiles_x, tiles_y;
+  CLP_F32 depth_min, depth_max;  // viewport depth range, for depth clamp
+  CLP_F32 ucp[8][4];             // user clip planes
+
+  // Rasterization of points, lines, polygon offset.
+  CLP_F32 point_size, line_width;
+  CLP_F32 offset_units, offset_scale, offset_clamp;
+  CLP_F32 depth_mrd;  // minimum resolvable depth difference of a fixed-point depth buffer
+  CLP_U32 pad[2];
+} ClpDrawParams;
+
+// ClpTri.flags
+#define CLP_TRI_FRONT (1u << 0)           // front-facing (points and lines are)
+#define CLP_TRI_KIND_SHIFT 1              // 2 bits: CLP_KIND_*
+#define CLP_TRI_PROVOKING_SHIFT 3         // 2 bits: provoking vertex 0..2 of vert[]
+#define CLP_TRI_SPRITE (1u << 5)          // a point: sprite coordinates from point[]
+#define CLP_TRI_BIAS_SHIFT 6              // 3 bits: edge e's constant includes +1
+#define CLP_TRI_PIXEL_CLIP (1u << 9)      // near/far/user planes cut it: test per pixel
+#define CLP_KIND_TRIANGLE 0u
+#define CLP_KIND_LINE 1u
+#define CLP_KIND_POINT 2u
+
+// One rasterizable triangle after clipping and setup (points and lines become pairs of
+// these). Edge functions are in fixed point (CLP_SUBPIXEL_BITS); a pixel sample at
+// fixed-point (X, Y) is inside when edge_a[e]*X + edge_b[e]*Y + edge_c[e] > 0 for all e
+// (the fill convention is folded into edge_c: bit e of flags >> CLP_TRI_BIAS_SHIFT says
+// that 1 was added). Attributes are interpolated with the barycentrics of the corners,
+// b_k = E_{k+1}(sample) * inv_area (edge k+1 is opposite corner k), exact like the
+// coverage test; corner k carries its weights over the original vertices.
+typedef struct {
+  CLP_I32 bbox[4];  // pixels [x0, y0, x1, y1), inside scissor and framebuffer
+  CLP_I64 edge_c[3];
+  CLP_I32 edge_a[3], edge_b[3];
+  CLP_F32 inv_area;     // 1 / (twice the signed area in fixed-point units), > 0
+  CLP_F32 z[3];         // window depth of the corners, polygon offset included
+  CLP_F32 inv_w[3];     // 1 / clip w of the corners
+  CLP_F32 w[3][3];      // corner k's weights over the original vertices
+  CLP_U32 vert[3];      // post-transform vertex index of the original vertices
+  CLP_U32 flags;        // CLP_TRI_*
+  CLP_U32 prim_id;
+  CLP_F32 point[3];     // sprites: centre x, y and size in pixels
+} ClpTri;
+
+#if !defined(__OPENCL_C_VERSION__) && !defined(__OPENCL_VERSION__)
+static_assert(sizeof(ClpTri) == 160, "ClpTri layout is shared with OpenCL C");
+#endif
+
+#endif  // CLPIPE_DRAW_SHARED_H

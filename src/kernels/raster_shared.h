@@ -1,0 +1,90 @@
+// Per-draw parameters of the tile pass (tile.cl), shared by host and device.
+// Producer: src/frontend/draw (from the bound blend, depth-stencil-alpha and rasterizer
+// state, the framebuffer and the shader linkage). Consumer: tile.cl.
+#ifndef CLPIPE_RASTER_SHARED_H
+#define CLPIPE_RASTER_SHARED_H
+
+#include "draw_shared.h"
+
+// ClpRtState.flags
+#define CLP_RT_ENABLED (1u << 0)
+#define CLP_RT_BLEND (1u << 1)     // blending on (never for integer formats)
+#define CLP_RT_UINT (1u << 2)      // pure unsigned integer format
+#define CLP_RT_SINT (1u << 3)      // pure signed integer format
+#define CLP_RT_UNORM (1u << 4)     // values clamp to [0, 1] for blending
+#define CLP_RT_SNORM (1u << 5)     // values clamp to [-1, 1] for blending
+#define CLP_RT_LOGICOP (1u << 6)   // logic op instead of blending (not for float/sRGB)
+#define CLP_RT_SRC_REG_SHIFT 8     // 8 bits: FS output register feeding this RT, 255 = none
+
+// One colour buffer: where its pixels are and how fragments combine with them.
+typedef struct {
+  CLP_I64 offset;    // byte offset of pixel (0, 0) of the bound level/layer
+  CLP_U32 pitch;     // bytes per row
+  CLP_U32 format;    // clpipe::Format
+  CLP_U32 flags;     // CLP_RT_*
+  CLP_U32 colormask; // clpipe::Mask R|G|B|A
+  // clpipe::BlendFunc / BlendFactor values.
+  CLP_U32 rgb_func, rgb_src, rgb_dst, alpha_func, alpha_src, alpha_dst;
+  CLP_U32 pad;
+} ClpRtState;
+
+// ClpFsLink.flags
+#define CLP_LINK_SPRITE (1u << 0)  // replaced by the point sprite coordinate on points
+#define CLP_LINK_COLOR (1u << 1)   // a COLOR input: clamp_vertex_color and two-sided apply
+
+// How one fragment shader input register gets its value.
+typedef struct {
+  CLP_I32 src_reg;    // post-transform vertex register, or -1: the default value
+  CLP_I32 bcolor_reg; // BCOLOR register for back faces (two-sided colour), or -1
+  CLP_U32 flags;      // CLP_LINK_*
+  CLP_F32 def[4];     // value when src_reg is -1
+} ClpFsLink;
+
+// ClpRasterParams.flags
+#define CLP_RAST_DEPTH_TEST (1u << 0)
+#define CLP_RAST_DEPTH_WRITE (1u << 1)
+#define CLP_RAST_STENCIL_FRONT (1u << 2)
+#define CLP_RAST_STENCIL_BACK (1u << 3)  // two-sided: back faces use stencil state [1]
+#define CLP_RAST_ALPHA_TEST (1u << 4)
+#define CLP_RAST_DEPTH_CLAMP (1u << 5)
+#define CLP_RAST_POLY_STIPPLE (1u << 6)
+#define CLP_RAST_FLATSHADE (1u << 7)
+#define CLP_RAST_LIGHT_TWOSIDE (1u << 8)
+#define CLP_RAST_CLAMP_FRAGMENT_COLOR (1u << 9)
+#define CLP_RAST_CLAMP_VERTEX_COLOR (1u << 10)
+#define CLP_RAST_SPRITE_LOWER_LEFT (1u << 11)
+#define CLP_RAST_HALF_PIXEL_CENTER (1u << 12)
+#define CLP_RAST_COLOR0_BROADCAST (1u << 13)  // FS COLOR[0] goes to every colour buffer
+#define CLP_RAST_DUAL_SOURCE (1u << 14)       // SRC1 blend factors read FS COLOR[1]
+#define CLP_RAST_ALPHA_TO_ONE (1u << 15)
+#define CLP_RAST_DEPTH_BOUNDS (1u << 16)
+#define CLP_RAST_ZS_PRESENT (1u << 17)
+
+typedef struct {
+  ClpRtState rt[CLP_MAX_RTS];
+  CLP_I64 zs_offset;  // depth/stencil buffer: byte offset of pixel (0, 0)
+  CLP_U32 zs_pitch;
+  CLP_U32 zs_format;  // clpipe::Format
+  CLP_U32 flags;      // CLP_RAST_*
+  CLP_U32 nr_cbufs;
+  CLP_U32 depth_func;  // clpipe::CompareFunc
+  CLP_U32 alpha_func;
+  CLP_F32 alpha_ref;
+  CLP_F32 depth_clamp_min, depth_clamp_max;
+  CLP_F32 depth_bounds_min, depth_bounds_max;
+  // Stencil, [0] front, [1] back.
+  CLP_U32 stencil_func[2], stencil_fail[2], stencil_zpass[2], stencil_zfail[2];
+  CLP_U32 stencil_valuemask[2], stencil_writemask[2], stencil_ref[2];
+  CLP_F32 blend_color[4];
+  CLP_U32 logicop_func;
+  CLP_U32 sample_mask;
+  CLP_U32 fb_width, fb_height;
+  CLP_U32 tiles_x;
+  CLP_U32 bin_chunks;  // chunks of the binning pass (see bin.cl)
+  CLP_U32 sprite_coord_enable;
+  CLP_U32 num_fs_inputs;
+  CLP_U32 stipple[32];
+  ClpFsLink link[CLP_MAX_FS_INPUTS];
+} ClpRasterParams;
+
+#endif  // CLPIPE_RASTER_SHARED_H

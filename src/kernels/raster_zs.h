@@ -1,0 +1,194 @@
+// Depth and stencil buffer access and tests for the tile pass (tile.cl).
+//
+// Depth is compared as an integer key in the buffer's own representation: the UNORM
+// integer, or the bits of a non-negative float (which order like the values). The
+// fragment's depth is converted to that representation first, as GL specifies, so that
+// equal depths compare equal however they were computed.
+#ifndef CLPIPE_RASTER_ZS_H
+#define CLPIPE_RASTER_ZS_H
+
+#include "format_table.h"  // CLP_FMT_<name> ids
+
+// Bytes per pixel of a depth/stencil format (0 if not one).
+inline uint clp_zs_bytes(uint fmt) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM: return 2;
+    case CLP_FMT_S8_UINT: return 1;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return 8;
+    case CLP_FMT_Z32_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+    case CLP_FMT_Z24X8_UNORM:
+    case CLP_FMT_X8Z24_UNORM: return 4;
+    default: return 0;
+  }
+}
+
+inline uint clp_zs_depth_bits(uint fmt) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM: return 16;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+    case CLP_FMT_Z24X8_UNORM:
+    case CLP_FMT_X8Z24_UNORM: return 24;
+    case CLP_FMT_Z32_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return 32;
+    default: return 0;
+  }
+}
+
+inline bool clp_zs_depth_float(uint fmt) {
+  return fmt == CLP_FMT_Z32_FLOAT || fmt == CLP_FMT_Z32_FLOAT_S8X24_UINT;
+}
+
+inline bool clp_zs_has_stencil(uint fmt) {
+  return fmt == CLP_FMT_S8_UINT || fmt == CLP_FMT_Z24_UNORM_S8_UINT ||
+         fmt == CLP_FMT_S8_UINT_Z24_UNORM || fmt == CLP_FMT_Z32_FLOAT_S8X24_UINT;
+}
+
+// A pixel of a depth/stencil buffer: two 32-bit words (the second only for 8-byte formats).
+inline uint2 clp_zs_load(uint fmt, global const uchar* p) {
+  switch (clp_zs_bytes(fmt)) {
+    case 1: return (uint2)(p[0], 0);
+    case 2: return (uint2)(p[0] | ((uint)p[1] << 8), 0);
+    case 4: return (uint2)(p[0] | ((uint)p[1] << 8) | ((uint)p[2] << 16) | ((uint)p[3] << 24), 0);
+    case 8: {
+      uchar8 b = vload8(0, p);
+      return (uint2)(b.s0 | ((uint)b.s1 << 8) | ((uint)b.s2 << 16) | ((uint)b.s3 << 24),
+                     b.s4 | ((uint)b.s5 << 8) | ((uint)b.s6 << 16) | ((uint)b.s7 << 24));
+    }
+    default: return (uint2)(0, 0);
+  }
+}
+
+inline void clp_zs_store(uint fmt, global uchar* p, uint2 v) {
+  const uint n = clp_zs_bytes(fmt);
+  for (uint i = 0; i < n; ++i) p[i] = (uchar)((i < 4 ? v.x : v.y) >> (8 * (i & 3)));
+}
+
+// Depth key of a stored pixel.
+inline uint clp_zs_get_depth(uint fmt, uint2 v) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM: return v.x & 0xffffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+    case CLP_FMT_Z24X8_UNORM: return v.x & 0xffffffu;
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+    case CLP_FMT_X8Z24_UNORM: return v.x >> 8;
+    case CLP_FMT_Z32_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return v.x;
+    default: return 0;
+  }
+}
+
+inline uint2 clp_zs_set_depth(uint fmt, uint2 v, uint key) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM: return (uint2)(key & 0xffffu, v.y);
+    case CLP_FMT_Z24_UNORM_S8_UINT: return (uint2)((v.x & 0xff000000u) | (key & 0xffffffu), v.y);
+    case CLP_FMT_Z24X8_UNORM: return (uint2)(key & 0xffffffu, v.y);
+    case CLP_FMT_S8_UINT_Z24_UNORM: return (uint2)((v.x & 0xffu) | (key << 8), v.y);
+    case CLP_FMT_X8Z24_UNORM: return (uint2)(key << 8, v.y);
+    case CLP_FMT_Z32_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return (uint2)(key, v.y);
+    default: return v;
+  }
+}
+
+inline uint clp_zs_get_stencil(uint fmt, uint2 v) {
+  switch (fmt) {
+    case CLP_FMT_S8_UINT:
+    case CLP_FMT_S8_UINT_Z24_UNORM: return v.x & 0xffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT: return v.x >> 24;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return v.y & 0xffu;
+    default: return 0;
+  }
+}
+
+inline uint2 clp_zs_set_stencil(uint fmt, uint2 v, uint s) {
+  s &= 0xffu;
+  switch (fmt) {
+    case CLP_FMT_S8_UINT: return (uint2)(s, v.y);
+    case CLP_FMT_S8_UINT_Z24_UNORM: return (uint2)((v.x & ~0xffu) | s, v.y);
+    case CLP_FMT_Z24_UNORM_S8_UINT: return (uint2)((v.x & 0xffffffu) | (s << 24), v.y);
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return (uint2)(v.x, (v.y & ~0xffu) | s);
+    default: return v;
+  }
+}
+
+// The depth key of a fragment depth z: round(clamp(z, 0, 1) * (2^bits - 1)) for UNORM,
+// computed exactly in integers from z's mantissa; the float's bits (with -0 and NaN as 0)
+// for float depth.
+inline uint clp_zs_depth_key(uint fmt, float z) {
+  if (clp_zs_depth_float(fmt)) {
+    if (isnan(z) || z == 0.0f) return 0;
+    return as_uint(z);
+  }
+  const uint bits = clp_zs_depth_bits(fmt);
+  if (!(z > 0.0f)) return 0;
+  const ulong maxv = (bits >= 32 ? 0xffffffffUL : ((1UL << bits) - 1));
+  if (z >= 1.0f) return (uint)maxv;
+  // z = m * 2^-k with m < 2^24: the product m * maxv fits in 64 bits for bits <= 32.
+  int e;
+  const float mant = frexp(z, &e);  // z = mant * 2^e, mant in [0.5, 1)
+  const ulong m = (ulong)(mant * 16777216.0f);  // exact: 24 bits
+  const int k = 24 - e;                         // z = m / 2^k, k >= 24
+  if (k >= 64) return 0;
+  const ulong prod = m * maxv;
+  const ulong r = k > 0 ? (prod + (1UL << (k - 1))) >> k : prod;
+  return (uint)min(r, maxv);
+}
+
+// The float value of a depth key (for gl_FragCoord-like uses and tests).
+inline float clp_zs_depth_value(uint fmt, uint key) {
+  if (clp_zs_depth_float(fmt)) return as_float(key);
+  const uint bits = clp_zs_depth_bits(fmt);
+  const float maxv = bits >= 32 ? 4294967295.0f : (float)((1u << bits) - 1);
+  return (float)key / maxv;
+}
+
+// clpipe::CompareFunc on unsigned keys / values.
+inline bool clp_compare_u(uint func, uint a, uint b) {
+  switch (func) {
+    case 0: return false;
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a != b;
+    case 6: return a >= b;
+    default: return true;
+  }
+}
+
+inline bool clp_compare_f(uint func, float a, float b) {
+  switch (func) {
+    case 0: return false;
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a != b;
+    case 6: return a >= b;
+    default: return true;
+  }
+}
+
+// clpipe::StencilOp on an 8-bit stencil value.
+inline uint clp_stencil_op(uint op, uint s, uint ref) {
+  switch (op) {
+    case 0: return s;
+    case 1: return 0;
+    case 2: return ref;
+    case 3: return s < 255 ? s + 1 : 255;
+    case 4: return s > 0 ? s - 1 : 0;
+    case 5: return (s + 1) & 0xffu;
+    case 6: return (s - 1) & 0xffu;
+    case 7: return ~s & 0xffu;
+    default: return s;
+  }
+}
+
+#endif  // CLPIPE_RASTER_ZS_H

@@ -1,0 +1,50 @@
+// Exclusive prefix sums of uint arrays, for compaction in the draw passes (primitive
+// counts -> record offsets, bin counts -> list offsets). Portable OpenCL 1.2: barriers
+// only inside a work-group, no inter-group waiting.
+//
+// Host sequence for n elements (src/frontend/draw/scan.cpp):
+//   scan_blocks   over ceil(n / CLP_SCAN_BLOCK) groups: in-block exclusive scan of `data`
+//                 in place, block totals to `sums`
+//   (recursively scan `sums` the same way while it has more than one block)
+//   scan_add      adds the scanned block sums back to every element
+// The grand total lands in `total[0]` (written by the last level).
+
+#define CLP_SCAN_WG 64
+#define CLP_SCAN_PER_ITEM 4
+#define CLP_SCAN_BLOCK (CLP_SCAN_WG * CLP_SCAN_PER_ITEM)
+
+__kernel __attribute__((reqd_work_group_size(CLP_SCAN_WG, 1, 1))) void scan_blocks(
+    __global uint* data, uint n, __global uint* sums, __global uint* total) {
+  __local uint partial[CLP_SCAN_WG];
+  const uint lid = get_local_id(0);
+  const uint base = get_group_id(0) * CLP_SCAN_BLOCK + lid * CLP_SCAN_PER_ITEM;
+  uint v[CLP_SCAN_PER_ITEM];
+  uint sum = 0;
+  for (int i = 0; i < CLP_SCAN_PER_ITEM; ++i) {
+    v[i] = base + i < n ? data[base + i] : 0;
+    sum += v[i];
+  }
+  partial[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Hillis-Steele inclusive scan of the per-item sums.
+  for (uint off = 1; off < CLP_SCAN_WG; off <<= 1) {
+    uint add = lid >= off ? partial[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    partial[lid] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  uint run = partial[lid] - sum;  // exclusive prefix of this item
+  for (int i = 0; i < CLP_SCAN_PER_ITEM; ++i) {
+    if (base + i < n) data[base + i] = run;
+    run += v[i];
+  }
+  if (lid == CLP_SCAN_WG - 1) {
+    sums[get_group_id(0)] = partial[lid];
+    if (get_num_groups(0) == 1) total[0] = partial[lid];
+  }
+}
+
+__kernel void scan_add(__global uint* data, uint n, __global const uint* sums) {
+  const uint i = get_global_id(0);
+  if (i < n) data[i] += sums[i / CLP_SCAN_BLOCK];
+}

@@ -1,0 +1,399 @@
+// The tile pass of draw_vbo: one work-group per CLP_TILE_SIZE^2 screen tile, one 2x2
+// quad per work-item. Each work-item loads its four pixels' colour and depth/stencil
+// once, walks the tile's primitive list in API order (coverage with the fill
+// convention, early or late depth/stencil, the fragment shader, alpha test, blending or
+// logic op, colour masks), and stores its pixels once at the end. No barriers, no
+// atomics: a pixel belongs to exactly one work-item.
+//
+// This file is a template: the program is
+//   [generated prelude] [shader_abi.h, libraries] [generated body] [this file]
+// Producer of its inputs: bin.cl (lists), prim.cl (records), the vertex pass (vertices).
+
+// The fixed-function arithmetic below (barycentrics, depth, blending) is evaluated
+// without contraction into fused multiply-adds, so it rounds exactly like the host
+// reference of the tests; the shader body before this point keeps the default.
+#pragma OPENCL FP_CONTRACT OFF
+
+#include "draw_shared.h"
+#include "format.h"
+#include "raster_blend.h"
+#include "raster_shared.h"
+#include "raster_zs.h"
+#include "tile_fs.h"
+
+#ifndef CLP_FS_HAS_SIDE_EFFECTS
+#define CLP_FS_HAS_SIDE_EFFECTS 0
+#endif
+// Depth/stencil may run before the shader when the shader cannot change their outcome
+// (no discard, no depth or stencil export, no side effects) or asks for it.
+#if CLP_FS_EARLY_DEPTH
+#define CLP_FS_EARLY_FORCED 1
+#define CLP_FS_EARLY_ALLOWED 1
+#elif !CLP_FS_USES_KILL && CLP_FS_DEPTH_REG < 0 && CLP_FS_STENCIL_REG < 0 && !CLP_FS_HAS_SIDE_EFFECTS
+#define CLP_FS_EARLY_FORCED 0
+#define CLP_FS_EARLY_ALLOWED 1
+#else
+#define CLP_FS_EARLY_FORCED 0
+#define CLP_FS_EARLY_ALLOWED 0
+#endif
+
+// The FS output register feeding colour buffer `i` (-1: none).
+inline int clp_fs_color_reg(int i) {
+  switch (i) {
+    case 0: return CLP_FS_COLOR_REG_0;
+    case 1: return CLP_FS_COLOR_REG_1;
+    case 2: return CLP_FS_COLOR_REG_2;
+    case 3: return CLP_FS_COLOR_REG_3;
+    case 4: return CLP_FS_COLOR_REG_4;
+    case 5: return CLP_FS_COLOR_REG_5;
+    case 6: return CLP_FS_COLOR_REG_6;
+    default: return CLP_FS_COLOR_REG_7;
+  }
+}
+
+// Lane l of the shader output register `reg` as an RGBA vector (bits as written).
+inline float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {
+  return (float4)(CLP_LANE(io->out[reg][0], l), CLP_LANE(io->out[reg][1], l),
+                  CLP_LANE(io->out[reg][2], l), CLP_LANE(io->out[reg][3], l));
+}
+
+// Colour value of a buffer pixel in the tile's working form: RGBA floats, or the integer
+// bits for pure-integer formats.
+inline float4 clp_rt_decode(uint fmt, uint flags, uint4 raw) {
+  if (flags & CLP_RT_UINT) return as_float4(clp_decode_uint(fmt, raw));
+  if (flags & CLP_RT_SINT) return as_float4(clp_decode_sint(fmt, raw));
+  return clp_decode_float(fmt, raw);
+}
+
+inline uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
+  if (flags & CLP_RT_UINT) return clp_encode_uint(fmt, as_uint4(v));
+  if (flags & CLP_RT_SINT) return clp_encode_sint(fmt, as_int4(v));
+  return clp_encode_float(fmt, v);
+}
+
+inline float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
+  return (float4)((colormask & 1) ? new_v.x : old_v.x, (colormask & 2) ? new_v.y : old_v.y,
+                  (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
+}
+
+// Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
+// buffer `rt`, and returns the new pixel value at the format's precision.
+inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtState* rt,
+                          float4 src, float4 src1, float4 dst) {
+  const uint fmt = rt->format, flags = rt->flags;
+  float4 result;
+  if (flags & (CLP_RT_UINT | CLP_RT_SINT)) {
+    result = src;  // integer colour buffers never blend
+  } else {
+    if (rp->flags & CLP_RAST_CLAMP_FRAGMENT_COLOR) {
+      src = clamp(src, 0.0f, 1.0f);
+      src1 = clamp(src1, 0.0f, 1.0f);
+    }
+    if (flags & CLP_RT_LOGICOP) {
+      const uint4 s = clp_encode_float(fmt, src), d = clp_encode_float(fmt, dst);
+      result = clp_decode_float(fmt, clp_logic_op(rp->logicop_func, s, d));
+    } else if (flags & CLP_RT_BLEND) {
+      float4 c = vload4(0, rp->blend_color);
+      if (flags & CLP_RT_UNORM) {
+        src = clamp(src, 0.0f, 1.0f);
+        src1 = clamp(src1, 0.0f, 1.0f);
+        c = clamp(c, 0.0f, 1.0f);
+      } else if (flags & CLP_RT_SNORM) {
+        src = clamp(src, -1.0f, 1.0f);
+        src1 = clamp(src1, -1.0f, 1.0f);
+        c = clamp(c, -1.0f, 1.0f);
+      }
+      result = clp_blend(rt->rgb_func, rt->rgb_src, rt->rgb_dst, rt->alpha_func, rt->alpha_src,
+                         rt->alpha_dst, src, src1, dst, c);
+    } else {
+      result = src;
+    }
+  }
+  result = clp_select_mask(dst, result, rt->colormask);
+  // The buffer holds the format's precision: what later fragments blend with.
+  return clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result));
+}
+
+// Depth/stencil test of one lane; updates *zs (the pixel) and returns whether the
+// fragment survives. z is the fragment's window depth; ref_override >= 0 is a stencil
+// reference exported by the shader.
+inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
+                        uint2* zs) {
+  const uint fmt = rp->zs_format;
+  const uint face = (!front && (rp->flags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
+  const bool stencil = (rp->flags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
+  const bool depth = (rp->flags & CLP_RAST_DEPTH_TEST) && clp_zs_depth_bits(fmt) > 0;
+  uint s = clp_zs_get_stencil(fmt, *zs);
+  const uint ref = ref_override >= 0 ? ((uint)ref_override & 0xffu) : rp->stencil_ref[face];
+  if (stencil) {
+    const uint vm = rp->stencil_valuemask[face];
+    if (!clp_compare_u(rp->stencil_func[face], ref & vm, s & vm)) {
+      const uint ns = clp_stencil_op(rp->stencil_fail[face], s, ref);
+      const uint wm = rp->stencil_writemask[face];
+      *zs = clp_zs_set_stencil(fmt, *zs, (s & ~wm) | (ns & wm));
+      return false;
+    }
+  }
+  bool zpass = true;
+  if (depth) {
+    if (rp->flags & CLP_RAST_DEPTH_BOUNDS) {
+      const float stored = clp_zs_depth_value(fmt, clp_zs_get_depth(fmt, *zs));
+      if (stored < rp->depth_bounds_min || stored > rp->depth_bounds_max) zpass = false;
+    }
+    const uint key = clp_zs_depth_key(fmt, z);
+    const uint stored = clp_zs_get_depth(fmt, *zs);
+    zpass = zpass && (clp_zs_depth_float(fmt)
+                          ? clp_compare_f(rp->depth_func, as_float(key), as_float(stored))
+                          : clp_compare_u(rp->depth_func, key, stored));
+    if (zpass && (rp->flags & CLP_RAST_DEPTH_WRITE)) *zs = clp_zs_set_depth(fmt, *zs, key);
+  }
+  if (stencil) {
+    const uint ns = clp_stencil_op(zpass ? rp->stencil_zpass[face] : rp->stencil_zfail[face], s, ref);
+    const uint wm = rp->stencil_writemask[face];
+    *zs = clp_zs_set_stencil(fmt, *zs, (s & ~wm) | (ns & wm));
+  }
+  return zpass;
+}
+
+// Fragment depth of the lanes from the corner barycentrics, with depth clamp (or the
+// [0, 1] clamp of fixed-point buffers).
+inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t, const vf* b) {
+  // Relative to corner 0, so that a constant depth stays exactly constant.
+  vf z = t->z[0] + b[1] * (t->z[1] - t->z[0]) + b[2] * (t->z[2] - t->z[0]);
+  if (rp->flags & CLP_RAST_DEPTH_CLAMP) z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
+  return clamp(z, 0.0f, 1.0f);
+}
+
+// Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
+// to the near, far and user planes are all >= 0. lp are the weights of the original
+// vertices, vert their post-transform indices.
+inline int4 clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
+                           const uint* vert, const vf* lp) {
+  const uint no = dp->num_outputs;
+  float4 pos[3], cv[3], cd[3][2];
+  for (int i = 0; i < 3; ++i) {
+    pos[i] = verts[(size_t)vert[i] * no + dp->pos_reg];
+    cv[i] = dp->clipvertex_reg >= 0 ? verts[(size_t)vert[i] * no + dp->clipvertex_reg] : pos[i];
+    for (int j = 0; j < 2; ++j) {
+      cd[i][j] = dp->clipdist_reg[j] >= 0 ? verts[(size_t)vert[i] * no + dp->clipdist_reg[j]]
+                                          : (float4)(0.0f);
+    }
+  }
+  int4 keep = (int4)(-1);
+  float d[3];
+  if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
+    const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
+    for (int i = 0; i < 3; ++i) d[i] = halfz ? pos[i].z : pos[i].z + pos[i].w;
+    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+  }
+  if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
+    for (int i = 0; i < 3; ++i) d[i] = pos[i].w - pos[i].z;
+    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+  }
+  const bool have_dist = dp->clipdist_reg[0] >= 0;
+  for (uint k = 0; k < 8; ++k) {
+    if (!(dp->clip_plane_enable & (1u << k))) continue;
+    if (have_dist && k >= dp->num_clip_dist) continue;
+    for (int i = 0; i < 3; ++i) {
+      if (have_dist) {
+        const float4 v = cd[i][k >> 2];
+        d[i] = (k & 3) == 0 ? v.x : (k & 3) == 1 ? v.y : (k & 3) == 2 ? v.z : v.w;
+      } else {
+        d[i] = cv[i].x * dp->ucp[k][0] + cv[i].y * dp->ucp[k][1] + cv[i].z * dp->ucp[k][2] +
+               cv[i].w * dp->ucp[k][3];
+      }
+    }
+    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+  }
+  return keep;
+}
+
+__kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_pass(
+    global const ClpRasterParams* rp, global const ClpDrawParams* dp, global const ClpTri* tris,
+    global const uint* bin_list, global const uint* bin_offsets, global const float4* verts,
+    global uchar* cb0, global uchar* cb1, global uchar* cb2, global uchar* cb3,
+    global uchar* cb4, global uchar* cb5, global uchar* cb6, global uchar* cb7,
+    global uchar* zsbuf CLP_RESOURCE_PARAMS) {
+  const uint tile = get_group_id(0);
+  const uint nc = rp->bin_chunks;
+  const uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
+  const uint list_end = bin_offsets[tile * nc + nc - 1];
+  if (list_begin >= list_end) return;  // no primitive touches this tile
+
+  const uint lid = get_local_id(0);
+  const int tx = (int)(tile % rp->tiles_x), ty = (int)(tile / rp->tiles_x);
+  const int qx = tx * CLP_TILE_SIZE + (int)(lid % (CLP_TILE_SIZE / 2)) * 2;
+  const int qy = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / 2)) * 2;
+  const int4 lx = (int4)(qx, qx + 1, qx, qx + 1), ly = (int4)(qy, qy, qy + 1, qy + 1);
+  const int4 exists = (lx < (int4)((int)rp->fb_width)) & (ly < (int4)((int)rp->fb_height));
+  if (!any(exists)) return;
+
+  global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
+  const uint nrt = min(rp->nr_cbufs, (uint)CLP_MAX_RTS);
+  float4 color[CLP_MAX_RTS][4];
+  uint dirty = 0;  // bit rt * 4 + lane: the pixel changed
+  for (uint r = 0; r < nrt; ++r) {
+    global const ClpRtState* rt = &rp->rt[r];
+    if (!(rt->flags & CLP_RT_ENABLED)) continue;
+    for (int l = 0; l < 4; ++l) {
+      if (!CLP_LANE(exists, l)) continue;
+      global const uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
+                              (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(rt->format);
+      color[r][l] = clp_rt_decode(rt->format, rt->flags, clp_load_block(rt->format, p));
+    }
+  }
+  const bool have_zs = (rp->flags & CLP_RAST_ZS_PRESENT) != 0;
+  const uint zbytes = clp_zs_bytes(rp->zs_format);
+  uint2 zs[4] = {(uint2)(0), (uint2)(0), (uint2)(0), (uint2)(0)};
+  uint zs_dirty = 0;
+  if (have_zs) {
+    for (int l = 0; l < 4; ++l) {
+      if (!CLP_LANE(exists, l)) continue;
+      zs[l] = clp_zs_load(rp->zs_format, zsbuf + rp->zs_offset + (size_t)CLP_LANE(ly, l) * rp->zs_pitch +
+                                             (size_t)CLP_LANE(lx, l) * zbytes);
+    }
+  }
+  const bool zs_test = have_zs && (rp->flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
+  // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
+  const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
+                        ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
+
+  const long4 X = convert_long4(lx) << CLP_SUBPIXEL_BITS, Y = convert_long4(ly) << CLP_SUBPIXEL_BITS;
+
+  for (uint i = list_begin; i < list_end; ++i) {
+    global const ClpTri* t = &tris[bin_list[i]];
+    // Coverage: inside the bounding box (which includes the scissor) and all edges.
+    int4 cov = exists & (lx >= (int4)(t->bbox[0])) & (lx < (int4)(t->bbox[2])) &
+               (ly >= (int4)(t->bbox[1])) & (ly < (int4)(t->bbox[3]));
+    if (!any(cov)) continue;
+    long4 E[3];
+    for (int e = 0; e < 3; ++e) {
+      E[e] = (long4)(t->edge_a[e]) * X + (long4)(t->edge_b[e]) * Y + (long4)(t->edge_c[e]);
+      cov &= convert_int4(E[e] > (long4)(0));
+    }
+    const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
+    if ((rp->flags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
+      // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
+      for (int l = 0; l < 4; ++l) {
+        const uint row = rp->stipple[CLP_LANE(ly, l) & 31];
+        if (!((row >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) {
+          cov = (int4)(l == 0 ? 0 : cov.x, l == 1 ? 0 : cov.y, l == 2 ? 0 : cov.z, l == 3 ? 0 : cov.w);
+        }
+      }
+    }
+    if (!any(cov)) continue;
+
+    const bool front = (t->flags & CLP_TRI_FRONT) != 0;
+    // Corner barycentrics from the exact edge functions (without the fill bias): corner
+    // k is opposite edge k + 1.
+    vf b[3];
+    for (int k = 0; k < 3; ++k) {
+      const int e = (k + 1) % 3;
+      const long bias = (t->flags >> (CLP_TRI_BIAS_SHIFT + e)) & 1u;
+      b[k] = convert_float4(E[e] - (long4)(bias)) * t->inv_area;
+    }
+    const vf z = clp_fragment_z(rp, t, b);
+
+    ClpStageCtx ctx;
+    ctx.rp = rp;
+    ctx.dp = dp;
+    ctx.verts = verts;
+    for (int v = 0; v < 3; ++v) ctx.vert[v] = t->vert[v];
+    ctx.provoking = t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u];
+    ctx.flags = t->flags;
+    ctx.prim_id = t->prim_id;
+    for (int k = 0; k < 3; ++k) ctx.sprite[k] = t->point[k];
+    ctx.px = convert_float4(lx);
+    ctx.py = convert_float4(ly);
+    for (int k = 0; k < 3; ++k) {
+      const int e = (k + 1) % 3;
+      ctx.b[k] = b[k];
+      ctx.inv_w_c[k] = t->inv_w[k];
+      for (int i = 0; i < 3; ++i) ctx.w_c[k][i] = t->w[k][i];
+      ctx.grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+      ctx.grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+    }
+    clp_weights(&ctx, ctx.b, ctx.lp, ctx.ll, &ctx.inv_w);
+    ctx.z = z;
+
+    int4 alive = cov;
+    if (t->flags & CLP_TRI_PIXEL_CLIP) {
+      alive &= clp_pixel_clip(dp, verts, ctx.vert, ctx.lp);
+      if (!any(alive)) continue;
+    }
+    if (early_zs && zs_test) {
+      for (int l = 0; l < 4; ++l) {
+        if (!CLP_LANE(alive, l)) continue;
+        if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &zs[l])) {
+          alive = (int4)(l == 0 ? 0 : alive.x, l == 1 ? 0 : alive.y, l == 2 ? 0 : alive.z,
+                         l == 3 ? 0 : alive.w);
+        }
+        zs_dirty |= 1u << l;
+      }
+      if (!any(alive)) continue;
+    }
+
+    // Shade the whole quad: uncovered lanes run as helpers for derivatives.
+    ctx.covered = alive;
+    ClpShaderIo io;
+    io.exec_mask = (vi)(-1);
+    io.helper_mask = ~alive;
+    clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
+    alive &= io.exec_mask;
+    if (!any(alive)) continue;
+
+    for (int l = 0; l < 4; ++l) {
+      if (!CLP_LANE(alive, l)) continue;
+      float zl = CLP_LANE(z, l);
+#if CLP_FS_DEPTH_REG >= 0
+      zl = CLP_LANE(io.out[CLP_FS_DEPTH_REG][2], l);
+      if (rp->flags & CLP_RAST_DEPTH_CLAMP) zl = clamp(zl, rp->depth_clamp_min, rp->depth_clamp_max);
+      zl = clamp(zl, 0.0f, 1.0f);
+#endif
+      if (rp->flags & CLP_RAST_ALPHA_TEST) {
+        const int areg = clp_fs_color_reg(0);
+        const float a = areg >= 0 ? CLP_LANE(io.out[areg][3], l) : 1.0f;
+        if (!clp_compare_f(rp->alpha_func, a, rp->alpha_ref)) continue;
+      }
+      if (!early_zs && zs_test) {
+        int ref = -1;
+#if CLP_FS_STENCIL_REG >= 0
+        // A stencil reference exported by the shader (.y, an integer) replaces the state's.
+        ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
+#endif
+        const bool pass = clp_zs_test(rp, front, zl, ref, &zs[l]);
+        zs_dirty |= 1u << l;
+        if (!pass) continue;
+      }
+      for (uint r = 0; r < nrt; ++r) {
+        global const ClpRtState* rt = &rp->rt[r];
+        if (!(rt->flags & CLP_RT_ENABLED)) continue;
+        const int reg = (rp->flags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0)
+                                                                : clp_fs_color_reg((int)r);
+        if (reg < 0) continue;  // the shader does not write this buffer
+        const float4 src = clp_out_rgba(&io, reg, l);
+        const int reg1 = clp_fs_color_reg(1);
+        const float4 src1 = (rp->flags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0 ? clp_out_rgba(&io, reg1, l)
+                                                                            : (float4)(0.0f);
+        color[r][l] = clp_combine(rp, rt, src, src1, color[r][l]);
+        dirty |= 1u << (r * 4 + l);
+      }
+    }
+  }
+
+  for (uint r = 0; r < nrt; ++r) {
+    global const ClpRtState* rt = &rp->rt[r];
+    for (int l = 0; l < 4; ++l) {
+      if (!(dirty & (1u << (r * 4 + l)))) continue;
+      global uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
+                        (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(rt->format);
+      clp_store_block(rt->format, p, clp_rt_encode(rt->format, rt->flags, color[r][l]));
+    }
+  }
+  for (int l = 0; l < 4; ++l) {
+    if (!(zs_dirty & (1u << l))) continue;
+    clp_zs_store(rp->zs_format, zsbuf + rp->zs_offset + (size_t)CLP_LANE(ly, l) * rp->zs_pitch +
+                                    (size_t)CLP_LANE(lx, l) * zbytes,
+                 zs[l]);
+  }
+}

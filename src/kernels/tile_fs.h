@@ -1,0 +1,175 @@
+// The fragment-shader side of the tile pass: the stage context of one quad against one
+// primitive, and the hooks of shader_abi.h that generated fragment shaders call
+// (inputs, interpolation at offsets, system values). Included by tile.cl after the
+// generated shader body.
+#ifndef CLPIPE_TILE_FS_H
+#define CLPIPE_TILE_FS_H
+
+#include "draw_shared.h"
+#include "raster_shared.h"
+
+// TGSI semantic numbers (tgsi.md §6.3) the hooks handle.
+#define CLP_SEM_POSITION 0
+#define CLP_SEM_COLOR 1
+#define CLP_SEM_BCOLOR 2
+#define CLP_SEM_FACE 7
+#define CLP_SEM_PRIMID 9
+#define CLP_SEM_TEXCOORD 19
+#define CLP_SEM_PCOORD 20
+#define CLP_SEM_SAMPLEID 23
+#define CLP_SEM_SAMPLEPOS 24
+#define CLP_SEM_SAMPLEMASK 25
+#define CLP_SEM_HELPER_INVOCATION 34
+
+#ifndef CLP_FS_COORD_ORIGIN_LOWER_LEFT
+#define CLP_FS_COORD_ORIGIN_LOWER_LEFT 0
+#endif
+#ifndef CLP_FS_COORD_PIXEL_CENTER_INTEGER
+#define CLP_FS_COORD_PIXEL_CENTER_INTEGER 0
+#endif
+
+struct ClpStageCtx {
+  global const ClpRasterParams* rp;
+  global const ClpDrawParams* dp;
+  global const float4* verts;
+  uint vert[3];       // post-transform vertices of the primitive
+  uint provoking;     // post-transform vertex giving flat values
+  uint flags;         // ClpTri.flags
+  uint prim_id;
+  float sprite[3];    // point centre and size (sprites)
+  vf px, py;          // pixel coordinates of the lanes (integers)
+  vf b[3];            // screen-space barycentrics of the corners at the sample
+  vf lp[3], ll[3];    // perspective-correct and linear weights of the original vertices
+  vf inv_w;           // interpolated 1 / w
+  vf z;               // window depth of the fragment (after clamping)
+  vi covered;         // lanes inside the primitive
+  // Corner data and edge gradients, for interpolation elsewhere than at the sample.
+  float inv_w_c[3], w_c[3][3];
+  float grad_x[3], grad_y[3];  // d b_k / d pixel
+};
+
+// Weights of the original vertices from corner barycentrics b.
+inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w) {
+  vf q[3];
+  for (int k = 0; k < 3; ++k) q[k] = b[k] * c->inv_w_c[k];
+  const vf sum = q[0] + q[1] + q[2];
+  *inv_w = sum;
+  const vf r = (vf)(1.0f) / sum;
+  for (int i = 0; i < 3; ++i) {
+    lp[i] = (q[0] * c->w_c[0][i] + q[1] * c->w_c[1][i] + q[2] * c->w_c[2][i]) * r;
+    ll[i] = b[0] * c->w_c[0][i] + b[1] * c->w_c[1][i] + b[2] * c->w_c[2][i];
+  }
+}
+
+// Sample position of the lanes (pixel centre per half_pixel_center).
+inline vf clp_sample_x(const ClpStageCtx* c) {
+  return c->px + ((c->rp->flags & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
+}
+inline vf clp_sample_y(const ClpStageCtx* c) {
+  return c->py + ((c->rp->flags & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
+}
+
+inline float clp_vertex_value(const ClpStageCtx* c, uint v, int reg, int chan, bool clamp01) {
+  const float4 r = c->verts[(size_t)v * c->dp->num_outputs + reg];
+  float x = chan == 0 ? r.x : chan == 1 ? r.y : chan == 2 ? r.z : r.w;
+  if (clamp01) x = clamp(x, 0.0f, 1.0f);
+  return x;
+}
+
+// Point sprite coordinate (s, t, 0, 1) of the lanes.
+inline vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
+  if (chan >= 2) return (vf)(chan == 3 ? 1.0f : 0.0f);
+  if (!(c->flags & CLP_TRI_SPRITE)) return (vf)(0.0f);
+  const float size = c->sprite[2];
+  if (chan == 0) return (clp_sample_x(c) - (c->sprite[0] - 0.5f * size)) / size;
+  vf t = (clp_sample_y(c) - (c->sprite[1] - 0.5f * size)) / size;
+  return (c->rp->flags & CLP_RAST_SPRITE_LOWER_LEFT) ? (vf)(1.0f) - t : t;
+}
+
+// gl_FragCoord channel `chan` per the shader's FS_COORD_* properties.
+inline vf clp_frag_coord(const ClpStageCtx* c, int chan) {
+  const float centre = CLP_FS_COORD_PIXEL_CENTER_INTEGER ? 0.0f : 0.5f;
+  switch (chan) {
+    case 0: return c->px + centre;
+    case 1:
+      return CLP_FS_COORD_ORIGIN_LOWER_LEFT ? (vf)((float)c->rp->fb_height) - c->py - 1.0f + centre
+                                            : c->py + centre;
+    case 2: return c->z;
+    default: return c->inv_w;
+  }
+}
+
+// The value of a linked varying with barycentrics (lp, ll).
+inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp,
+                      const vf* ll) {
+  global const ClpFsLink* link = &c->rp->link[reg];
+  int src = link->src_reg;
+  const bool color = (link->flags & CLP_LINK_COLOR) != 0;
+  if (color && (c->rp->flags & CLP_RAST_LIGHT_TWOSIDE) && !(c->flags & CLP_TRI_FRONT) &&
+      link->bcolor_reg >= 0) {
+    src = link->bcolor_reg;
+  }
+  if (src < 0) return (vf)(link->def[chan]);
+  const bool clamp01 = color && (c->rp->flags & CLP_RAST_CLAMP_VERTEX_COLOR);
+  // TGSI interpolate modes: 0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR.
+  const bool flat = interp == 0 || (interp == 3 && (c->rp->flags & CLP_RAST_FLATSHADE));
+  if (flat) return (vf)(clp_vertex_value(c, c->provoking, src, chan, clamp01));
+  const float v0 = clp_vertex_value(c, c->vert[0], src, chan, clamp01);
+  const float v1 = clp_vertex_value(c, c->vert[1], src, chan, clamp01);
+  const float v2 = clp_vertex_value(c, c->vert[2], src, chan, clamp01);
+  const vf* l = interp == 1 ? ll : lp;
+  // Relative to vertex 0, so that a value equal at all vertices is reproduced exactly.
+  return v0 + l[1] * (v1 - v0) + l[2] * (v2 - v0);
+}
+
+vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index, int interp,
+                int location) {
+  switch (semantic) {
+    case CLP_SEM_POSITION: return clp_frag_coord(c, chan);
+    case CLP_SEM_FACE:
+      return chan == 0 ? (vf)((c->flags & CLP_TRI_FRONT) ? 1.0f : -1.0f) : (vf)(chan == 3 ? 1.0f : 0.0f);
+    case CLP_SEM_PCOORD: return clp_sprite_coord(c, chan);
+    case CLP_SEM_PRIMID:
+      if (c->rp->link[reg].src_reg < 0) {
+        return chan == 0 ? CLP_AS_VF((vi)((int)c->prim_id)) : (vf)(0.0f);
+      }
+      break;
+    default: break;
+  }
+  if ((c->rp->link[reg].flags & CLP_LINK_SPRITE) && (c->flags & CLP_TRI_SPRITE)) {
+    return clp_sprite_coord(c, chan);
+  }
+  // Single-sampled: the centroid and the sample are the pixel centre.
+  return clp_varying(c, reg, chan, interp, c->lp, c->ll);
+}
+
+vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
+                    int interp, int where, vi sample, vf off_x, vf off_y) {
+  if (semantic == CLP_SEM_POSITION || semantic == CLP_SEM_FACE || semantic == CLP_SEM_PCOORD ||
+      semantic == CLP_SEM_PRIMID) {
+    return clp_fs_input(c, reg, chan, semantic, semantic_index, interp, 0);
+  }
+  // where: 0 centroid, 1 sample, 2 offset. One sample at the pixel centre, so only an
+  // offset moves the evaluation point.
+  if (where != 2) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
+  vf b[3], lp[3], ll[3], inv_w;
+  for (int k = 0; k < 3; ++k) b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
+  clp_weights(c, b, lp, ll, &inv_w);
+  return clp_varying(c, reg, chan, interp, lp, ll);
+}
+
+vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int chan) {
+  switch (semantic) {
+    case CLP_SEM_POSITION: return clp_frag_coord(c, chan);
+    case CLP_SEM_FACE:  // the system-value form is an integer boolean
+      return CLP_AS_VF((vi)((c->flags & CLP_TRI_FRONT) ? -1 : 0));
+    case CLP_SEM_PRIMID: return CLP_AS_VF((vi)((int)c->prim_id));
+    case CLP_SEM_SAMPLEID: return CLP_AS_VF((vi)(0));
+    case CLP_SEM_SAMPLEPOS: return (vf)(chan < 2 ? 0.5f : 0.0f);
+    case CLP_SEM_SAMPLEMASK: return CLP_AS_VF(chan == 0 ? (c->covered & (vi)(1)) : (vi)(0));
+    case CLP_SEM_HELPER_INVOCATION: return CLP_AS_VF(~c->covered);
+    default: return (vf)(0.0f);
+  }
+}
+
+#endif  // CLPIPE_TILE_FS_H

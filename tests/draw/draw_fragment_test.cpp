@@ -1,0 +1,327 @@
+// Fragment-stage features of the tile pass, with hand-written fragment stages:
+// FACE, POSITION (origins, centres), KILL, depth and stencil export, MRT with mixed and
+// integer formats, COLOR0 broadcast, dual-source blending, two-sided colour, flat
+// shading of COLOR inputs, colour clamping, PRIMID.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "draw/draw_fixture.h"
+#include "frontend/format_codec.h"
+
+using namespace clpipe;
+using namespace clpipe::test;
+using namespace clpipe::frontend::draw;
+
+namespace {
+
+constexpr uint32_t kW = 24, kH = 16;
+
+// Two triangles covering the window, wound in opposite directions, with one vec4
+// attribute per vertex (register 1) and depth z (NDC).
+std::vector<float> quad(const float a0[4], const float a1[4], float z = 0.0f) {
+  const float v[6][2] = {{-1, 1}, {-1, -1}, {1, 1}, {-1, -1}, {1, 1}, {1, -1}};
+  std::vector<float> d;
+  for (int i = 0; i < 6; ++i) {
+    const float* a = i < 3 ? a0 : a1;
+    d.insert(d.end(), {v[i][0], v[i][1], z, 1, a[0], a[1], a[2], a[3]});
+  }
+  return d;
+}
+
+struct Run {
+  DrawFixture fx;
+  DrawSetup s;
+  Run() {
+    s = fx.basic_setup(kW, kH);
+    s.vs = fx.passthrough_vs(2);
+    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+  }
+  void draw(const std::vector<float>& d, PrimType mode = PrimType::TRIANGLES) {
+    fx.set_vertices(s, d, 8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+    DrawInfo info;
+    info.mode = mode;
+    fx.pipeline().draw(s, info, DrawStartCountBias{0, uint32_t(d.size() / 8), 0}, 0);
+  }
+  Image image(int i = 0) { return fx.read(s.cbufs[i], kW, kH); }
+};
+
+const char* kInputToOutput =
+    "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 5, 0, 2, 0);";
+
+}  // namespace
+
+TEST_CASE("FACE is +1 on front faces and -1 on back faces", "[draw][fragment]") {
+  Run r;
+  DrawFixture::FsSpec spec;
+  r.s.fs = r.fx.custom_fs(
+      spec, "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 7, 0, 0, 0);");
+  const float a[4] = {0, 0, 0, 0};
+  r.draw(quad(a, a));
+  Image img = r.image();
+  int front = 0, back = 0;
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      auto c = img.rgba(x, y);
+      CHECK((c[0] == 1.0f || c[0] == -1.0f));
+      CHECK(c[3] == 1.0f);
+      (c[0] > 0 ? front : back)++;
+    }
+  }
+  CHECK(front > 100);
+  CHECK(back > 100);
+  // Changing the winding convention swaps them.
+  r.s.rasterizer.front_ccw = !r.s.rasterizer.front_ccw;
+  r.draw(quad(a, a));
+  Image img2 = r.image();
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      CHECK(img2.rgba(x, y)[0] == -img.rgba(x, y)[0]);
+}
+
+TEST_CASE("POSITION follows the shader's origin and pixel-centre conventions", "[draw][fragment]") {
+  for (int origin = 0; origin < 2; ++origin) {
+    for (int integer = 0; integer < 2; ++integer) {
+      Run r;
+      DrawFixture::FsSpec spec;
+      spec.origin_lower_left = origin;
+      spec.pixel_center_integer = integer;
+      r.s.fs = r.fx.custom_fs(
+          spec,
+          "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 0, 0, 2, 0);");
+      const float a[4] = {0, 0, 0, 0};
+      r.draw(quad(a, a, 0.5f));  // window depth 0.75
+      Image img = r.image();
+      const float centre = integer ? 0.0f : 0.5f;
+      for (uint32_t y = 0; y < kH; y += 3) {
+        for (uint32_t x = 0; x < kW; x += 5) {
+          auto c = img.rgba(x, y);
+          INFO("origin " << origin << " integer " << integer << " pixel " << x << "," << y);
+          CHECK(c[0] == x + centre);
+          CHECK(c[1] == (origin ? float(kH) - y - 1 + centre : y + centre));
+          CHECK(c[2] == 0.75f);
+          CHECK(c[3] == Approx(1.0f));  // 1 / w
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("KILL discards lanes: no colour, no depth write", "[draw][fragment]") {
+  Run r;
+  DrawFixture::FsSpec spec;
+  spec.uses_kill = true;
+  // Kill the pixels of odd x: lanes 1 and 3 of every quad.
+  r.s.fs = r.fx.custom_fs(spec,
+                          "io->exec_mask &= (vi)(-1, 0, -1, 0);\n"
+                          "for (int c = 0; c < 4; ++c) io->out[0][c] = (vf)(1.0f);");
+  r.s.zsbuf = r.fx.target(Format::Z32_FLOAT, kW, kH);
+  {
+    std::vector<float> ones(kW * kH, 1.0f);
+    r.s.zsbuf.buffer = r.fx.buffer(ones.data(), ones.size() * 4);
+  }
+  r.s.dsa.depth_enabled = true;
+  r.s.dsa.depth_writemask = true;
+  r.s.dsa.depth_func = CompareFunc::LESS;
+  const float a[4] = {0, 0, 0, 0};
+  r.draw(quad(a, a, 0.0f));
+  Image img = r.image();
+  Image z = r.fx.read(r.s.zsbuf, kW, kH);
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const bool kept = (x & 1) == 0;
+      CHECK(img.rgba(x, y)[0] == (kept ? 1.0f : 0.0f));
+      float zv;
+      std::memcpy(&zv, z.pixel(x, y), 4);
+      CHECK(zv == (kept ? 0.5f : 1.0f));
+    }
+  }
+}
+
+TEST_CASE("depth and stencil exported by the shader replace the interpolated ones",
+          "[draw][fragment]") {
+  Run r;
+  DrawFixture::FsSpec spec;
+  spec.outputs = 2;
+  spec.depth_reg = 1;
+  spec.stencil_reg = 1;
+  r.s.fs = r.fx.custom_fs(spec,
+                          "for (int c = 0; c < 4; ++c) io->out[0][c] = (vf)(1.0f);\n"
+                          "io->out[1][2] = (vf)(0.25f);\n"
+                          "io->out[1][1] = as_float4((int4)(77));");
+  r.s.zsbuf = r.fx.target(Format::Z24_UNORM_S8_UINT, kW, kH);
+  std::vector<uint8_t> init(kW * kH * 4);
+  for (uint32_t i = 0; i < kW * kH; ++i) {
+    frontend::pack_depth(Format::Z24_UNORM_S8_UINT, 0.5, &init[i * 4]);
+    frontend::pack_stencil(Format::Z24_UNORM_S8_UINT, 3, &init[i * 4]);
+  }
+  r.s.zsbuf.buffer = r.fx.buffer(init.data(), init.size());
+  r.s.dsa.depth_enabled = true;
+  r.s.dsa.depth_writemask = true;
+  r.s.dsa.depth_func = CompareFunc::LESS;  // interpolated 0.9 would fail, exported 0.25 passes
+  r.s.dsa.stencil[0].enabled = true;
+  r.s.dsa.stencil[0].func = CompareFunc::ALWAYS;
+  r.s.dsa.stencil[0].zpass_op = StencilOp::REPLACE;
+  const float a[4] = {0, 0, 0, 0};
+  r.draw(quad(a, a, 0.8f));
+  Image img = r.image();
+  Image zs = r.fx.read(r.s.zsbuf, kW, kH);
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      CHECK(img.rgba(x, y)[0] == 1.0f);
+      CHECK(frontend::unpack_depth(Format::Z24_UNORM_S8_UINT, zs.pixel(x, y)) ==
+            Approx(0.25).epsilon(1e-6));
+      CHECK(frontend::unpack_stencil(Format::Z24_UNORM_S8_UINT, zs.pixel(x, y)) == 77);
+    }
+  }
+}
+
+TEST_CASE("multiple render targets of mixed formats; integer targets never blend",
+          "[draw][fragment]") {
+  Run r;
+  DrawFixture::FsSpec spec;
+  spec.outputs = 3;
+  spec.color_regs = {0, 1, 2, -1, -1, -1, -1, -1};
+  r.s.fs = r.fx.custom_fs(spec,
+                          "for (int c = 0; c < 4; ++c) {\n"
+                          "  io->out[0][c] = (vf)(0.5f);\n"
+                          "  io->out[1][c] = (vf)(2.5f);\n"
+                          "  io->out[2][c] = as_float4((int4)(-7 + c));\n"
+                          "}");
+  r.s.nr_cbufs = 3;
+  r.s.cbufs[0] = r.fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+  r.s.cbufs[1] = r.fx.target(Format::R32_FLOAT, kW, kH);
+  r.s.cbufs[2] = r.fx.target(Format::R32G32B32A32_SINT, kW, kH);
+  r.s.blend.independent_blend_enable = false;
+  r.s.blend.rt[0].blend_enable = true;  // ONE, ONE: adds to what is there
+  r.s.blend.rt[0].rgb_dst_factor = BlendFactor::ONE;
+  r.s.blend.rt[0].alpha_dst_factor = BlendFactor::ONE;
+  const float a[4] = {0, 0, 0, 0};
+  r.draw(quad(a, a));
+  r.draw(quad(a, a));  // blended targets accumulate, the integer one is overwritten
+  Image i0 = r.image(0), i1 = r.image(1), i2 = r.image(2);
+  for (uint32_t y = 0; y < kH; y += 2) {
+    for (uint32_t x = 0; x < kW; x += 3) {
+      CHECK(i0.rgba(x, y)[0] == 1.0f);
+      CHECK(i1.rgba(x, y)[0] == 5.0f);
+      int32_t v[4];
+      std::memcpy(v, i2.pixel(x, y), 16);
+      CHECK((v[0] == -7 && v[1] == -6 && v[2] == -5 && v[3] == -4));
+    }
+  }
+}
+
+TEST_CASE("COLOR0 broadcast and dual-source blending", "[draw][fragment]") {
+  {
+    Run r;
+    DrawFixture::FsSpec spec;
+    r.s.fs = r.fx.custom_fs(spec, "for (int c = 0; c < 4; ++c) io->out[0][c] = (vf)(0.75f);");
+    r.s.fs_color0_broadcast = true;
+    r.s.nr_cbufs = 2;
+    r.s.cbufs[1] = r.fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+    const float a[4] = {0, 0, 0, 0};
+    r.draw(quad(a, a));
+    CHECK(r.image(0).rgba(5, 5)[0] == 0.75f);
+    CHECK(r.image(1).rgba(5, 5)[0] == 0.75f);
+  }
+  {
+    Run r;
+    DrawFixture::FsSpec spec;
+    spec.outputs = 2;
+    spec.color_regs = {0, 1, -1, -1, -1, -1, -1, -1};
+    r.s.fs = r.fx.custom_fs(spec,
+                            "for (int c = 0; c < 4; ++c) {\n"
+                            "  io->out[0][c] = (vf)(0.5f);\n"
+                            "  io->out[1][c] = (vf)(0.25f);\n"
+                            "}");
+    r.s.blend.rt[0].blend_enable = true;
+    r.s.blend.rt[0].rgb_src_factor = BlendFactor::SRC1_COLOR;      // 0.5 * 0.25
+    r.s.blend.rt[0].rgb_dst_factor = BlendFactor::INV_SRC1_ALPHA;  // + dst * 0.75
+    r.s.cbufs[0] = r.fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+    std::vector<float> init(kW * kH * 4, 1.0f);
+    r.s.cbufs[0].buffer = r.fx.buffer(init.data(), init.size() * 4);
+    const float a[4] = {0, 0, 0, 0};
+    r.draw(quad(a, a));
+    CHECK(r.image().rgba(3, 3)[0] == 0.125f + 0.75f);
+  }
+}
+
+TEST_CASE("two-sided colour, flat COLOR inputs and colour clamping", "[draw][fragment]") {
+  Run r;
+  DrawFixture::FsSpec spec;
+  // COLOR[0] input with interpolation mode COLOR (3).
+  r.s.fs = r.fx.custom_fs(
+      spec, "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 1, 0, 3, 0);");
+  r.s.vs = r.fx.passthrough_vs(3);
+  r.s.fs_links = {ClpFsLink{1, 2, CLP_LINK_COLOR, {0, 0, 0, 1}}};  // COLOR in 1, BCOLOR in 2
+  auto draw = [&](float cf, float cb) {
+    const float v[6][2] = {{-1, 1}, {-1, -1}, {1, 1}, {-1, -1}, {1, 1}, {1, -1}};
+    std::vector<float> d;
+    for (int i = 0; i < 6; ++i) {
+      // The provoking (last) vertex of each triangle gets a distinct colour.
+      const float c = (i % 3 == 2) ? cf : 0.1f;
+      d.insert(d.end(), {v[i][0], v[i][1], 0, 1, c, c, c, 1, cb, cb, cb, 1});
+    }
+    r.fx.set_vertices(
+        r.s, d, 12,
+        {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+    DrawInfo info;
+    r.fx.pipeline().draw(r.s, info, DrawStartCountBias{0, 6, 0}, 0);
+    return r.image();
+  };
+  r.s.rasterizer.flatshade = true;
+  r.s.rasterizer.light_twoside = true;
+  Image img = draw(0.6f, 0.3f);
+  int front = 0, back = 0;
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const float v = img.rgba(x, y)[0];
+      CHECK((v == 0.6f || v == 0.3f));  // flat: exactly the provoking vertex's value
+      (v == 0.6f ? front : back)++;
+    }
+  }
+  CHECK(front > 0);
+  CHECK(back > 0);
+  // Vertex colour clamping applies to COLOR inputs; fragment clamping to outputs.
+  r.s.rasterizer.light_twoside = false;
+  r.s.rasterizer.clamp_vertex_color = true;
+  img = draw(1.5f, 0.3f);
+  CHECK(img.rgba(20, 2)[0] == 1.0f);
+  r.s.rasterizer.clamp_vertex_color = false;
+  img = draw(1.5f, 0.3f);
+  bool saw_unclamped = false;
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      saw_unclamped |= img.rgba(x, y)[0] == 1.5f;
+  CHECK(saw_unclamped);
+  r.s.rasterizer.clamp_fragment_color = true;
+  img = draw(1.5f, 0.3f);
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      CHECK(img.rgba(x, y)[0] <= 1.0f);
+}
+
+TEST_CASE("PRIMID counts the primitives of the draw", "[draw][fragment]") {
+  Run r;
+  DrawFixture::FsSpec spec;
+  r.s.fs = r.fx.custom_fs(
+      spec,
+      "io->out[0][0] = convert_float4(as_int4(clp_fs_input(stage, 0, 0, 9, 0, 0, 0)));\n"
+      "io->out[0][1] = io->out[0][2] = (vf)(0.0f); io->out[0][3] = (vf)(1.0f);");
+  r.s.fs_reads_prim_id = true;
+  r.s.fs_links = {ClpFsLink{-1, -1, 0, {0, 0, 0, 1}}};
+  // A strip of 4 triangles across the window, left to right.
+  std::vector<float> d;
+  for (int i = 0; i < 6; ++i) {
+    const float x = -1.0f + 2.0f * float(i / 2) / 2.0f;
+    d.insert(d.end(), {x, (i & 1) ? -1.0f : 1.0f, 0, 1, 0, 0, 0, 0});
+  }
+  r.draw(d, PrimType::TRIANGLE_STRIP);
+  Image img = r.image();
+  // Triangles 0 and 1 fill the left half, 2 and 3 the right half.
+  for (uint32_t y = 0; y < kH; ++y) {
+    CHECK(img.rgba(1, y)[0] <= 1.0f);
+    CHECK(img.rgba(kW - 2, y)[0] >= 2.0f);
+  }
+}

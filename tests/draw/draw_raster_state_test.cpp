@@ -1,0 +1,168 @@
+// Rasterizer state: culling, unfilled polygons with edge flags, polygon offset,
+// polygon stipple, scissor, rasterizer discard.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "draw/draw_fixture.h"
+#include "draw/reference_raster.h"
+
+using namespace clpipe;
+using namespace clpipe::test;
+using namespace clpipe::frontend::draw;
+
+namespace {
+
+constexpr uint32_t kW = 32, kH = 32;
+
+struct Run {
+  DrawFixture fx;
+  DrawSetup s;
+  Run() {
+    s = fx.basic_setup(kW, kH);
+    s.vs = fx.passthrough_vs(2);
+    s.fs = fx.varying_fs(0);
+    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+  }
+  Image draw(const std::vector<std::array<float, 4>>& pos, PrimType mode = PrimType::TRIANGLES) {
+    s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+    std::vector<float> d;
+    for (const auto& p : pos)
+      d.insert(d.end(), {p[0], p[1], p[2], p[3], 1, 1, 1, 1});
+    fx.set_vertices(s, d, 8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+    DrawInfo info;
+    info.mode = mode;
+    fx.pipeline().draw(s, info, DrawStartCountBias{0, uint32_t(pos.size()), 0}, 0);
+    return fx.read(s.cbufs[0], kW, kH);
+  }
+};
+
+int count(const Image& img) {
+  int n = 0;
+  for (uint32_t y = 0; y < img.height; ++y)
+    for (uint32_t x = 0; x < img.width; ++x)
+      n += img.rgba(x, y)[3] != 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("culling removes front, back or both faces", "[draw][rasterizer]") {
+  Run r;
+  // Two triangles: A counter-clockwise on screen (y down), B clockwise.
+  const std::vector<std::array<float, 4>> a = {
+      {-0.9f, -0.9f, 0, 1}, {-0.9f, 0.9f, 0, 1}, {0.0f, -0.9f, 0, 1}};
+  const std::vector<std::array<float, 4>> b = {
+      {0.1f, -0.9f, 0, 1}, {0.9f, -0.9f, 0, 1}, {0.1f, 0.9f, 0, 1}};
+  const int na = count(r.draw(a)), nb = count(r.draw(b));
+  REQUIRE(na > 50);
+  REQUIRE(nb > 50);
+  std::vector<std::array<float, 4>> both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  for (int ccw = 0; ccw < 2; ++ccw) {
+    r.s.rasterizer.front_ccw = ccw;
+    // Window y grows downwards: A is counter-clockwise on screen, so front with front_ccw.
+    const int front = ccw ? na : nb, back = ccw ? nb : na;
+    r.s.rasterizer.cull_face = Face::NONE;
+    CHECK(count(r.draw(both)) == na + nb);
+    r.s.rasterizer.cull_face = Face::FRONT;
+    CHECK(count(r.draw(both)) == back);
+    r.s.rasterizer.cull_face = Face::BACK;
+    CHECK(count(r.draw(both)) == front);
+    r.s.rasterizer.cull_face = Face::FRONT_AND_BACK;
+    CHECK(count(r.draw(both)) == 0);
+  }
+}
+
+TEST_CASE("unfilled polygons draw boundary edges or vertices, not quad diagonals",
+          "[draw][rasterizer]") {
+  Run r;
+  // A quad with corners on pixel centres: (4.5, 4.5) .. (24.5, 20.5) in window space.
+  auto ndc = [](float x, float y) {
+    return std::array<float, 4>{x / kW * 2 - 1, y / kH * 2 - 1, 0, 1};
+  };
+  const std::vector<std::array<float, 4>> q = {ndc(4.5f, 4.5f), ndc(24.5f, 4.5f), ndc(24.5f, 20.5f),
+                                               ndc(4.5f, 20.5f)};
+  r.s.rasterizer.fill_front = r.s.rasterizer.fill_back = PolygonMode::LINE;
+  Image img = r.draw(q, PrimType::QUADS);
+  // The outline: 4 lines of 20, 16, 20, 16 pixels (each drops its last pixel).
+  CHECK(count(img) == 72);
+  CHECK(img.rgba(14, 4)[3] != 0);
+  CHECK(img.rgba(14, 12)[3] == 0);  // no diagonal, no interior
+  CHECK(img.rgba(24, 12)[3] != 0);
+  r.s.rasterizer.fill_front = r.s.rasterizer.fill_back = PolygonMode::POINT;
+  r.s.rasterizer.point_size = 1.0f;
+  img = r.draw(q, PrimType::QUADS);
+  CHECK(count(img) == 4);
+  CHECK(img.rgba(4, 4)[3] != 0);
+  CHECK(img.rgba(24, 20)[3] != 0);
+  // Fill modes per face: a back-facing quad stays filled.
+  r.s.rasterizer.fill_front = PolygonMode::POINT;
+  r.s.rasterizer.fill_back = PolygonMode::FILL;
+  r.s.rasterizer.front_ccw = false;
+  const int filled = count(r.draw(q, PrimType::QUADS));
+  r.s.rasterizer.front_ccw = true;
+  const int points = count(r.draw(q, PrimType::QUADS));
+  CHECK(std::max(filled, points) == 20 * 16);
+  CHECK(std::min(filled, points) == 4);
+}
+
+TEST_CASE("polygon offset moves depth by slope and units, within the clamp", "[draw][rasterizer]") {
+  Run r;
+  r.s.zsbuf = r.fx.target(Format::Z32_FLOAT, kW, kH);
+  std::vector<float> far(kW * kH, 1.0f);
+  r.s.dsa.depth_enabled = true;
+  r.s.dsa.depth_writemask = true;
+  r.s.dsa.depth_func = CompareFunc::ALWAYS;
+  auto depth_at = [&](float units, float scale, float clampv, float x, float y) {
+    r.s.zsbuf.buffer = r.fx.buffer(far.data(), far.size() * 4);
+    r.s.rasterizer.offset_tri = true;
+    r.s.rasterizer.offset_units = units;
+    r.s.rasterizer.offset_scale = scale;
+    r.s.rasterizer.offset_clamp = clampv;
+    // A plane with window depth from 0.25 to 0.75 across the window: 1/64 per pixel.
+    r.draw({{-1, -1, -0.5f, 1},
+            {1, -1, 0.5f, 1},
+            {-1, 1, -0.5f, 1},
+            {1, -1, 0.5f, 1},
+            {1, 1, 0.5f, 1},
+            {-1, 1, -0.5f, 1}});
+    Image z = r.fx.read(r.s.zsbuf, kW, kH);
+    float v;
+    std::memcpy(&v, z.pixel(uint32_t(x), uint32_t(y)), 4);
+    return v;
+  };
+  const float base = depth_at(0, 0, 0, 16, 16);
+  CHECK(base == Approx(0.25f + 16.5f / 64).margin(1e-6));
+  CHECK(depth_at(0, 2, 0, 16, 16) - base == Approx(2.0f / 64).margin(1e-6));  // slope * 2
+  // Float depth: r = 2^(exponent of max |z| - 23); max z is 0.75, exponent -1.
+  CHECK(depth_at(4, 0, 0, 16, 16) - base == Approx(4 * std::ldexp(1.0f, -24)).margin(1e-9));
+  CHECK(depth_at(0, 10, 0.01f, 16, 16) - base == Approx(0.01f).margin(1e-6));
+  CHECK(depth_at(0, -10, -0.01f, 16, 16) - base == Approx(-0.01f).margin(1e-6));
+}
+
+TEST_CASE("polygon stipple, scissor and rasterizer discard", "[draw][rasterizer]") {
+  Run r;
+  const std::vector<std::array<float, 4>> full = {{-1, -1, 0, 1}, {1, -1, 0, 1}, {-1, 1, 0, 1},
+                                                  {1, -1, 0, 1},  {1, 1, 0, 1},  {-1, 1, 0, 1}};
+  r.s.rasterizer.poly_stipple_enable = true;
+  for (int y = 0; y < 32; ++y)
+    r.s.stipple.stipple[y] = (y & 1) ? 0x80000001u : 0xf0000000u;
+  Image img = r.draw(full);
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const uint32_t row = r.s.stipple.stipple[y & 31];
+      CHECK((img.rgba(x, y)[3] != 0) == bool((row >> (31 - (x & 31))) & 1));
+    }
+  }
+  r.s.rasterizer.poly_stipple_enable = false;
+  r.s.rasterizer.scissor = true;
+  r.s.scissor = ScissorState{3, 5, 20, 9};
+  img = r.draw(full);
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      CHECK((img.rgba(x, y)[3] != 0) == (x >= 3 && x < 20 && y >= 5 && y < 9));
+  r.s.rasterizer.scissor = false;
+  r.s.rasterizer.rasterizer_discard = true;
+  CHECK(count(r.draw(full)) == 0);
+}
