@@ -2,6 +2,7 @@
 #include "frontend/device_ops.h"
 
 #include <cstring>
+#include <vector>
 
 #include "runtime/embedded_sources.h"
 #include "runtime/error.h"
@@ -21,6 +22,26 @@ std::pair<uint64_t, uint64_t> chunks_of(const ByteRegion& r) {
   const uint64_t first = r.begin / 16;
   const uint64_t last = (r.end + 15) / 16;
   return {first, last - first};
+}
+
+// Work-items per group along the chunks. A fixed local size matters on PoCL, which
+// compiles a kernel once per local size: letting the driver choose from the global size
+// would compile again for nearly every new box shape.
+constexpr size_t kGroupSize = 64;
+
+size_t group_size(const cl::Kernel& k, const cl::Device& device) {
+  size_t max = 0;
+  if (k.getWorkGroupInfo(device, CL_KERNEL_WORK_GROUP_SIZE, &max) != CL_SUCCESS || max == 0) {
+    return 1;
+  }
+  size_t g = kGroupSize;
+  while (g > max)
+    g /= 2;
+  return g;
+}
+
+std::vector<size_t> global_of(uint64_t chunks, const ByteRegion& r, size_t group) {
+  return {size_t((chunks + group - 1) / group * group), r.rows, r.layers};
 }
 
 }  // namespace
@@ -62,15 +83,16 @@ cl::Event DeviceOps::fill(const cl::Buffer& dst, const ByteRegion& r, const Fill
   if (r.end <= r.begin || r.rows == 0 || r.layers == 0) return queue_.marker();
   if (!fill_program_) fill_program_ = programs_.get(kernels::program_source("fill.cl"));
   cl::Kernel& k = queue_.kernel(fill_program_, "fill_pattern");
+  if (fill_group_ == 0) fill_group_ = group_size(k, queue_.device().device());
   const auto [first, count] = chunks_of(r);
   cl_uint masked = 0;
   for (uint8_t b : p.mask)
     masked |= b != 0xff;
   runtime::set_args(k, dst, cl_ulong(r.base), cl_uint(r.row_pitch), cl_ulong(r.layer_pitch),
-                    cl_ulong(r.begin), cl_ulong(r.end), cl_ulong(first), part(p.bytes, 0),
-                    part(p.bytes, 1), part(p.bytes, 2), part(p.mask, 0), part(p.mask, 1),
-                    part(p.mask, 2), masked);
-  return queue_.launch(k, {size_t(count), r.rows, r.layers}, {}, "fill");
+                    cl_ulong(r.begin), cl_ulong(r.end), cl_ulong(first), cl_ulong(count),
+                    part(p.bytes, 0), part(p.bytes, 1), part(p.bytes, 2), part(p.mask, 0),
+                    part(p.mask, 1), part(p.mask, 2), masked);
+  return queue_.launch(k, global_of(count, r, fill_group_), {fill_group_, 1, 1}, "fill");
 }
 
 cl::Event DeviceOps::copy(const cl::Buffer& src, const ByteRegion& from, const cl::Buffer& dst,
@@ -78,12 +100,13 @@ cl::Event DeviceOps::copy(const cl::Buffer& src, const ByteRegion& from, const c
   if (to.end <= to.begin || to.rows == 0 || to.layers == 0) return queue_.marker();
   if (!copy_program_) copy_program_ = programs_.get(kernels::program_source("copy.cl"));
   cl::Kernel& k = queue_.kernel(copy_program_, "copy_rows");
+  if (copy_group_ == 0) copy_group_ = group_size(k, queue_.device().device());
   const auto [first, count] = chunks_of(to);
   runtime::set_args(k, src, cl_ulong(from.base), cl_uint(from.row_pitch),
                     cl_ulong(from.layer_pitch), cl_ulong(from.begin), dst, cl_ulong(to.base),
                     cl_uint(to.row_pitch), cl_ulong(to.layer_pitch), cl_ulong(to.begin),
-                    cl_ulong(to.end), cl_ulong(first));
-  return queue_.launch(k, {size_t(count), to.rows, to.layers}, {}, "copy");
+                    cl_ulong(to.end), cl_ulong(first), cl_ulong(count));
+  return queue_.launch(k, global_of(count, to, copy_group_), {copy_group_, 1, 1}, "copy");
 }
 
 }  // namespace clpipe::frontend

@@ -8,12 +8,14 @@
 // y * src_row_pitch + src_begin. Source and destination may be the same buffer when the
 // regions do not overlap (checked on the host).
 
-// One work-item per 16-byte destination chunk: global = (chunks, rows, layers); chunk
-// index first_chunk + get_global_id(0).
+// One work-item per 16-byte destination chunk: global = (chunks rounded up to the
+// work-group size, rows, layers); chunk index first_chunk + get_global_id(0) for ids below
+// `chunks`.
 __kernel void copy_rows(__global const uchar* src, ulong src_base, uint src_row_pitch,
                         ulong src_layer_pitch, ulong src_begin, __global uchar* dst,
                         ulong dst_base, uint dst_row_pitch, ulong dst_layer_pitch,
-                        ulong dst_begin, ulong dst_end, ulong first_chunk) {
+                        ulong dst_begin, ulong dst_end, ulong first_chunk, ulong chunks) {
+  if (get_global_id(0) >= chunks) return;
   const ulong y = get_global_id(1);
   const ulong z = get_global_id(2);
   const __global uchar* from =

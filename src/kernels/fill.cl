@@ -18,11 +18,13 @@ inline uchar16 period_part(ulong k, uint4 a, uint4 b, uint4 c) {
   return as_uchar16(phase == 0 ? a : (phase == 1 ? b : c));
 }
 
-// One work-item per 16-byte chunk: global = (chunks, rows, layers); chunk index
-// first_chunk + get_global_id(0). `masked` = 0 when every mask bit is set (plain store).
+// One work-item per 16-byte chunk: global = (chunks rounded up to the work-group size,
+// rows, layers); chunk index first_chunk + get_global_id(0) for ids below `chunks`.
+// `masked` = 0 when every mask bit is set (plain store).
 __kernel void fill_pattern(__global uchar* dst, ulong base, uint row_pitch, ulong layer_pitch,
-                        ulong begin, ulong end, ulong first_chunk, uint4 p0, uint4 p1, uint4 p2,
-                        uint4 m0, uint4 m1, uint4 m2, uint masked) {
+                           ulong begin, ulong end, ulong first_chunk, ulong chunks, uint4 p0,
+                           uint4 p1, uint4 p2, uint4 m0, uint4 m1, uint4 m2, uint masked) {
+  if (get_global_id(0) >= chunks) return;
   const ulong k = first_chunk + get_global_id(0);
   __global uchar* row =
       dst + base + get_global_id(2) * layer_pitch + get_global_id(1) * (ulong)row_pitch;
