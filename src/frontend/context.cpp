@@ -65,18 +65,30 @@ bool ContextImpl::is_resource_referenced(const ResourceRef& res, unsigned) {
 
 void ContextImpl::keep_until_done(const cl::Event& event,
                                   std::shared_ptr<std::vector<uint8_t>> data) {
+  // Bounded: an application that uploads without ever flushing waits for its oldest
+  // upload once kMaxPendingUploads copies or kMaxPendingUploadBytes are held.
+  constexpr size_t kMaxPendingUploads = 256;
+  constexpr size_t kMaxPendingUploadBytes = size_t(64) << 20;
   reap_uploads();
+  upload_bytes_ += data->size();
   uploads_.emplace_back(event, std::move(data));
+  while (uploads_.size() > kMaxPendingUploads || upload_bytes_ > kMaxPendingUploadBytes) {
+    queue_.flush();
+    CLP_CHECK(uploads_.front().first.wait());
+    reap_uploads();
+  }
 }
 
 void ContextImpl::reap_uploads() {
-  size_t kept = 0;
-  for (auto& u : uploads_) {
+  // Commands finish in queue order, so the finished uploads are a prefix.
+  size_t done = 0;
+  for (; done < uploads_.size(); ++done) {
     cl_int status = CL_COMPLETE;
-    u.first.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status);
-    if (status > CL_COMPLETE) uploads_[kept++] = std::move(u);
+    uploads_[done].first.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status);
+    if (status > CL_COMPLETE) break;
+    upload_bytes_ -= uploads_[done].second->size();
   }
-  uploads_.resize(kept);
+  uploads_.erase(uploads_.begin(), uploads_.begin() + done);
 }
 
 Status ContextImpl::draw_vbo(const DrawInfo&, unsigned, const DrawIndirectInfo*,

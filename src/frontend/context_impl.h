@@ -8,6 +8,7 @@
 // uses (ResourceImpl::note_use). Used by one thread at a time.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -168,7 +169,9 @@ class ContextImpl final : public Context {
   std::shared_ptr<runtime::Queue> transfer_queue_;
   DeviceOps ops_;
   ContextState state_;
-  std::vector<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;
+  // Host copies of subdata uploads with the write that reads them, oldest first.
+  std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;
+  size_t upload_bytes_ = 0;  // bytes held in uploads_
 };
 
 }  // namespace clpipe::frontend

@@ -4,15 +4,20 @@
 // Maps run on the context's transfer queue, after waiting only for this context's
 // unfinished commands that use the resource (all of them for a WRITE map, only writes
 // for a READ map), so mapping an idle resource never waits for unrelated work:
-// * direct maps (the default) map the byte span of the box with clEnqueueMapBuffer;
-//   data() is the box's first texel, stride() the level's row pitch, layer_stride() its
-//   layer pitch;
-// * FLUSH_EXPLICIT maps, and maps of resources created with DONT_MAP_DIRECTLY, use a
-//   host staging copy of the span (same strides); FLUSH_EXPLICIT writes back only the
-//   boxes given to transfer_flush_region, others write the whole box at unmap;
+// * direct maps map the byte span of the box with clEnqueueMapBuffer; data() is the
+//   box's first texel, stride() the level's row pitch, layer_stride() its layer pitch.
+//   They serve READ-only maps and write maps whose span holds nothing but the box
+//   (whole rows, whole layers), buffers included;
+// * other write maps use a host staging copy of the span (same strides) and write back
+//   only the box: a driver that maps through a copy writes the whole span back at unmap,
+//   which would overwrite texels between the rows that another transfer changed.
+//   FLUSH_EXPLICIT maps and resources created with DONT_MAP_DIRECTLY are staged too;
+//   FLUSH_EXPLICIT writes back only the boxes given to transfer_flush_region, others
+//   write the whole box at unmap. DIRECTLY fails where a map would be staged;
 // * DONTBLOCK fails with kNotReady when the map would have to wait;
-// * DISCARD_WHOLE_RESOURCE on a busy resource renames it: the resource gets fresh storage
-//   (contents undefined, as the flag allows) and the queued commands keep the old one;
+// * DISCARD_WHOLE_RESOURCE on a busy resource renames it, unless another transfer of it
+//   is outstanding: the resource gets fresh storage (contents undefined, as the flag
+//   allows) and the queued commands keep the old one;
 // * UNSYNCHRONIZED waits for nothing;
 // * PERSISTENT / COHERENT are refused (BUFFER_MAP_PERSISTENT_COHERENT = 0), and so are
 //   DEPTH_ONLY / STENCIL_ONLY (combined depth/stencil texels are mapped as they are).
@@ -43,7 +48,7 @@ class TransferImpl final : public Transfer {
   ~TransferImpl() override {
     // Dropped without transfer_unmap: release the mapping (staged writes are lost).
     try {
-      unmap_direct();
+      release();
     } catch (const std::exception&) {
       // Nothing to report to from a destructor; the buffer's release unmaps it anyway.
     }
@@ -55,14 +60,16 @@ class TransferImpl final : public Transfer {
     stride_ = stride;
     layer_stride_ = layer_stride;
   }
-  void unmap_direct() {
+  // Ends the transfer's hold on the storage: unmaps a direct mapping. Runs once.
+  void release() {
+    if (!holds_storage_) return;
+    holds_storage_ = false;
+    resource_impl().end_mapping();
     if (!mapped_) return;
     void* p = mapped_;
     mapped_ = nullptr;
     cl::Event ev;
-    const cl_int status = queue_->handle().enqueueUnmapMemObject(storage_, p, nullptr, &ev);
-    resource_impl().end_mapping();
-    CLP_CHECK(status);
+    CLP_CHECK(queue_->handle().enqueueUnmapMemObject(storage_, p, nullptr, &ev));
     CLP_CHECK(ev.wait());
   }
 
@@ -70,6 +77,7 @@ class TransferImpl final : public Transfer {
   std::shared_ptr<runtime::Queue> queue_;
   std::shared_ptr<ScreenImpl> screen_;  // keeps the device of queue_ alive
   cl::Buffer storage_;                  // the storage mapped or written back to
+  bool holds_storage_ = false;          // counted by ResourceImpl::begin_mapping
   void* mapped_ = nullptr;              // direct mapping, or null
   std::vector<uint8_t> staging_;        // staging copy of the span, or empty
   bool active_ = true;
@@ -109,6 +117,12 @@ cl::Event write_box(runtime::Queue& q, const cl::Buffer& buf, const ResourceLayo
   return ev;
 }
 
+// Whether a map goes through a staging copy (see the top of the file).
+bool is_staged(uint32_t usage, const ResourceImpl& r, unsigned level, const Box& box) {
+  return (usage & Map::FLUSH_EXPLICIT) || (r.info().flags & ResourceFlag::DONT_MAP_DIRECTLY) ||
+         ((usage & Map::WRITE) && !span_is_box_only(r.layout(), level, box));
+}
+
 void check_usage(uint32_t usage, const ResourceImpl& r) {
   if (usage & ~kKnownMapFlags)
     runtime::invalid("unknown map flags 0x", std::hex, usage & ~kKnownMapFlags);
@@ -124,13 +138,6 @@ void check_usage(uint32_t usage, const ResourceImpl& r) {
     runtime::invalid("FLUSH_EXPLICIT needs WRITE");
   }
   if (r.info().flags & ResourceFlag::UNMAPPABLE) runtime::invalid("the resource is UNMAPPABLE");
-  const bool staged =
-      (usage & Map::FLUSH_EXPLICIT) || (r.info().flags & ResourceFlag::DONT_MAP_DIRECTLY);
-  if ((usage & Map::DIRECTLY) && staged) {
-    runtime::unsupported(
-        "cannot map directly: FLUSH_EXPLICIT and DONT_MAP_DIRECTLY resources "
-        "are mapped through a staging copy");
-  }
 }
 
 }  // namespace
@@ -142,8 +149,12 @@ Result<TransferHandle> ContextImpl::transfer_map(const ResourceRef& res, unsigne
     check_usage(usage, r);
     check_box(r.layout(), level, box, "transfer_map");
     const auto [first, size] = span_of(r.layout(), level, box);
-    const bool staged =
-        (usage & Map::FLUSH_EXPLICIT) || (r.info().flags & ResourceFlag::DONT_MAP_DIRECTLY);
+    const bool staged = is_staged(usage, r, level, box);
+    if ((usage & Map::DIRECTLY) && staged) {
+      runtime::unsupported(
+          "cannot map directly: FLUSH_EXPLICIT, DONT_MAP_DIRECTLY and writes "
+          "of part of a row go through a staging copy");
+    }
 
     if (!(usage & Map::UNSYNCHRONIZED)) {
       std::vector<cl::Event> waits = r.pending(id_, !(usage & Map::WRITE));
@@ -162,8 +173,10 @@ Result<TransferHandle> ContextImpl::transfer_map(const ResourceRef& res, unsigne
 
     auto t = std::make_shared<TransferImpl>(res, level, usage, box, id_, transfer_queue_, screen_);
     const LevelLayout& lv = r.layout().level(level);
+    // Until the transfer ends, the storage it reads and writes is not renamed.
+    t->storage_ = r.begin_mapping();
+    t->holds_storage_ = true;
     if (staged) {
-      t->storage_ = r.storage();
       t->staging_.resize(size);
       if (usage & Map::READ) transfer_queue_->read(t->storage_, first, size, t->staging_.data());
       t->set_view(t->staging_.data(), lv.row_pitch, lv.layer_pitch);
@@ -171,18 +184,16 @@ Result<TransferHandle> ContextImpl::transfer_map(const ResourceRef& res, unsigne
       cl_map_flags flags = 0;
       if (usage & Map::READ) flags |= CL_MAP_READ;
       if (usage & Map::WRITE) flags |= CL_MAP_WRITE;
-      if (!(usage & Map::READ) && (usage & (Map::DISCARD_RANGE | Map::DISCARD_WHOLE_RESOURCE)) &&
-          span_is_box_only(r.layout(), level, box)) {
+      // Write maps are direct only when the span is the box (is_staged), so discarding
+      // the span discards nothing but the box.
+      if (!(usage & Map::READ) && (usage & (Map::DISCARD_RANGE | Map::DISCARD_WHOLE_RESOURCE))) {
         flags = CL_MAP_WRITE_INVALIDATE_REGION;
       }
-      t->storage_ = r.begin_mapping();
       cl_int status = CL_SUCCESS;
       void* p = transfer_queue_->handle().enqueueMapBuffer(t->storage_, CL_TRUE, flags, first, size,
                                                            nullptr, nullptr, &status);
-      if (status != CL_SUCCESS) {
-        r.end_mapping();
-        throw runtime::Error(status, "clEnqueueMapBuffer");
-      }
+      // On failure the transfer's destructor ends its hold on the storage.
+      if (status != CL_SUCCESS) throw runtime::Error(status, "clEnqueueMapBuffer");
       t->mapped_ = p;
       t->set_view(p, lv.row_pitch, lv.layer_pitch);
     }
@@ -223,13 +234,12 @@ Status ContextImpl::transfer_unmap(TransferHandle& transfer) {
     if (t->context_id_ != id_) runtime::invalid("the transfer was mapped by another context");
     if (!t->active_) runtime::invalid("the transfer is already unmapped");
     t->active_ = false;
-    if (t->mapped_) {
-      t->unmap_direct();
-    } else if ((t->usage() & Map::WRITE) && !(t->usage() & Map::FLUSH_EXPLICIT)) {
+    if (!t->mapped_ && (t->usage() & Map::WRITE) && !(t->usage() & Map::FLUSH_EXPLICIT)) {
       ResourceImpl& r = t->resource_impl();
       write_box(*transfer_queue_, t->storage_, r.layout(), t->level(), t->box(), t->staging_.data(),
                 t->stride(), t->layer_stride(), true);
     }
+    t->release();
     transfer.reset();
   });
 }

@@ -203,6 +203,10 @@ TEST_CASE("UNSYNCHRONIZED, DIRECTLY and staged maps", "[frontend][transfer]") {
   CHECK(map_code(*ctx, tex, Map::READ | Map::UNSYNCHRONIZED, make_box_2d(0, 0, 8, 8)) ==
         ErrorCode::kOk);
   CHECK(map_code(*ctx, tex, Map::READ | Map::DIRECTLY, make_box_2d(0, 0, 8, 8)) == ErrorCode::kOk);
+  // Writes of whole rows map directly; writes of part of a row go through staging.
+  CHECK(map_code(*ctx, tex, Map::WRITE | Map::DIRECTLY, make_box_2d(0, 2, 8, 3)) == ErrorCode::kOk);
+  CHECK(map_code(*ctx, tex, Map::WRITE | Map::DIRECTLY, make_box_2d(1, 2, 7, 3)) ==
+        ErrorCode::kUnsupported);
   CHECK(map_code(*ctx, tex, Map::WRITE | Map::DIRECTLY | Map::FLUSH_EXPLICIT,
                  make_box_2d(0, 0, 8, 8)) == ErrorCode::kUnsupported);
   // A resource that asks not to be mapped directly goes through staging, both ways.
@@ -312,4 +316,18 @@ TEST_CASE("subdata checks its ranges and strides", "[frontend][transfer]") {
               .is_ok());
   std::fill(mine.begin(), mine.end(), 0);
   CHECK(read_box(*ctx, tex, 0, make_box_2d(0, 0, 4, 4)) == std::vector<uint8_t>(64, 9));
+}
+
+TEST_CASE("many uploads without a flush land in order", "[frontend][transfer]") {
+  auto ctx = new_context();
+  auto buf = create_buffer(4096);
+  std::vector<uint8_t> want(4096, 0);
+  for (uint32_t i = 0; i < 600; ++i) {
+    // Overlapping ranges: the later upload must win.
+    const uint32_t offset = (i * 37) % 3000, size = 64 + i % 1000;
+    std::vector<uint8_t> data(size, uint8_t(i));
+    REQUIRE(ctx->buffer_subdata(buf, Map::WRITE, offset, size, data.data()).is_ok());
+    std::fill(want.begin() + offset, want.begin() + offset + size, uint8_t(i));
+  }
+  CHECK(read_box(*ctx, buf, 0, make_box_1d(0, 4096)) == want);
 }
