@@ -24,18 +24,29 @@ std::pair<uint64_t, uint64_t> chunks_of(const ByteRegion& r) {
   return {first, last - first};
 }
 
-// Work-items per group along the chunks. A fixed local size matters on PoCL, which
+// Work-items per group along the chunks: one of three sizes, the smallest that covers a
+// row's chunks (so narrow boxes do not launch mostly idle groups), 256 for wide rows
+// (fewer, fuller groups run faster on PoCL). A small fixed set matters on PoCL, which
 // compiles a kernel once per local size: letting the driver choose from the global size
 // would compile again for nearly every new box shape.
-constexpr size_t kGroupSize = 64;
+constexpr size_t kGroupSizes[] = {16, 64, 256};
 
-size_t group_size(const cl::Kernel& k, const cl::Device& device) {
+// The largest group the kernel allows on the device (at least 1).
+size_t max_group_size(const cl::Kernel& k, const cl::Device& device) {
   size_t max = 0;
   if (k.getWorkGroupInfo(device, CL_KERNEL_WORK_GROUP_SIZE, &max) != CL_SUCCESS || max == 0) {
     return 1;
   }
-  size_t g = kGroupSize;
-  while (g > max)
+  return max;
+}
+
+size_t group_for(uint64_t chunks, size_t max_group) {
+  size_t g = kGroupSizes[0];
+  for (size_t size : kGroupSizes) {
+    g = size;
+    if (size >= chunks) break;
+  }
+  while (g > max_group)
     g /= 2;
   return g;
 }
@@ -83,8 +94,9 @@ cl::Event DeviceOps::fill(const cl::Buffer& dst, const ByteRegion& r, const Fill
   if (r.end <= r.begin || r.rows == 0 || r.layers == 0) return queue_.marker();
   if (!fill_program_) fill_program_ = programs_.get(kernels::program_source("fill.cl"));
   cl::Kernel& k = queue_.kernel(fill_program_, "fill_pattern");
-  if (fill_group_ == 0) fill_group_ = group_size(k, queue_.device().device());
+  if (fill_max_group_ == 0) fill_max_group_ = max_group_size(k, queue_.device().device());
   const auto [first, count] = chunks_of(r);
+  const size_t group = group_for(count, fill_max_group_);
   cl_uint masked = 0;
   for (uint8_t b : p.mask)
     masked |= b != 0xff;
@@ -92,7 +104,7 @@ cl::Event DeviceOps::fill(const cl::Buffer& dst, const ByteRegion& r, const Fill
                     cl_ulong(r.begin), cl_ulong(r.end), cl_ulong(first), cl_ulong(count),
                     part(p.bytes, 0), part(p.bytes, 1), part(p.bytes, 2), part(p.mask, 0),
                     part(p.mask, 1), part(p.mask, 2), masked);
-  return queue_.launch(k, global_of(count, r, fill_group_), {fill_group_, 1, 1}, "fill");
+  return queue_.launch(k, global_of(count, r, group), {group, 1, 1}, "fill");
 }
 
 cl::Event DeviceOps::copy(const cl::Buffer& src, const ByteRegion& from, const cl::Buffer& dst,
@@ -100,13 +112,14 @@ cl::Event DeviceOps::copy(const cl::Buffer& src, const ByteRegion& from, const c
   if (to.end <= to.begin || to.rows == 0 || to.layers == 0) return queue_.marker();
   if (!copy_program_) copy_program_ = programs_.get(kernels::program_source("copy.cl"));
   cl::Kernel& k = queue_.kernel(copy_program_, "copy_rows");
-  if (copy_group_ == 0) copy_group_ = group_size(k, queue_.device().device());
+  if (copy_max_group_ == 0) copy_max_group_ = max_group_size(k, queue_.device().device());
   const auto [first, count] = chunks_of(to);
+  const size_t group = group_for(count, copy_max_group_);
   runtime::set_args(k, src, cl_ulong(from.base), cl_uint(from.row_pitch),
                     cl_ulong(from.layer_pitch), cl_ulong(from.begin), dst, cl_ulong(to.base),
                     cl_uint(to.row_pitch), cl_ulong(to.layer_pitch), cl_ulong(to.begin),
                     cl_ulong(to.end), cl_ulong(first), cl_ulong(count));
-  return queue_.launch(k, global_of(count, to, copy_group_), {copy_group_, 1, 1}, "copy");
+  return queue_.launch(k, global_of(count, to, group), {group, 1, 1}, "copy");
 }
 
 }  // namespace clpipe::frontend

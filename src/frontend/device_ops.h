@@ -56,8 +56,8 @@ class DeviceOps {
   runtime::ProgramCache& programs_;
   runtime::ProgramRef fill_program_;
   runtime::ProgramRef copy_program_;
-  size_t fill_group_ = 0;  // work-group size of each kernel, chosen at first use
-  size_t copy_group_ = 0;
+  size_t fill_max_group_ = 0;  // largest work-group of each kernel, read at first use
+  size_t copy_max_group_ = 0;
 };
 
 }  // namespace clpipe::frontend
