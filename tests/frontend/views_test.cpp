@@ -177,3 +177,53 @@ TEST_CASE("stream-output targets: buffers only, dword offsets, in range", "[fron
   CHECK(ctx->create_stream_output_target(nullptr, 0, 4).status().code() ==
         ErrorCode::kInvalidArgument);
 }
+
+TEST_CASE("every supported format and target takes the views its binds promise",
+          "[frontend][views][caps]") {
+  auto screen = shared_screen();
+  auto ctx = new_context();
+  unsigned views = 0, surfaces = 0;
+  for (unsigned t = 1; t < kTextureTargets; ++t) {
+    const auto target = TextureTarget(t);
+    const bool cube =
+        target == TextureTarget::TEXTURE_CUBE || target == TextureTarget::TEXTURE_CUBE_ARRAY;
+    const bool array =
+        target == TextureTarget::TEXTURE_1D_ARRAY || target == TextureTarget::TEXTURE_2D_ARRAY;
+    const bool one_d =
+        target == TextureTarget::TEXTURE_1D || target == TextureTarget::TEXTURE_1D_ARRAY;
+    const uint16_t layers = cube ? (target == TextureTarget::TEXTURE_CUBE ? 6 : 12) : array ? 2 : 1;
+    const uint8_t last_level = target == TextureTarget::TEXTURE_RECT ? 0 : 1;
+    for (unsigned i = 1; i < unsigned(Format::COUNT); ++i) {
+      const Format f = Format(i);
+      const uint32_t binds = Bind::SAMPLER_VIEW | Bind::RENDER_TARGET | Bind::DEPTH_STENCIL;
+      uint32_t supported = 0;
+      for (uint32_t b : {uint32_t(Bind::SAMPLER_VIEW), uint32_t(Bind::RENDER_TARGET),
+                         uint32_t(Bind::DEPTH_STENCIL)}) {
+        if (screen->is_format_supported(f, target, 0, 0, b)) supported |= b;
+      }
+      if (!(supported & binds)) continue;
+      INFO(format_name(f) << " on " << target_name(target));
+      auto res = create(make_templ(target, f, 4, one_d ? 1 : 4,
+                                   target == TextureTarget::TEXTURE_3D ? 2 : 1, layers, last_level,
+                                   supported));
+      if (supported & Bind::SAMPLER_VIEW) {
+        SamplerViewTemplate vt;
+        vt.format = f;
+        vt.target = target;
+        vt.last_layer = uint16_t(layers - 1);
+        vt.last_level = last_level;
+        CHECK(ctx->create_sampler_view(res, vt).status().to_string() == "Ok");
+        ++views;
+      }
+      if (supported & (Bind::RENDER_TARGET | Bind::DEPTH_STENCIL)) {
+        SurfaceTemplate st;
+        st.format = f;
+        st.level = last_level;
+        CHECK(ctx->create_surface(res, st).status().to_string() == "Ok");
+        ++surfaces;
+      }
+    }
+  }
+  CHECK(views > 800);
+  CHECK(surfaces > 800);
+}
