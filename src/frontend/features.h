@@ -32,8 +32,7 @@ constexpr bool kBlit = false;
 // Context::generate_mipmap.
 constexpr bool kGenerateMipmap = false;
 
-// Issue numbers named by the "not implemented yet" errors of the API.
+// Issue number named by draw_vbo's "not implemented yet" error.
 constexpr int kDrawIssue = 4;
-constexpr int kCompilerIssue = 3;
 
 }  // namespace clpipe::frontend

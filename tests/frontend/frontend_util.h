@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "clpipe/clpipe.h"
+#include "frontend/context_impl.h"
 #include "frontend/resource.h"
 #include "frontend/screen_impl.h"
 #include "runtime/queue.h"
@@ -149,6 +150,14 @@ inline SurfaceHandle make_surface(Context& ctx, const ResourceRef& res, Format f
   INFO(format_name(format));
   REQUIRE(s.status().to_string() == "Ok");
   return s.value();
+}
+
+// The state a context holds, and a way to watch which calls set dirty bits.
+inline const frontend::ContextState& state_of(Context& ctx) {
+  return dynamic_cast<frontend::ContextImpl&>(ctx).state();
+}
+inline void clear_dirty(Context& ctx) {
+  dynamic_cast<frontend::ContextImpl&>(ctx).mutable_state().dirty = 0;
 }
 
 }  // namespace clpipe::test

@@ -15,13 +15,6 @@ using namespace clpipe::test;
 
 namespace {
 
-const frontend::ContextState& state_of(Context& ctx) {
-  return dynamic_cast<frontend::ContextImpl&>(ctx).state();
-}
-void clear_dirty(Context& ctx) {
-  dynamic_cast<frontend::ContextImpl&>(ctx).mutable_state().dirty = 0;
-}
-
 template <typename R>
 ErrorCode code(const R& r) {
   if (!r.is_ok()) CHECK_FALSE(r.status().message().empty());

@@ -11,17 +11,6 @@
 using namespace clpipe;
 using namespace clpipe::test;
 
-namespace {
-
-const frontend::ContextState& state_of(Context& ctx) {
-  return dynamic_cast<frontend::ContextImpl&>(ctx).state();
-}
-void clear_dirty(Context& ctx) {
-  dynamic_cast<frontend::ContextImpl&>(ctx).mutable_state().dirty = 0;
-}
-
-}  // namespace
-
 TEST_CASE("value setters store their state and mark it dirty", "[frontend][state]") {
   auto ctx = new_context();
   clear_dirty(*ctx);
