@@ -1,0 +1,156 @@
+// ContextImpl: construction, flush and barriers, resource references, and the draw-side
+// calls that other issues implement (they fail loudly, naming the issue).
+#include <string>
+
+#include "frontend/api_guard.h"
+#include "frontend/context_impl.h"
+#include "frontend/cso.h"
+#include "frontend/features.h"
+#include "runtime/error.h"
+
+namespace clpipe::frontend {
+
+namespace {
+
+Status not_implemented(const char* call, const char* what, int issue) {
+  std::string msg = std::string(call) + ": " + what + " not implemented yet";
+  if (issue > 0) msg += " (issue " + std::to_string(issue) + ")";
+  return Status(ErrorCode::kUnsupported, msg);
+}
+
+}  // namespace
+
+ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
+    : screen_(std::move(screen)),
+      id_(screen_->next_context_id()),
+      queue_(screen_->cl_device()),
+      transfer_queue_(std::make_shared<runtime::Queue>(screen_->cl_device())),
+      ops_(queue_, screen_->programs()) {}
+
+ContextImpl::~ContextImpl() {
+  // Queued commands may read host data in uploads_; wait before it goes.
+  try {
+    queue_.finish();
+  } catch (const std::exception&) {
+    // A failed finish leaves nothing more to wait for; the destructor must not throw.
+  }
+}
+
+Status ContextImpl::flush(FenceHandle* fence, uint32_t flags) {
+  return guard("flush", [&] {
+    // Every flag is a hint clpipe can honour by flushing: DEFERRED and ASYNC allow later
+    // submission, END_OF_FRAME and HINT_FINISH change nothing for an OpenCL queue, and
+    // FENCE_FD is refused because there are no native fences (NATIVE_FENCE_FD = 0).
+    if (flags & Flush::FENCE_FD) runtime::unsupported("native fence fds are not supported");
+    cl::Event marker;
+    if (fence) marker = queue_.marker();
+    queue_.flush();
+    if (fence) *fence = std::make_shared<FenceImpl>(marker);
+    reap_uploads();
+  });
+}
+
+void ContextImpl::texture_barrier(uint32_t) {
+  // The queue is in order: a command starts after the previous one finished writing.
+}
+
+void ContextImpl::memory_barrier(uint32_t) {
+  // In-order queue as above; MAPPED_BUFFER concerns persistent maps, which clpipe refuses.
+}
+
+bool ContextImpl::is_resource_referenced(const ResourceRef& res, unsigned) {
+  auto* impl = dynamic_cast<ResourceImpl*>(res.get());
+  return impl != nullptr && impl->referenced_by(id_);
+}
+
+void ContextImpl::keep_until_done(const cl::Event& event,
+                                  std::shared_ptr<std::vector<uint8_t>> data) {
+  // Bounded: an application that uploads without ever flushing waits for its oldest
+  // upload once kMaxPendingUploads copies or kMaxPendingUploadBytes are held.
+  constexpr size_t kMaxPendingUploads = 256;
+  constexpr size_t kMaxPendingUploadBytes = size_t(64) << 20;
+  reap_uploads();
+  upload_bytes_ += data->size();
+  uploads_.emplace_back(event, std::move(data));
+  while (uploads_.size() > kMaxPendingUploads || upload_bytes_ > kMaxPendingUploadBytes) {
+    queue_.flush();
+    CLP_CHECK(uploads_.front().first.wait());
+    reap_uploads();
+  }
+}
+
+void ContextImpl::reap_uploads() {
+  // Commands finish in queue order, so the finished uploads are a prefix.
+  size_t done = 0;
+  for (; done < uploads_.size(); ++done) {
+    cl_int status = CL_COMPLETE;
+    uploads_[done].first.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status);
+    if (status > CL_COMPLETE) break;
+    upload_bytes_ -= uploads_[done].second->size();
+  }
+  uploads_.erase(uploads_.begin(), uploads_.begin() + done);
+}
+
+Status ContextImpl::draw_vbo(const DrawInfo&, unsigned, const DrawIndirectInfo*,
+                             const std::vector<DrawStartCountBias>&) {
+  return not_implemented("draw_vbo", "drawing is", kDrawIssue);
+}
+
+Status ContextImpl::launch_grid(const GridInfo&) {
+  return not_implemented("launch_grid", "compute is", 0);
+}
+
+Status ContextImpl::blit(const BlitInfo&) {
+  return not_implemented("blit", "blitting is", 0);
+}
+
+Status ContextImpl::generate_mipmap(const ResourceRef&, Format, unsigned, unsigned, unsigned,
+                                    unsigned) {
+  return not_implemented("generate_mipmap", "mipmap generation is", 0);
+}
+
+Result<QueryHandle> ContextImpl::create_query(QueryType type, unsigned) {
+  if (unsigned(type) >= kQueryTypes) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "create_query: invalid query type " + std::to_string(unsigned(type)));
+  }
+  return not_implemented("create_query", "queries are", 0);
+}
+
+Status ContextImpl::begin_query(const QueryHandle& query) {
+  if (!query) return Status(ErrorCode::kInvalidArgument, "begin_query: null query");
+  return not_implemented("begin_query", "queries are", 0);
+}
+
+Status ContextImpl::end_query(const QueryHandle& query) {
+  if (!query) return Status(ErrorCode::kInvalidArgument, "end_query: null query");
+  return not_implemented("end_query", "queries are", 0);
+}
+
+Status ContextImpl::get_query_result(const QueryHandle& query, bool, QueryResult* result) {
+  if (!query || !result) {
+    return Status(ErrorCode::kInvalidArgument, "get_query_result: null query or result");
+  }
+  return not_implemented("get_query_result", "queries are", 0);
+}
+
+Status ContextImpl::get_query_result_resource(const QueryHandle& query, uint32_t, QueryValueType,
+                                              int, const ResourceRef&, unsigned) {
+  if (!query) return Status(ErrorCode::kInvalidArgument, "get_query_result_resource: null query");
+  return not_implemented("get_query_result_resource", "queries are", 0);
+}
+
+void ContextImpl::set_active_query_state(bool enable) {
+  state_.queries_active = enable;
+}
+
+Status ContextImpl::render_condition(const QueryHandle& query, bool, RenderCondMode mode) {
+  if (unsigned(mode) > unsigned(RenderCondMode::BY_REGION_NO_WAIT)) {
+    return Status(ErrorCode::kInvalidArgument, "render_condition: invalid mode");
+  }
+  // Without a query conditional rendering is off, which is all clpipe does today.
+  if (!query) return Status();
+  return not_implemented("render_condition", "conditional rendering is", 0);
+}
+
+}  // namespace clpipe::frontend

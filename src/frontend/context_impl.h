@@ -1,0 +1,177 @@
+// ContextImpl: clpipe's Context (Gallium's pipe_context) on one in-order OpenCL queue.
+//
+// The methods live in one file per responsibility: context.cpp (construction, flush,
+// barriers, the draw-side calls other issues implement), state_<cso>.cpp (one CSO kind
+// each), state_params.cpp (set_* calls), views.cpp, transfer.cpp, clear.cpp, copy.cpp.
+// State calls validate, then store into state_ and set dirty bits (context_state.h);
+// data calls enqueue kernels through ops_ and report each command to the resources it
+// uses (ResourceImpl::note_use). Used by one thread at a time.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "clpipe/context.h"
+#include "frontend/context_state.h"
+#include "frontend/device_ops.h"
+#include "frontend/resource.h"
+#include "frontend/screen_impl.h"
+#include "runtime/queue.h"
+
+namespace clpipe::frontend {
+
+class ContextImpl final : public Context {
+ public:
+  explicit ContextImpl(std::shared_ptr<ScreenImpl> screen);
+  ~ContextImpl() override;
+
+  Screen& screen() override { return *screen_; }
+
+  // CSOs (state_<cso>.cpp).
+  Result<BlendHandle> create_blend_state(const BlendState& state) override;
+  void bind_blend_state(const BlendHandle& cso) override;
+  Result<DepthStencilAlphaHandle> create_depth_stencil_alpha_state(
+      const DepthStencilAlphaState& state) override;
+  void bind_depth_stencil_alpha_state(const DepthStencilAlphaHandle& cso) override;
+  Result<RasterizerHandle> create_rasterizer_state(const RasterizerState& state) override;
+  void bind_rasterizer_state(const RasterizerHandle& cso) override;
+  Result<SamplerHandle> create_sampler_state(const SamplerState& state) override;
+  Status bind_sampler_states(ShaderType shader, unsigned start,
+                             const std::vector<SamplerHandle>& samplers) override;
+  Result<VertexElementsHandle> create_vertex_elements_state(
+      const std::vector<VertexElement>& elements) override;
+  void bind_vertex_elements_state(const VertexElementsHandle& cso) override;
+  Result<ShaderHandle> create_vs_state(const ShaderState& state) override;
+  Result<ShaderHandle> create_fs_state(const ShaderState& state) override;
+  Result<ShaderHandle> create_gs_state(const ShaderState& state) override;
+  Result<ShaderHandle> create_tcs_state(const ShaderState& state) override;
+  Result<ShaderHandle> create_tes_state(const ShaderState& state) override;
+  Status bind_vs_state(const ShaderHandle& shader) override;
+  Status bind_fs_state(const ShaderHandle& shader) override;
+  Status bind_gs_state(const ShaderHandle& shader) override;
+  Status bind_tcs_state(const ShaderHandle& shader) override;
+  Status bind_tes_state(const ShaderHandle& shader) override;
+  Result<ComputeHandle> create_compute_state(const ComputeState& state) override;
+  void bind_compute_state(const ComputeHandle& shader) override;
+
+  // Parameter state (state_params.cpp).
+  void set_blend_color(const BlendColor& color) override;
+  void set_stencil_ref(const StencilRef& ref) override;
+  void set_sample_mask(uint32_t mask) override;
+  void set_min_samples(unsigned min_samples) override;
+  void set_clip_state(const ClipState& clip) override;
+  void set_polygon_stipple(const PolyStipple& stipple) override;
+  Status set_scissor_states(unsigned start, const std::vector<ScissorState>& s) override;
+  Status set_viewport_states(unsigned start, const std::vector<ViewportState>& v) override;
+  Status set_framebuffer_state(const FramebufferState& fb) override;
+  Status set_vertex_buffers(unsigned start, const std::vector<VertexBuffer>& buffers,
+                            unsigned unbind_trailing) override;
+  Status set_constant_buffer(ShaderType shader, unsigned index, const ConstantBuffer* cb) override;
+  Status set_shader_buffers(ShaderType shader, unsigned start,
+                            const std::vector<ShaderBuffer>& buffers,
+                            uint32_t writable_bitmask) override;
+  Status set_shader_images(ShaderType shader, unsigned start, const std::vector<ImageView>& images,
+                           unsigned unbind_trailing) override;
+  Status set_sampler_views(ShaderType shader, unsigned start,
+                           const std::vector<SamplerViewHandle>& views,
+                           unsigned unbind_trailing) override;
+  Status set_stream_output_targets(const std::vector<StreamOutputTargetHandle>& targets,
+                                   const std::vector<uint32_t>& offsets) override;
+  void set_tess_state(const float default_outer[4], const float default_inner[2]) override;
+  void set_patch_vertices(uint8_t patch_vertices) override;
+
+  // Views (views.cpp).
+  Result<SamplerViewHandle> create_sampler_view(const ResourceRef& res,
+                                                const SamplerViewTemplate& templ) override;
+  Result<SurfaceHandle> create_surface(const ResourceRef& res,
+                                       const SurfaceTemplate& templ) override;
+  Result<StreamOutputTargetHandle> create_stream_output_target(const ResourceRef& res,
+                                                               uint32_t buffer_offset,
+                                                               uint32_t buffer_size) override;
+
+  // Draw-side calls built by other issues (context.cpp).
+  Status draw_vbo(const DrawInfo& info, unsigned drawid_offset, const DrawIndirectInfo* indirect,
+                  const std::vector<DrawStartCountBias>& draws) override;
+  Status launch_grid(const GridInfo& grid) override;
+  Status blit(const BlitInfo& info) override;
+  Status generate_mipmap(const ResourceRef& res, Format format, unsigned base_level,
+                         unsigned last_level, unsigned first_layer, unsigned last_layer) override;
+
+  // Clears (clear.cpp) and copies (copy.cpp).
+  Status clear(uint32_t buffers, const ScissorState* scissor, const ColorUnion& color, double depth,
+               unsigned stencil) override;
+  Status clear_render_target(const SurfaceHandle& dst, const ColorUnion& color, unsigned x,
+                             unsigned y, unsigned w, unsigned h,
+                             bool render_condition_enabled) override;
+  Status clear_depth_stencil(const SurfaceHandle& dst, uint32_t clear_flags, double depth,
+                             unsigned stencil, unsigned x, unsigned y, unsigned w, unsigned h,
+                             bool render_condition_enabled) override;
+  Status clear_texture(const ResourceRef& res, unsigned level, const Box& box,
+                       const void* data) override;
+  Status clear_buffer(const ResourceRef& res, uint32_t offset, uint32_t size, const void* value,
+                      unsigned value_size) override;
+  Status resource_copy_region(const ResourceRef& dst, unsigned dst_level, unsigned dstx,
+                              unsigned dsty, unsigned dstz, const ResourceRef& src,
+                              unsigned src_level, const Box& src_box) override;
+
+  // Synchronisation (context.cpp).
+  Status flush(FenceHandle* fence, uint32_t flags) override;
+  void texture_barrier(uint32_t flags) override;
+  void memory_barrier(uint32_t flags) override;
+  bool is_resource_referenced(const ResourceRef& res, unsigned level) override;
+
+  // Transfers (transfer.cpp).
+  Result<TransferHandle> transfer_map(const ResourceRef& res, unsigned level, uint32_t usage,
+                                      const Box& box) override;
+  Status transfer_flush_region(const TransferHandle& transfer, const Box& box) override;
+  Status transfer_unmap(TransferHandle& transfer) override;
+  Status buffer_subdata(const ResourceRef& res, uint32_t usage, uint32_t offset, uint32_t size,
+                        const void* data) override;
+  Status texture_subdata(const ResourceRef& res, unsigned level, uint32_t usage, const Box& box,
+                         const void* data, uint32_t stride, uint64_t layer_stride) override;
+
+  // Queries (context.cpp): not implemented yet.
+  Result<QueryHandle> create_query(QueryType type, unsigned index) override;
+  Status begin_query(const QueryHandle& query) override;
+  Status end_query(const QueryHandle& query) override;
+  Status get_query_result(const QueryHandle& query, bool wait, QueryResult* result) override;
+  Status get_query_result_resource(const QueryHandle& query, uint32_t flags,
+                                   QueryValueType result_type, int index, const ResourceRef& res,
+                                   unsigned offset) override;
+  void set_active_query_state(bool enable) override;
+  Status render_condition(const QueryHandle& query, bool condition, RenderCondMode mode) override;
+
+  // For the passes and for tests.
+  const ContextState& state() const { return state_; }
+  ContextState& mutable_state() { return state_; }
+  uint64_t id() const { return id_; }
+
+ private:
+  ResourceImpl& resource(const ResourceRef& res, const char* what) {
+    return resource_of(res, screen_->id(), what);
+  }
+  Result<ShaderHandle> create_shader(ShaderType stage, const ShaderState& state, const char* call);
+  Status bind_shader(ShaderType stage, const ShaderHandle& shader, const char* call);
+  // Fills the whole box of a surface's layers; rect in texels of the surface's level.
+  void fill_surface(const Surface& surf, unsigned x, unsigned y, unsigned w, unsigned h,
+                    const FillPattern& pattern);
+  // Keeps host data alive until the command reading it has finished.
+  void keep_until_done(const cl::Event& event, std::shared_ptr<std::vector<uint8_t>> data);
+  void reap_uploads();
+
+  std::shared_ptr<ScreenImpl> screen_;
+  const uint64_t id_;
+  runtime::Queue queue_;
+  // Maps and unmaps run on their own queue, so that mapping an idle resource never waits
+  // for this context's unrelated work; shared with outstanding transfers.
+  std::shared_ptr<runtime::Queue> transfer_queue_;
+  DeviceOps ops_;
+  ContextState state_;
+  // Host copies of subdata uploads with the write that reads them, oldest first.
+  std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;
+  size_t upload_bytes_ = 0;  // bytes held in uploads_
+};
+
+}  // namespace clpipe::frontend

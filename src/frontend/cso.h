@@ -1,0 +1,88 @@
+// The CSO and view objects behind the API's handles, and the validators of their
+// templates.
+//
+// Producers: the create_* methods of ContextImpl (state_<cso>.cpp, views.cpp) validate a
+// template and copy it into one of these immutable objects. Consumers: draw-time
+// validation and the passes (issue 4), which read the stored state through the bound
+// handles in ContextState (context_state.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "clpipe/context.h"
+
+namespace clpipe {
+
+class BlendCso {
+ public:
+  explicit BlendCso(const BlendState& s) : state(s) {}
+  const BlendState state;
+};
+
+class DepthStencilAlphaCso {
+ public:
+  explicit DepthStencilAlphaCso(const DepthStencilAlphaState& s) : state(s) {}
+  const DepthStencilAlphaState state;
+};
+
+class RasterizerCso {
+ public:
+  explicit RasterizerCso(const RasterizerState& s) : state(s) {}
+  const RasterizerState state;
+};
+
+class SamplerCso {
+ public:
+  explicit SamplerCso(const SamplerState& s) : state(s) {}
+  const SamplerState state;
+};
+
+class VertexElementsCso {
+ public:
+  explicit VertexElementsCso(std::vector<VertexElement> e) : elements(std::move(e)) {}
+  const std::vector<VertexElement> elements;
+};
+
+// A graphics shader: its stage and TGSI text, checked only for the header so far; the
+// compiler (issue 3) parses and translates it when connected.
+class Shader {
+ public:
+  Shader(ShaderType s, const ShaderState& st) : stage(s), state(st) {}
+  const ShaderType stage;
+  const ShaderState state;
+};
+
+class ComputeShader {
+ public:
+  explicit ComputeShader(const ComputeState& st) : state(st) {}
+  const ComputeState state;
+};
+
+// Queries are not implemented yet: create_query fails, so no Query object exists.
+class Query {
+ public:
+  virtual ~Query() = default;
+};
+
+}  // namespace clpipe
+
+namespace clpipe::frontend {
+
+// Each throws runtime::Error(kInvalidArgument) naming the first bad field, or
+// kUnsupported for a valid value clpipe does not implement.
+void validate_blend(const BlendState& s);
+void validate_depth_stencil_alpha(const DepthStencilAlphaState& s);
+void validate_rasterizer(const RasterizerState& s);
+void validate_sampler(const SamplerState& s);
+void validate_vertex_elements(const std::vector<VertexElement>& elements);
+// The stage named by the TGSI header must be `stage`; stream output is checked too.
+void validate_shader(ShaderType stage, const ShaderState& s);
+void validate_compute(const ComputeState& s, uint64_t max_local_mem);
+
+// The stage named by the first token of TGSI text (VERT, FRAG, ...); throws when the
+// text does not start with a known stage name.
+ShaderType tgsi_header_stage(const std::string& tgsi);
+
+}  // namespace clpipe::frontend
