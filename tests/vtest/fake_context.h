@@ -185,8 +185,8 @@ class FakeContext : public Context {
   }
   Status set_viewport_states(unsigned start, const std::vector<ViewportState>& v) override {
     check(start + v.size() <= kMaxViewports, "viewport range");
-    log_->call("set_viewport_states start=", start, " n=", v.size(),
-               v.empty() ? "" : " scale0=", v.empty() ? 0.0f : v[0].scale[0]);
+    log_->call("set_viewport_states start=", start, " n=", v.size(), " scale=",
+               v.empty() ? 0.0f : v[0].scale[0], ",", v.empty() ? 0.0f : v[0].scale[1]);
     return Status::ok();
   }
   Status set_framebuffer_state(const FramebufferState& fb) override {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "frontend/vtest/decoder.h"
+#include "frontend/vtest/formats.h"
 #include "frontend/vtest/log.h"
 #include "frontend/vtest/protocol.h"
 #include "frontend/vtest/resources.h"

@@ -171,7 +171,16 @@ void Decoder::cmd_set_sub_ctx(const Payload& p, uint32_t) {
   p.expect_len(1);
   auto it = subs_.find(p[1]);
   if (it == subs_.end()) protocol_error("unknown sub-context ", p[1]);
-  current_ = it->second.get();
+  SubContext* next = it->second.get();
+  if (current_ && current_ != next && current_->dirty) {
+    // Contexts have separate queues: what the previous one queued (e.g. the uploads of a
+    // transfer area executed in sub-context 0) must be done before the next one runs.
+    current_->dirty = false;
+    FenceHandle f;
+    report(current_->ctx->flush(&f, 0));
+    if (f) report(screen().fence_finish(f, std::numeric_limits<uint64_t>::max()));
+  }
+  current_ = next;
 }
 
 void Decoder::cmd_destroy_sub_ctx(const Payload& p, uint32_t) {
