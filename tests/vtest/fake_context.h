@@ -385,7 +385,17 @@ class FakeContext : public Context {
     if (!check(q != nullptr, "result of null query")) return Status(ErrorCode::kInvalidArgument, "null");
     FakeQuery* f = unwrap<FakeQuery>(q);
     if (!wait && f->polls++ == 0) return Status(ErrorCode::kNotReady, "not yet");
-    r->u64 = 1000 + f->id;
+    switch (f->type) {
+      case QueryType::OCCLUSION_PREDICATE:
+      case QueryType::OCCLUSION_PREDICATE_CONSERVATIVE:
+      case QueryType::SO_OVERFLOW_PREDICATE:
+      case QueryType::SO_OVERFLOW_ANY_PREDICATE:
+      case QueryType::GPU_FINISHED:
+        r->b = true;
+        break;
+      default:
+        r->u64 = 1000 + f->id;
+    }
     log_->call("get_query_result ", oid(q), " wait=", wait);
     return Status::ok();
   }
