@@ -51,8 +51,12 @@ TEST_CASE("vtest caps: the evaluator reproduces what Mesa made of the minimal bl
           "[vtest][caps]") {
   // Verified with wflinfo through the capture proxy (caps/caps_experiments.md).
   const std::pair<const char*, Expect> kBlobs[] = {
-      {"min-gl21", {21, 0}}, {"min-gl30", {30, 0}}, {"min-gl31", {31, 0}},
-      {"min-gl32", {32, 32}}, {"min-gl33", {33, 33}}, {"min-gl33-no-cap-transfer", {33, 33}},
+      {"min-gl21", {21, 0}},
+      {"min-gl30", {30, 0}},
+      {"min-gl31", {31, 0}},
+      {"min-gl32", {32, 32}},
+      {"min-gl33", {33, 33}},
+      {"min-gl33-no-cap-transfer", {33, 33}},
       // GL 4.3 really; this server's evaluator models levels up to 3.3.
       {"server-virglrenderer-0.10.4-llvmpipe", {33, 33}},
   };
@@ -78,34 +82,63 @@ TEST_CASE("vtest caps: single-field rewrites give the GL versions of the caps ex
       {"glsl 140", [](CapsBlob& b) { set_u32(b, CapsOffset::GLSL_LEVEL, 140); }, {31, 0}},
       {"glsl 130", [](CapsBlob& b) { set_u32(b, CapsOffset::GLSL_LEVEL, 130); }, {30, 0}},
       {"glsl 120", [](CapsBlob& b) { set_u32(b, CapsOffset::GLSL_LEVEL, 120); }, {21, 0}},
-      {"hfcv 5", [](CapsBlob& b) { set_u32(b, CapsOffset::HOST_FEATURE_CHECK_VERSION, 5); }, {31, 33}},
+      {"hfcv 5",
+       [](CapsBlob& b) { set_u32(b, CapsOffset::HOST_FEATURE_CHECK_VERSION, 5); },
+       {31, 33}},
       {"max_samples 0", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_SAMPLES, 0); }, {21, 0}},
       {"max_samples 2", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_SAMPLES, 2); }, {21, 0}},
       {"max_samples 4 without texture_multisample",
-       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_SAMPLES, 4); }, {21, 0}},
-      {"no dual source", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_DUAL_SOURCE_RENDER_TARGETS, 0); }, {32, 32}},
-      {"-occlusion_query", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::OCCLUSION_QUERY); }, {32, 32}},
-      {"max_uniform_blocks 12", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_UNIFORM_BLOCKS, 12); }, {30, 0}},
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_SAMPLES, 4); },
+       {21, 0}},
+      {"no dual source",
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_DUAL_SOURCE_RENDER_TARGETS, 0); },
+       {32, 32}},
+      {"-occlusion_query",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::OCCLUSION_QUERY); },
+       {32, 32}},
+      {"max_uniform_blocks 12",
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_UNIFORM_BLOCKS, 12); },
+       {30, 0}},
       {"max_shader_sampler_views 15",
-       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_SHADER_SAMPLER_VIEWS, 15); }, {30, 0}},
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_SHADER_SAMPLER_VIEWS, 15); },
+       {30, 0}},
       {"max_tbo_size 0", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_TBO_SIZE, 0); }, {30, 0}},
-      {"-primitive_restart", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::PRIMITIVE_RESTART); }, {30, 0}},
-      {"-depth_clip_disable", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::DEPTH_CLIP_DISABLE); }, {31, 0}},
-      {"-seamless_cube_map", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::SEAMLESS_CUBE_MAP); }, {31, 0}},
-      {"max_streamout_buffers 0", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_STREAMOUT_BUFFERS, 0); }, {21, 0}},
-      {"-conditional_render", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::CONDITIONAL_RENDER); }, {21, 0}},
-      {"-indep_blend_enable", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::INDEP_BLEND_ENABLE); }, {21, 0}},
-      {"max_texture_array_layers 0", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_TEXTURE_ARRAY_LAYERS, 0); }, {21, 0}},
-      {"max_render_targets 2", [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_RENDER_TARGETS, 2); }, {21, 0}},
+      {"-primitive_restart",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::PRIMITIVE_RESTART); },
+       {30, 0}},
+      {"-depth_clip_disable",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::DEPTH_CLIP_DISABLE); },
+       {31, 0}},
+      {"-seamless_cube_map",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::SEAMLESS_CUBE_MAP); },
+       {31, 0}},
+      {"max_streamout_buffers 0",
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_STREAMOUT_BUFFERS, 0); },
+       {21, 0}},
+      {"-conditional_render",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::CONDITIONAL_RENDER); },
+       {21, 0}},
+      {"-indep_blend_enable",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::INDEP_BLEND_ENABLE); },
+       {21, 0}},
+      {"max_texture_array_layers 0",
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_TEXTURE_ARRAY_LAYERS, 0); },
+       {21, 0}},
+      {"max_render_targets 2",
+       [](CapsBlob& b) { set_u32(b, CapsOffset::MAX_RENDER_TARGETS, 2); },
+       {21, 0}},
       {"-SRGB_WRITE_CONTROL",
-       [](CapsBlob& b) { clear_bit(b, CapsOffset::CAPABILITY_BITS, VirglCap::SRGB_WRITE_CONTROL); }, {21, 0}},
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::CAPABILITY_BITS, VirglCap::SRGB_WRITE_CONTROL); },
+       {21, 0}},
       {"hfcv 0 -SRGB_WRITE_CONTROL",
        [](CapsBlob& b) {
          set_u32(b, CapsOffset::HOST_FEATURE_CHECK_VERSION, 0);
          clear_bit(b, CapsOffset::CAPABILITY_BITS, VirglCap::SRGB_WRITE_CONTROL);
        },
        {31, 33}},
-      {"-color_clamping", [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::COLOR_CLAMPING); }, {33, 33}},
+      {"-color_clamping",
+       [](CapsBlob& b) { clear_bit(b, CapsOffset::BSET, Bset::COLOR_CLAMPING); },
+       {33, 33}},
   };
   for (const Row& r : kRows) {
     INFO(r.what);
@@ -127,21 +160,23 @@ TEST_CASE("vtest caps: a GL 3.3-capable screen yields a blob Mesa turns into GL 
   CHECK(v.core == 33);
   CHECK(v.missing.empty());
   // The fields that gate GL 3.0 .. 3.3 (doc 5.3), next to the verified minimal blob.
-  for (uint32_t off : {uint32_t(CapsOffset::GLSL_LEVEL), uint32_t(CapsOffset::MAX_SAMPLES),
-                       uint32_t(CapsOffset::MAX_SHADER_SAMPLER_VIEWS),
-                       uint32_t(CapsOffset::HOST_FEATURE_CHECK_VERSION),
-                       uint32_t(CapsOffset::PRIM_MASK), uint32_t(CapsOffset::MAX_STREAMOUT_BUFFERS),
-                       uint32_t(CapsOffset::MAX_DUAL_SOURCE_RENDER_TARGETS),
-                       uint32_t(CapsOffset::MAX_TEXTURE_ARRAY_LAYERS),
-                       uint32_t(CapsOffset::MAX_TBO_SIZE), uint32_t(CapsOffset::MAX_RENDER_TARGETS),
-                       uint32_t(CapsOffset::MAX_VIEWPORTS), uint32_t(CapsOffset::MAX_UNIFORM_BLOCK_SIZE)}) {
+  for (uint32_t off :
+       {uint32_t(CapsOffset::GLSL_LEVEL), uint32_t(CapsOffset::MAX_SAMPLES),
+        uint32_t(CapsOffset::MAX_SHADER_SAMPLER_VIEWS),
+        uint32_t(CapsOffset::HOST_FEATURE_CHECK_VERSION), uint32_t(CapsOffset::PRIM_MASK),
+        uint32_t(CapsOffset::MAX_STREAMOUT_BUFFERS),
+        uint32_t(CapsOffset::MAX_DUAL_SOURCE_RENDER_TARGETS),
+        uint32_t(CapsOffset::MAX_TEXTURE_ARRAY_LAYERS), uint32_t(CapsOffset::MAX_TBO_SIZE),
+        uint32_t(CapsOffset::MAX_RENDER_TARGETS), uint32_t(CapsOffset::MAX_VIEWPORTS),
+        uint32_t(CapsOffset::MAX_UNIFORM_BLOCK_SIZE)}) {
     INFO("offset " << off);
     CHECK(caps_u32(p, off) == caps_u32(ref.data(), off));
   }
   CHECK(caps_u32(p, CapsOffset::MAX_UNIFORM_BLOCKS) >= 13);
   const uint32_t ref_bset = caps_u32(ref.data(), CapsOffset::BSET);
   CHECK((caps_u32(p, CapsOffset::BSET) & ref_bset) == ref_bset);
-  const uint32_t need = VirglCap::SRGB_WRITE_CONTROL | VirglCap::TRANSFER | VirglCap::FBO_MIXED_COLOR_FORMATS;
+  const uint32_t need =
+      VirglCap::SRGB_WRITE_CONTROL | VirglCap::TRANSFER | VirglCap::FBO_MIXED_COLOR_FORMATS;
   CHECK((caps_u32(p, CapsOffset::CAPABILITY_BITS) & need) == need);
   CHECK(caps_u32(p, CapsOffset::MAX_VERSION) == 2);
   CHECK(std::string(reinterpret_cast<const char*>(p + CapsOffset::RENDERER)) == "clpipe (fake)");
@@ -185,31 +220,43 @@ TEST_CASE("vtest caps: missing screen caps lower the advertised GL level honestl
     unsigned gl, glsl;
   };
   const Case kCases[] = {
-      {"no dual-source blending", [](FakeConfig& c) { c.caps.erase(Cap::MAX_DUAL_SOURCE_RENDER_TARGETS); }, 32, 150},
+      {"no dual-source blending",
+       [](FakeConfig& c) { c.caps.erase(Cap::MAX_DUAL_SOURCE_RENDER_TARGETS); }, 32, 150},
       {"no occlusion queries", [](FakeConfig& c) { c.caps.erase(Cap::OCCLUSION_QUERY); }, 32, 150},
       {"no depth clamp", [](FakeConfig& c) { c.caps.erase(Cap::DEPTH_CLIP_DISABLE); }, 31, 140},
-      {"no primitive restart", [](FakeConfig& c) { c.caps.erase(Cap::PRIMITIVE_RESTART); }, 30, 130},
-      {"12 constant buffers", [](FakeConfig& c) {
+      {"no primitive restart", [](FakeConfig& c) { c.caps.erase(Cap::PRIMITIVE_RESTART); }, 30,
+       130},
+      {"12 constant buffers",
+       [](FakeConfig& c) {
          for (ShaderType s : {ShaderType::VERTEX, ShaderType::FRAGMENT, ShaderType::GEOMETRY})
            c.shader_caps[{s, ShaderCap::MAX_CONST_BUFFERS}] = 12;
-       }, 30, 130},
-      {"no conditional rendering", [](FakeConfig& c) { c.caps.erase(Cap::CONDITIONAL_RENDER); }, 21, 120},
-      {"no sRGB rendering", [](FakeConfig& c) {
+       },
+       30, 130},
+      {"no conditional rendering", [](FakeConfig& c) { c.caps.erase(Cap::CONDITIONAL_RENDER); }, 21,
+       120},
+      {"no sRGB rendering",
+       [](FakeConfig& c) {
          auto inner = c.formats;
          c.formats = [inner](Format f, TextureTarget t, unsigned n, uint32_t bind) {
            return !(format_is_srgb(f) && (bind & Bind::RENDER_TARGET)) && inner(f, t, n, bind);
          };
-       }, 21, 120},
-      {"no float render targets", [](FakeConfig& c) {
+       },
+       21, 120},
+      {"no float render targets",
+       [](FakeConfig& c) {
          auto inner = c.formats;
          c.formats = [inner](Format f, TextureTarget t, unsigned n, uint32_t bind) {
-           return !(f == Format::R32G32B32A32_FLOAT && (bind & Bind::RENDER_TARGET)) && inner(f, t, n, bind);
+           return !(f == Format::R32G32B32A32_FLOAT && (bind & Bind::RENDER_TARGET)) &&
+                  inner(f, t, n, bind);
          };
-       }, 21, 120},
-      {"GLSL 1.40 compiler", [](FakeConfig& c) {
+       },
+       21, 120},
+      {"GLSL 1.40 compiler",
+       [](FakeConfig& c) {
          c.caps[Cap::GLSL_FEATURE_LEVEL] = 140;
          c.caps[Cap::GLSL_FEATURE_LEVEL_COMPATIBILITY] = 140;
-       }, 31, 140},
+       },
+       31, 140},
   };
   for (const Case& k : kCases) {
     INFO(k.what);

@@ -113,7 +113,8 @@ TEST_CASE("vtest connection: RESOURCE_CREATE2 hands out a sealed memfd of data_s
   CHECK(st.st_size == 8);
   CHECK(c.conn->resources().count() == 3);
   CHECK(c.log->count("resource_create") == 3);
-  for (int fd : fds) close(fd);
+  for (int fd : fds)
+    close(fd);
 
   c.send(message(VtestCmd::RESOURCE_UNREF, {2}));
   REQUIRE(c.serve());
@@ -131,9 +132,11 @@ TEST_CASE("vtest connection: TRANSFER_PUT2 / TRANSFER_GET2 use shared memory and
   REQUIRE(c.serve());
   std::vector<int> fds = c.transport.take_fds();
   REQUIRE(fds.size() == 1);
-  auto* m = static_cast<uint8_t*>(mmap(nullptr, 160, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0));
+  auto* m =
+      static_cast<uint8_t*>(mmap(nullptr, 160, PROT_READ | PROT_WRITE, MAP_SHARED, fds[0], 0));
   REQUIRE(m != MAP_FAILED);
-  for (int i = 0; i < 160; ++i) m[i] = uint8_t(i);
+  for (int i = 0; i < 160; ++i)
+    m[i] = uint8_t(i);
   // Level 1 is 4x2 at offset 128, 16-byte rows. The length field lies (doc 2.3): 10 +
   // data dwords, but only the 10 field dwords follow.
   c.send(message(VtestCmd::TRANSFER_PUT2, {1, 1, 1, 0, 0, 3, 2, 1, 24, 128 + 4}, 10 + 6));
@@ -147,7 +150,8 @@ TEST_CASE("vtest connection: TRANSFER_PUT2 / TRANSFER_GET2 use shared memory and
 
   // Readback: the box goes to `offset` with the level's row stride, nothing else moves.
   std::memset(m, 0xee, 160);
-  for (uint32_t y = 0; y < 4; ++y) std::memset(host->at(0, 0, y, 0), int(y + 1), 32);
+  for (uint32_t y = 0; y < 4; ++y)
+    std::memset(host->at(0, 0, y, 0), int(y + 1), 32);
   c.send(message(VtestCmd::TRANSFER_GET2, {1, 0, 2, 1, 0, 4, 2, 1, 999999, 32 + 8}));
   c.send(message(VtestCmd::RESOURCE_BUSY_WAIT, {1, 1}));
   REQUIRE(c.serve());
@@ -172,8 +176,10 @@ TEST_CASE("vtest connection: protocol 0 moves data inline", "[vtest][connection]
   c.send(message(VtestCmd::RESOURCE_CREATE, {1, 2, 67, 2, 4, 4, 1, 1, 0, 0}));
   // TRANSFER_PUT: 11 field dwords, then exactly data_size bytes (unpadded); the length field
   // also counts the data. A 2x2 box at (1,1) with a 12-byte stride (rows of 8 bytes used).
-  std::vector<uint8_t> put = message(VtestCmd::TRANSFER_PUT, {1, 0, 12, 0, 1, 1, 0, 2, 2, 1, 20}, 11 + 5);
-  for (int i = 0; i < 20; ++i) put.push_back(uint8_t(0x80 + i));
+  std::vector<uint8_t> put =
+      message(VtestCmd::TRANSFER_PUT, {1, 0, 12, 0, 1, 1, 0, 2, 2, 1, 20}, 11 + 5);
+  for (int i = 0; i < 20; ++i)
+    put.push_back(uint8_t(0x80 + i));
   c.send(put);
   c.send(message(VtestCmd::TRANSFER_GET, {1, 0, 12, 0, 1, 1, 0, 2, 2, 1, 20}));
   c.transport.clear_output();
@@ -181,9 +187,10 @@ TEST_CASE("vtest connection: protocol 0 moves data inline", "[vtest][connection]
   FakeResource* host = fake(c.conn->resources().get(1, "t").host);
   CHECK(host->at(0, 1, 1, 0)[0] == 0x80);
   CHECK(host->at(0, 2, 2, 0)[3] == 0x80 + 19);  // second texel of the second row
-  const auto& out = c.transport.output();  // raw reply, no header
+  const auto& out = c.transport.output();       // raw reply, no header
   REQUIRE(out.size() == 20);
-  for (int i : {0, 7, 12, 19}) CHECK(out[size_t(i)] == 0x80 + i);
+  for (int i : {0, 7, 12, 19})
+    CHECK(out[size_t(i)] == 0x80 + i);
   CHECK(out[8] == 0);  // the stride gap is not part of the box
   c.send(message(VtestCmd::TRANSFER_GET, {1, 0, 0, 0, 0, 0, 0, 4, 4, 1, 60}));
   CHECK_FALSE(c.serve());
@@ -200,19 +207,42 @@ TEST_CASE("vtest connection: malformed messages close the connection with a logg
       {"the first message must be CREATE_RENDERER",
        [](Client& c) { c.send(message(VtestCmd::PING_PROTOCOL_VERSION, {})); }},
       {"truncated message",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::SUBMIT_CMD, {1, 2}, 3)); }},
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::SUBMIT_CMD, {1, 2}, 3));
+       }},
       {"SUBMIT_CMD of 4194304 dwords",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::SUBMIT_CMD, {}, 1 << 22)); }},
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::SUBMIT_CMD, {}, 1 << 22));
+       }},
       {"unsupported vtest command 24",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::SUBMIT_CMD2, {})); }},
-      {"unsupported vtest command 77", [](Client& c) { c.handshake(); c.send(message(77, {})); }},
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::SUBMIT_CMD2, {}));
+       }},
+      {"unsupported vtest command 77",
+       [](Client& c) {
+         c.handshake();
+         c.send(message(77, {}));
+       }},
       {"length field 3, expected 2",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::RESOURCE_BUSY_WAIT, {0, 0, 0})); }},
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::RESOURCE_BUSY_WAIT, {0, 0, 0}));
+       }},
       {"needs protocol version 2",
-       [](Client& c) { c.handshake(0); c.send(message(VtestCmd::RESOURCE_CREATE2, {1, 0, 64, 0, 8, 1, 1, 1, 0, 0, 8})); }},
-      {"renderer name of", [](Client& c) { c.send(message(VtestCmd::CREATE_RENDERER, {}, 1 << 20)); }},
+       [](Client& c) {
+         c.handshake(0);
+         c.send(message(VtestCmd::RESOURCE_CREATE2, {1, 0, 64, 0, 8, 1, 1, 1, 0, 0, 8}));
+       }},
+      {"renderer name of",
+       [](Client& c) { c.send(message(VtestCmd::CREATE_RENDERER, {}, 1 << 20)); }},
       {"a second CREATE_RENDERER",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::CREATE_RENDERER, {0})); }},
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::CREATE_RENDERER, {0}));
+       }},
       {"already in use",
        [](Client& c) {
          c.handshake();
@@ -220,7 +250,10 @@ TEST_CASE("vtest connection: malformed messages close the connection with a logg
          c.send(message(VtestCmd::RESOURCE_CREATE2, {1, 0, 64, 0, 8, 1, 1, 1, 0, 0, 8}));
        }},
       {"limit of",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::RESOURCE_CREATE2, {1, 2, 31, 2, 32768, 32768, 1, 1, 0, 0, 0})); }},  // 16 GiB
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::RESOURCE_CREATE2, {1, 2, 31, 2, 32768, 32768, 1, 1, 0, 0, 0}));
+       }},  // 16 GiB
       {"TRANSFER_PUT of",
        [](Client& c) {
          c.handshake(0);
@@ -228,7 +261,10 @@ TEST_CASE("vtest connection: malformed messages close the connection with a logg
          c.send(message(VtestCmd::TRANSFER_PUT, {1, 0, 0, 0, 0, 0, 0, 64, 1, 1, 0xffffffffu}));
        }},
       {"SUBMIT_CMD dword 0: SET_SUB_CTX",
-       [](Client& c) { c.handshake(); c.send(message(VtestCmd::SUBMIT_CMD, {ccmd_header(Ccmd::SET_SUB_CTX, 0, 1), 5})); }},
+       [](Client& c) {
+         c.handshake();
+         c.send(message(VtestCmd::SUBMIT_CMD, {ccmd_header(Ccmd::SET_SUB_CTX, 0, 1), 5}));
+       }},
   };
   for (const Case& k : kCases) {
     INFO(k.what);
@@ -251,15 +287,29 @@ TEST_CASE("vtest connection: a closed connection leaves nothing behind", "[vtest
     c.handshake();
     c.send(message(VtestCmd::RESOURCE_CREATE2, {1, 2, 67, 2, 16, 16, 1, 1, 0, 0, 1024}));
     c.send(message(VtestCmd::RESOURCE_CREATE2, {2, 0, 64, 16, 96, 1, 1, 1, 0, 0, 96}));
-    std::vector<uint32_t> submit = {ccmd_header(Ccmd::CREATE_SUB_CTX, 0, 1), 1,
-                                    ccmd_header(Ccmd::SET_SUB_CTX, 0, 1), 1,
-                                    ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SURFACE, 5), 3, 1, 67, 0, 0,
-                                    ccmd_header(Ccmd::SET_FRAMEBUFFER_STATE, 0, 3), 1, 0, 3,
-                                    ccmd_header(Ccmd::SET_VERTEX_BUFFERS, 0, 3), 16, 0, 2};
+    std::vector<uint32_t> submit = {ccmd_header(Ccmd::CREATE_SUB_CTX, 0, 1),
+                                    1,
+                                    ccmd_header(Ccmd::SET_SUB_CTX, 0, 1),
+                                    1,
+                                    ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SURFACE, 5),
+                                    3,
+                                    1,
+                                    67,
+                                    0,
+                                    0,
+                                    ccmd_header(Ccmd::SET_FRAMEBUFFER_STATE, 0, 3),
+                                    1,
+                                    0,
+                                    3,
+                                    ccmd_header(Ccmd::SET_VERTEX_BUFFERS, 0, 3),
+                                    16,
+                                    0,
+                                    2};
     c.send(message(VtestCmd::SUBMIT_CMD, submit));
     c.send(message(VtestCmd::RESOURCE_UNREF, {1}));  // the surface still points at it
     REQUIRE(c.serve());
-    for (int fd : c.transport.take_fds()) close(fd);
+    for (int fd : c.transport.take_fds())
+      close(fd);
     CHECK(log->live_resources == 2);
     CHECK(log->live_contexts == 1);
     CHECK_FALSE(c.conn->serve_one());  // the client hangs up
@@ -270,7 +320,9 @@ TEST_CASE("vtest connection: a closed connection leaves nothing behind", "[vtest
 }
 
 TEST_CASE("vtest connection: message sizes follow the framing exceptions", "[vtest][connection]") {
-  auto size = [](const std::vector<uint8_t>& m) { return Connection::message_size(m.data(), m.size()); };
+  auto size = [](const std::vector<uint8_t>& m) {
+    return Connection::message_size(m.data(), m.size());
+  };
   CHECK(size(message(VtestCmd::CREATE_RENDERER, {0, 0}, 5)) == 8 + 5);
   CHECK(size(message(VtestCmd::TRANSFER_PUT2, {1, 0, 0, 0, 0, 1, 1, 1, 4, 0}, 74)) == 8 + 40);
   CHECK(size(message(VtestCmd::TRANSFER_PUT, {1, 0, 0, 0, 0, 0, 0, 3, 1, 1, 3}, 12)) == 8 + 44 + 3);

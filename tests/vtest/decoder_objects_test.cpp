@@ -15,8 +15,8 @@ TEST_CASE("vtest decoder: blend, rasterizer and DSA fields", "[vtest][decoder]")
   s.cmd(Ccmd::CREATE_OBJECT, ObjType::BLEND, {10, 1u | 2u | 8u, 6, rt0, 0, 0, 0, 0, 0, 0, 0});
   s.cmd(Ccmd::BIND_OBJECT, ObjType::BLEND, {10});
   s.cmd(Ccmd::CREATE_OBJECT, ObjType::RASTERIZER,
-        {11, 0x20000002u | 1u | (2u << 8) | (1u << 10) | (2u << 12) | (1u << 15), fbits(4.5f),
-         0x3, 0xff00abcdu | (3u << 16), fbits(2.0f), fbits(1.5f), fbits(0.25f), fbits(8.0f)});
+        {11, 0x20000002u | 1u | (2u << 8) | (1u << 10) | (2u << 12) | (1u << 15), fbits(4.5f), 0x3,
+         0xff00abcdu | (3u << 16), fbits(2.0f), fbits(1.5f), fbits(0.25f), fbits(8.0f)});
   s.cmd(Ccmd::CREATE_OBJECT, ObjType::DSA,
         {12, 1u | 2u | (3u << 2) | (1u << 8) | (6u << 9),
          1u | (2u << 1) | (2u << 4) | (3u << 7) | (7u << 10) | (0xf0u << 13) | (0x0fu << 21), 0,
@@ -88,11 +88,11 @@ TEST_CASE("vtest decoder: samplers, vertex elements, views and surfaces", "[vtes
   h.resource(2, TextureTarget::BUFFER, Format::R8_UNORM, 256);
   Stream s;
   s.cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_STATE,
-        {20, 2u | (3u << 3) | (4u << 6) | (1u << 9) | (1u << 11) | (1u << 13) | (1u << 15) |
-                 (3u << 16) | (1u << 19) | (8u << 20),
+        {20,
+         2u | (3u << 3) | (4u << 6) | (1u << 9) | (1u << 11) | (1u << 13) | (1u << 15) |
+             (3u << 16) | (1u << 19) | (8u << 20),
          fbits(-1.0f), fbits(0.5f), fbits(1000.0f), 1, 2, 3, 4});
-  s.cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS,
-        {21, 0, 0, 0, 31, 16, 1, 1, 200});
+  s.cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {21, 0, 0, 0, 31, 16, 1, 1, 200});
   s.cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW,
         {22, 1, 67u | (uint32_t(TextureTarget::TEXTURE_2D_ARRAY) << 24), 1u | (3u << 16),
          1u | (2u << 8), 0u | (1u << 3) | (4u << 6) | (5u << 9)});
@@ -137,17 +137,26 @@ TEST_CASE("vtest decoder: samplers, vertex elements, views and surfaces", "[vtes
   CHECK(h.log->surfaces[0].last_layer == 3);
 
   const std::pair<const char*, Stream> kBad[] = {
-      {"layers", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 1, 67, 4u << 16, 0, 0})},
-      {"levels", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 1, 67, 0, 4u << 8, 0})},
-      {"exceed the buffer", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 2, 31, 0, 16, 0})},
-      {"view target", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 2, 64u | (2u << 24), 0, 0, 0})},
+      {"layers",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 1, 67, 4u << 16, 0, 0})},
+      {"levels",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 1, 67, 0, 4u << 8, 0})},
+      {"exceed the buffer",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 2, 31, 0, 16, 0})},
+      {"view target", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW,
+                                   {30, 2, 64u | (2u << 24), 0, 0, 0})},
       {"swizzle", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_VIEW, {30, 1, 67, 0, 0, 7})},
-      {"unknown resource 9", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SURFACE, {30, 9, 67, 0, 0})},
+      {"unknown resource 9",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SURFACE, {30, 9, 67, 0, 0})},
       {"surface level", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SURFACE, {30, 1, 67, 4, 0})},
-      {"filters", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_STATE, {30, 3u << 9, 0, 0, 0, 0, 0, 0, 0})},
-      {"src_offset", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {30, 0x10000, 0, 0, 31})},
-      {"vertex buffer", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {30, 0, 0, 32, 31})},
-      {"1 + 4 x elements", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {30, 0, 0, 0})},
+      {"filters", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SAMPLER_STATE,
+                               {30, 3u << 9, 0, 0, 0, 0, 0, 0, 0})},
+      {"src_offset",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {30, 0x10000, 0, 0, 31})},
+      {"vertex buffer",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {30, 0, 0, 32, 31})},
+      {"1 + 4 x elements",
+       Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::VERTEX_ELEMENTS, {30, 0, 0, 0})},
       {"not supported", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::SURFACE, {30, 1, 105, 0, 0})},
       {"invalid object type", Stream().cmd(Ccmd::CREATE_OBJECT, 12, {30})},
   };
@@ -191,20 +200,27 @@ TEST_CASE("vtest decoder: lengths are checked and errors name the command", "[vt
   Harness h;
   Stream overrun;
   overrun.raw({ccmd_header(Ccmd::SET_SAMPLE_MASK, 0, 5), 1});
-  CHECK_THAT(h.submit_error(overrun), Catch::Contains("SET_SAMPLE_MASK") && Catch::Contains("overruns"));
+  CHECK_THAT(h.submit_error(overrun),
+             Catch::Contains("SET_SAMPLE_MASK") && Catch::Contains("overruns"));
   const std::pair<const char*, Stream> kBad[] = {
       {"SET_BLEND_COLOR: bad length 3", Stream().cmd(Ccmd::SET_BLEND_COLOR, 0, {1, 2, 3})},
       {"CREATE_OBJECT/DSA: bad length", Stream().cmd(Ccmd::CREATE_OBJECT, ObjType::DSA, {1, 0})},
-      {"DRAW_VBO: bad length 13", Stream().cmd(Ccmd::DRAW_VBO, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})},
+      {"DRAW_VBO: bad length 13",
+       Stream().cmd(Ccmd::DRAW_VBO, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})},
       {"unknown virgl command 200", Stream().cmd(200, 0, {})},
       {"CREATE_VIDEO_CODEC: not supported", Stream().cmd(53, 0, {1, 2})},
       {"PIPE_RESOURCE_CREATE: not supported", Stream().cmd(Ccmd::PIPE_RESOURCE_CREATE, 0, {})},
-      {"SET_FRAMEBUFFER_STATE: 9 colour buffers", Stream().cmd(Ccmd::SET_FRAMEBUFFER_STATE, 0, {9, 0})},
-      {"viewport slots", Stream().cmd(Ccmd::SET_VIEWPORT_STATE, 0, {15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})},
+      {"SET_FRAMEBUFFER_STATE: 9 colour buffers",
+       Stream().cmd(Ccmd::SET_FRAMEBUFFER_STATE, 0, {9, 0})},
+      {"viewport slots",
+       Stream().cmd(Ccmd::SET_VIEWPORT_STATE, 0, {15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})},
       {"sampler view slots", Stream().cmd(Ccmd::SET_SAMPLER_VIEWS, 0, {1, 128, 0})},
-      {"index size 3", Stream().cmd(Ccmd::SET_INDEX_BUFFER, 0, {0, 0, 0}).cmd(Ccmd::SET_INDEX_BUFFER, 0, {1, 3, 0})},
+      {"index size 3", Stream()
+                           .cmd(Ccmd::SET_INDEX_BUFFER, 0, {0, 0, 0})
+                           .cmd(Ccmd::SET_INDEX_BUFFER, 0, {1, 3, 0})},
       {"clear bits", Stream().cmd(Ccmd::CLEAR, 0, {1u << 12, 0, 0, 0, 0, 0, 0, 0})},
-      {"EMIT_STRING_MARKER: string of 9 bytes", Stream().cmd(Ccmd::EMIT_STRING_MARKER, 0, {9, 0, 0})},
+      {"EMIT_STRING_MARKER: string of 9 bytes",
+       Stream().cmd(Ccmd::EMIT_STRING_MARKER, 0, {9, 0, 0})},
   };
   for (const auto& [what, stream] : kBad) {
     INFO(what);
@@ -219,8 +235,9 @@ TEST_CASE("vtest decoder: lengths are checked and errors name the command", "[vt
 
 TEST_CASE("vtest decoder: shader text arrives in chunks, across submits", "[vtest][decoder]") {
   Harness h;
-  const std::string text = "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n"
-                           "  0: MOV OUT[0], IMM[0]\n  1: END\n";
+  const std::string text =
+      "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n"
+      "  0: MOV OUT[0], IMM[0]\n  1: END\n";
   std::string with_nul = text + '\0';
   auto dwords = [](const std::string& bytes) {
     std::vector<uint32_t> d((bytes.size() + 3) / 4, 0);
@@ -229,17 +246,25 @@ TEST_CASE("vtest decoder: shader text arrives in chunks, across submits", "[vtes
   };
   const uint32_t total = uint32_t(with_nul.size());
   const std::string first = with_nul.substr(0, 20), rest = with_nul.substr(20);
-  std::vector<uint32_t> c1 = {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 5), 7, 1, total, 30, 0};
-  for (uint32_t d : dwords(first)) c1.push_back(d);
+  std::vector<uint32_t> c1 = {
+      ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 5), 7, 1, total, 30, 0};
+  for (uint32_t d : dwords(first))
+    c1.push_back(d);
   Stream s1;
   s1.raw(c1);
   h.submit(s1);
   CHECK(h.log->shader_texts.empty());  // incomplete: nothing compiled yet
   // Binding an incomplete shader is an error.
-  CHECK_THAT(h.submit_error(Stream().cmd(Ccmd::BIND_SHADER, 0, {7, 1})), Catch::Contains("unknown object 7"));
+  CHECK_THAT(h.submit_error(Stream().cmd(Ccmd::BIND_SHADER, 0, {7, 1})),
+             Catch::Contains("unknown object 7"));
   const std::vector<uint32_t> rd = dwords(rest);
-  std::vector<uint32_t> c2 = {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, uint32_t(5 + rd.size())), 7, 1,
-                              0x80000000u | 20u, 30, 0};
+  std::vector<uint32_t> c2 = {
+      ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, uint32_t(5 + rd.size())),
+      7,
+      1,
+      0x80000000u | 20u,
+      30,
+      0};
   c2.insert(c2.end(), rd.begin(), rd.end());
   Stream s2;
   s2.raw(c2).cmd(Ccmd::BIND_SHADER, 0, {7, 1});
@@ -248,36 +273,49 @@ TEST_CASE("vtest decoder: shader text arrives in chunks, across submits", "[vtes
   CHECK(h.log->shader_texts[0].first == int(ShaderType::FRAGMENT));
   CHECK(h.log->shader_texts[0].second == text);
   CHECK(h.log->count("bind_shader stage=4 #") == 1);
-  CHECK_THAT(h.submit_error(Stream().cmd(Ccmd::BIND_SHADER, 0, {7, 0})), Catch::Contains("bound as VERTEX"));
+  CHECK_THAT(h.submit_error(Stream().cmd(Ccmd::BIND_SHADER, 0, {7, 0})),
+             Catch::Contains("bound as VERTEX"));
 
   // Out-of-order chunks, continuations without a start, oversized texts.
   Stream start;
   start.raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8, 0, 100, 10, 0, 0x54524556});
   h.submit(start);
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8, 0,
-                                          0x80000000u | 8u, 10, 0, 0})),
+  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8,
+                                          0, 0x80000000u | 8u, 10, 0, 0})),
              Catch::Contains("chunk at byte 8, expected 4"));
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8, 1,
-                                          0x80000000u | 4u, 10, 0, 0})),
+  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8,
+                                          1, 0x80000000u | 4u, 10, 0, 0})),
              Catch::Contains("changes its stage"));
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 9, 0,
-                                          0x80000000u, 10, 0, 0})),
+  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 9,
+                                          0, 0x80000000u, 10, 0, 0})),
              Catch::Contains("no first chunk"));
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5), 10, 0,
-                                          0x7fffffffu, 10, 0})),
+  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5), 10,
+                                          0, 0x7fffffffu, 10, 0})),
              Catch::Contains("limit"));
   // Destroying a partial shader drops its text.
   h.submit(Stream().cmd(Ccmd::DESTROY_OBJECT, ObjType::SHADER, {8}));
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8, 0,
-                                          0x80000000u | 4u, 10, 0, 0})),
+  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 8,
+                                          0, 0x80000000u | 4u, 10, 0, 0})),
              Catch::Contains("no first chunk"));
 }
 
 TEST_CASE("vtest decoder: stream-output declarations", "[vtest][decoder]") {
   Harness h;
   const uint32_t o0 = 2u | (1u << 8) | (3u << 10) | (1u << 13) | (4u << 16);
-  std::vector<uint32_t> c = {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 4 + 2 + 2), 3, 0, 8, 10,
-                             1, 4, 8, 0, 0, o0, 1, 0x54524556, 0};
+  std::vector<uint32_t> c = {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 4 + 2 + 2),
+                             3,
+                             0,
+                             8,
+                             10,
+                             1,
+                             4,
+                             8,
+                             0,
+                             0,
+                             o0,
+                             1,
+                             0x54524556,
+                             0};
   h.submit(Stream().raw(c));
   REQUIRE(h.log->stream_outputs.size() == 1);
   const StreamOutputInfo& so = h.log->stream_outputs[0];
@@ -292,21 +330,25 @@ TEST_CASE("vtest decoder: stream-output declarations", "[vtest][decoder]") {
   CHECK(so.output[0].stream == 1);
   CHECK(h.log->shader_texts[0].second == "VERT");
   const uint32_t bad = 0u | (3u << 8) | (2u << 10);  // components 3..4: past w
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 4 + 2 + 1), 4,
-                                          0, 4, 10, 1, 4, 0, 0, 0, bad, 0, 0x54524556})),
-             Catch::Contains("stream output 0"));
-  CHECK_THAT(h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 4, 0, 4, 10,
-                                          200, 0})),
+  CHECK_THAT(
+      h.submit_error(Stream().raw({ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 4 + 2 + 1),
+                                   4, 0, 4, 10, 1, 4, 0, 0, 0, bad, 0, 0x54524556})),
+      Catch::Contains("stream output 0"));
+  CHECK_THAT(h.submit_error(Stream().raw(
+                 {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 6), 4, 0, 4, 10, 200, 0})),
              Catch::Contains("stream outputs"));
 }
 
-TEST_CASE("vtest decoder: clpipe refusals are logged, counted and survivable",
-          "[vtest][decoder]") {
+TEST_CASE("vtest decoder: clpipe refusals are logged, counted and survivable", "[vtest][decoder]") {
   LogRecorder rec;
   Harness h;
   const std::string text = std::string("FRAG\nFAIL_COMPILE\n") + '\0' + '\0';
-  std::vector<uint32_t> c = {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 5), 4, 1,
-                             uint32_t(text.size() - 1), 10, 0};
+  std::vector<uint32_t> c = {ccmd_header(Ccmd::CREATE_OBJECT, ObjType::SHADER, 5 + 5),
+                             4,
+                             1,
+                             uint32_t(text.size() - 1),
+                             10,
+                             0};
   std::vector<uint32_t> d(5, 0);
   std::memcpy(d.data(), text.data(), text.size());
   c.insert(c.end(), d.begin(), d.end());

@@ -55,9 +55,7 @@ struct FakeLog {
     framebuffers.clear();
     blits.clear();
   }
-  bool leak_free() const {
-    return live_resources == 0 && live_contexts == 0 && live_objects == 0;
-  }
+  bool leak_free() const { return live_resources == 0 && live_contexts == 0 && live_objects == 0; }
 
   void record(const BlendState& s) { blends.push_back(s); }
   void record(const RasterizerState& s) { rasterizers.push_back(s); }
@@ -141,8 +139,8 @@ class FakeResource : public Resource {
   // Whether a box lies inside a level (buffers: bytes in x).
   bool box_ok(unsigned l, const Box& b) const {
     if (l > info().last_level) return false;
-    const int64_t w = info().target == TextureTarget::BUFFER ? info().width0
-                                                             : fake_minify(info().width0, l);
+    const int64_t w =
+        info().target == TextureTarget::BUFFER ? info().width0 : fake_minify(info().width0, l);
     const int64_t h = fake_minify(info().height0, l);
     return b.x >= 0 && b.y >= 0 && b.z >= 0 && b.width >= 0 && b.height >= 0 && b.depth >= 0 &&
            b.x + int64_t(b.width) <= w && b.y + int64_t(b.height) <= h &&
@@ -216,12 +214,13 @@ class FakeScreen : public Screen {
     if (cfg_.fail_resource_create) return Status(ErrorCode::kOutOfMemory, "fake refuses");
     if (!format_is_valid(t.format)) log_->violation("resource_create: invalid format");
     auto r = std::make_shared<FakeResource>(t, log_);
-    log_->call("resource_create ", rid(r), " target=", int(t.target), " format=",
-               format_name(t.format), " ", t.width0, "x", t.height0, "x", t.depth0,
+    log_->call("resource_create ", rid(r), " target=", int(t.target),
+               " format=", format_name(t.format), " ", t.width0, "x", t.height0, "x", t.depth0,
                " layers=", t.array_size, " levels=", int(t.last_level) + 1, " bind=0x", std::hex,
                t.bind);
     if (t.bind & (Bind::RENDER_TARGET | Bind::DEPTH_STENCIL))  // recognisable contents
-      for (size_t i = 0; i < r->bytes().size(); ++i) r->bytes()[i] = uint8_t(i * 7 + r->id());
+      for (size_t i = 0; i < r->bytes().size(); ++i)
+        r->bytes()[i] = uint8_t(i * 7 + r->id());
     return ResourceRef(r);
   }
   Result<std::unique_ptr<Context>> context_create() override;
@@ -271,10 +270,11 @@ inline FakeConfig gl33_config() {
       {Cap::SUPPORTED_PRIM_MODES, 0x3c7f},
       {Cap::MAX_CONSTANT_BUFFER_SIZE_UINT, 65536},
   };
-  for (const auto& [cap, v] : caps) c.caps[cap] = v;
-  c.capf = {{CapF::MIN_POINT_SIZE, 1},    {CapF::MAX_POINT_SIZE, 255}, {CapF::MIN_LINE_WIDTH, 1},
-            {CapF::MAX_LINE_WIDTH, 10},   {CapF::MAX_TEXTURE_LOD_BIAS, 15},
-            {CapF::MAX_TEXTURE_ANISOTROPY, 1}};
+  for (const auto& [cap, v] : caps)
+    c.caps[cap] = v;
+  c.capf = {{CapF::MIN_POINT_SIZE, 1},        {CapF::MAX_POINT_SIZE, 255},
+            {CapF::MIN_LINE_WIDTH, 1},        {CapF::MAX_LINE_WIDTH, 10},
+            {CapF::MAX_TEXTURE_LOD_BIAS, 15}, {CapF::MAX_TEXTURE_ANISOTROPY, 1}};
   for (ShaderType s : {ShaderType::VERTEX, ShaderType::FRAGMENT, ShaderType::GEOMETRY}) {
     c.shader_caps[{s, ShaderCap::MAX_INSTRUCTIONS}] = 65536;
     c.shader_caps[{s, ShaderCap::MAX_CONST_BUFFERS}] = 16;

@@ -69,10 +69,9 @@ bool is_submit(const std::vector<uint8_t>& m) {
 }
 
 uint32_t interesting(Rng& rng) {
-  static constexpr uint32_t kValues[] = {0,       1,          2,          3,          4,
-                                         7,       8,          16,         31,         64,
-                                         255,     256,        0xffff,     0x10000,    0x7fffffff,
-                                         0x80000000, 0xfffffffe, 0xffffffff, 1u << 20, 6};
+  static constexpr uint32_t kValues[] = {
+      0,   1,   2,      3,       4,          7,          8,          16,         31,       64,
+      255, 256, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 1u << 20, 6};
   return rng.below(4) == 0 ? uint32_t(rng.next()) : kValues[rng.below(sizeof kValues / 4)];
 }
 
@@ -87,8 +86,9 @@ void mutate(Messages& msgs, Rng& rng) {
   std::vector<size_t> submits;
   for (size_t i = 0; i < msgs.size(); ++i)
     if (is_submit(msgs[i])) submits.push_back(i);
-  const size_t pick = (!submits.empty() && rng.below(10) < 7) ? submits[rng.below(uint32_t(submits.size()))]
-                                                              : rng.below(uint32_t(msgs.size()));
+  const size_t pick = (!submits.empty() && rng.below(10) < 7)
+                          ? submits[rng.below(uint32_t(submits.size()))]
+                          : rng.below(uint32_t(msgs.size()));
   std::vector<uint8_t>& m = msgs[pick];
   const uint32_t dwords = uint32_t(m.size() / 4);
   switch (rng.below(7)) {
@@ -115,7 +115,7 @@ void mutate(Messages& msgs, Rng& rng) {
         const size_t h = headers[rng.below(uint32_t(headers.size()))];
         const uint32_t old = load_u32(m.data() + 4 * h);
         const uint32_t field = rng.below(3);
-        const uint32_t v = field == 0 ? (old & ~0xffu) | rng.below(64)
+        const uint32_t v = field == 0   ? (old & ~0xffu) | rng.below(64)
                            : field == 1 ? (old & ~0xff00u) | (rng.below(13) << 8)
                                         : (old & 0xffffu) | (interesting(rng) << 16);
         put_u32(m, 4 * h, v);
@@ -154,15 +154,17 @@ Outcome run(const std::vector<uint8_t>& stream) {
   opts.limits.max_pending_shader_bytes = 2u << 20;
   {
     MemoryTransport t(true);
-    Connection c(t,
-                 [log]() -> Result<std::shared_ptr<Screen>> {
-                   return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config(), log));
-                 },
-                 opts, "fuzz");
+    Connection c(
+        t,
+        [log]() -> Result<std::shared_ptr<Screen>> {
+          return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config(), log));
+        },
+        opts, "fuzz");
     t.push(stream.data(), stream.size());
     while (c.serve_one()) {
     }
-    for (int fd : t.take_fds()) close(fd);
+    for (int fd : t.take_fds())
+      close(fd);
     o.protocol_error = !c.error().empty();
   }
   o.error_logs = rec.count("protocol error in");
@@ -183,9 +185,11 @@ TEST_CASE("vtest fuzz: mutated capture streams never crash, leak or reach the AP
   size_t runs = 0, rejected = 0;
   while (std::chrono::steady_clock::now() - start < kBudget || runs < 50) {
     Messages msgs = seeds[rng.below(uint32_t(seeds.size()))];
-    for (uint32_t n = 1 + rng.below(3); n > 0; --n) mutate(msgs, rng);
+    for (uint32_t n = 1 + rng.below(3); n > 0; --n)
+      mutate(msgs, rng);
     std::vector<uint8_t> stream;
-    for (const auto& m : msgs) stream.insert(stream.end(), m.begin(), m.end());
+    for (const auto& m : msgs)
+      stream.insert(stream.end(), m.begin(), m.end());
     if (rng.below(8) == 0 && !stream.empty()) stream.resize(rng.below(uint32_t(stream.size())));
     const Outcome o = run(stream);
     ++runs;
@@ -204,7 +208,8 @@ TEST_CASE("vtest fuzz: mutated capture streams never crash, leak or reach the AP
 TEST_CASE("vtest fuzz: the unmutated seeds are accepted", "[vtest][fuzz]") {
   for (const Messages& seed : load_seeds()) {
     std::vector<uint8_t> stream;
-    for (const auto& m : seed) stream.insert(stream.end(), m.begin(), m.end());
+    for (const auto& m : seed)
+      stream.insert(stream.end(), m.begin(), m.end());
     const Outcome o = run(stream);
     CHECK_FALSE(o.protocol_error);
     CHECK(o.violations.empty());

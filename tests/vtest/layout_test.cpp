@@ -12,8 +12,8 @@ namespace {
 
 ResourceDesc desc(TextureTarget t, Format f, uint32_t w, uint32_t h = 1, uint32_t d = 1,
                   uint32_t layers = 1, uint32_t last_level = 0, uint32_t samples = 0) {
-  const uint32_t fields[10] = {1, uint32_t(t), format_to_virgl(f), 0, w, h, d, layers,
-                               last_level, samples};
+  const uint32_t fields[10] = {1, uint32_t(t), format_to_virgl(f), 0,      w, h,
+                               d, layers,      last_level,         samples};
   return validate_resource(fields);
 }
 
@@ -46,7 +46,7 @@ TEST_CASE("vtest layout: mip levels, cube faces and 3D slices are packed in orde
   CHECK(cube.total_bytes() == 6 * 1024 + 6 * 256);
 
   const GuestLayout vol(desc(T::TEXTURE_3D, Format::R8_UNORM, 4, 4, 4, 1, 2));
-  CHECK(vol.level(1).offset == 64);   // 4 slices of 16 bytes
+  CHECK(vol.level(1).offset == 64);      // 4 slices of 16 bytes
   CHECK(vol.level(2).offset == 64 + 8);  // 2 slices of 4 bytes
   CHECK(vol.total_bytes() == 64 + 8 + 1);
 
@@ -108,7 +108,8 @@ TEST_CASE("vtest layout: resource descriptions follow gallium's target rules", "
   const uint32_t fence[10] = {7, 0, 64, 1u << 17, 8, 1, 1, 0, 0, 0};
   CHECK(validate_resource(fence).array_size == 1);
   CHECK_THROWS_WITH(desc(T::BUFFER, Format::R8_UNORM, 16, 2), Catch::Contains("buffer"));
-  CHECK_THROWS_WITH(desc(T::TEXTURE_CUBE, Format::R8_UNORM, 16, 8, 1, 6), Catch::Contains("square"));
+  CHECK_THROWS_WITH(desc(T::TEXTURE_CUBE, Format::R8_UNORM, 16, 8, 1, 6),
+                    Catch::Contains("square"));
   CHECK_THROWS_AS(desc(T::TEXTURE_CUBE, Format::R8_UNORM, 16, 16, 1, 5), ProtocolError);
   CHECK_THROWS_WITH(desc(T::TEXTURE_2D, Format::R8_UNORM, 16, 16, 1, 1, 5),
                     Catch::Contains("last_level"));
@@ -125,7 +126,8 @@ TEST_CASE("vtest layout: resource descriptions follow gallium's target rules", "
   const uint32_t dxt[10] = {1, 2, 105, 0, 4, 4, 1, 1, 0, 0};
   CHECK_THROWS_WITH(validate_resource(dxt), Catch::Contains("DXT1_RGB"));
 
-  const ResourceTemplate t = resource_template(desc(T::TEXTURE_2D_ARRAY, Format::R8G8B8A8_UNORM, 4, 4, 1, 3, 2));
+  const ResourceTemplate t =
+      resource_template(desc(T::TEXTURE_2D_ARRAY, Format::R8G8B8A8_UNORM, 4, 4, 1, 3, 2));
   CHECK(t.target == T::TEXTURE_2D_ARRAY);
   CHECK(t.array_size == 3);
   CHECK(t.last_level == 2);

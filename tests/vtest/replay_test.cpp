@@ -21,8 +21,8 @@ namespace {
 
 struct TgsiEntry {
   int virgl_stage;
-  std::string text;   // as printed (possibly truncated)
-  size_t full_size;   // bytes of the whole text
+  std::string text;  // as printed (possibly truncated)
+  size_t full_size;  // bytes of the whole text
 };
 
 // Parses a .tgsi.txt written by vtest_decode.py: "---- shader handle=H stage=S ... ----",
@@ -43,10 +43,14 @@ std::vector<TgsiEntry> load_tgsi(const std::string& name) {
     std::string text = all.substr(begin, end - begin);
     if (!text.empty() && text.back() == '\n') text.pop_back();  // print()'s newline
     const std::string stage = m[i][1];
-    TgsiEntry e{stage == "VERTEX" ? 0 : stage == "FRAGMENT" ? 1 : stage == "GEOMETRY" ? 2 : 9,
+    TgsiEntry e{stage == "VERTEX"     ? 0
+                : stage == "FRAGMENT" ? 1
+                : stage == "GEOMETRY" ? 2
+                                      : 9,
                 text, text.size()};
     std::smatch more;
-    if (std::regex_search(e.text, more, std::regex("\n\\.\\.\\. \\[(\\d+) more bytes not shown\\]$"))) {
+    if (std::regex_search(e.text, more,
+                          std::regex("\n\\.\\.\\. \\[(\\d+) more bytes not shown\\]$"))) {
       e.text = e.text.substr(0, size_t(more.position(0)));
       e.full_size = e.text.size() + std::stoul(more[1]);
     }
@@ -86,10 +90,13 @@ Replayed replay(const std::string& name,
   };
   const FakeLogRef log = r.log;
   int* calls = &r.factory_calls;
-  r.result = replay_capture(capture.value(), [log, calls]() -> Result<std::shared_ptr<Screen>> {
-    ++*calls;
-    return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config(), log));
-  }, opts);
+  r.result = replay_capture(
+      capture.value(),
+      [log, calls]() -> Result<std::shared_ptr<Screen>> {
+        ++*calls;
+        return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config(), log));
+      },
+      opts);
   return r;
 }
 
@@ -103,14 +110,16 @@ std::vector<uint8_t> uploaded_texture(const std::string& name, uint32_t handle) 
     if (r.kind == RecordKind::SHM && load_u32(r.payload.data()) == handle)
       return std::vector<uint8_t>(r.payload.begin() + 12, r.payload.end());
     if (r.kind == RecordKind::DATA && r.payload.size() >= 52 &&
-        load_u32(r.payload.data() + 4) == VtestCmd::TRANSFER_PUT && load_u32(r.payload.data() + 8) == handle)
+        load_u32(r.payload.data() + 4) == VtestCmd::TRANSFER_PUT &&
+        load_u32(r.payload.data() + 8) == handle)
       return std::vector<uint8_t>(r.payload.begin() + 52, r.payload.end());
   }
   return {};
 }
 
 // The calls starting with each prefix appear in this order (others may come between).
-void check_subsequence(const std::vector<std::string>& calls, const std::vector<std::string>& want) {
+void check_subsequence(const std::vector<std::string>& calls,
+                       const std::vector<std::string>& want) {
   size_t i = 0;
   for (const std::string& c : calls)
     if (i < want.size() && c.rfind(want[i], 0) == 0) ++i;
@@ -141,7 +150,8 @@ TEST_CASE("vtest replay: every capture replays without a protocol error", "[vtes
       // Capture 11 ends with a BUSY_WAIT the reference server never answered (it dropped
       // the client); this server answers it.
       CHECK(c.actual_replies == c.expected_replies + (name == "11-huge-shader-chunked" ? 1 : 0));
-      for (const auto& fd : c.fds) CHECK(fd.size == fd.recorded_size);
+      for (const auto& fd : c.fds)
+        CHECK(fd.size == fd.recorded_size);
     }
     CHECK(r.log->violations.empty());
     if (!r.log->violations.empty()) WARN(r.log->violations.front());
@@ -178,36 +188,48 @@ TEST_CASE("vtest replay: capture 01 makes the expected API calls with the decode
   Replayed r = replay("01-fs-sign-neg");
   REQUIRE(r.result.ok());
   const auto calls = r.log->find("");
-  check_subsequence(calls, {
-      "resource_create #1 target=2 format=B5G6R5_UNORM 250x250x1",
-      "resource_create #2 target=2 format=R8G8B8A8_UNORM 250x250x1",
-      "resource_create #3 target=0 format=R8_UNORM 96x1x1",
-      "context_create",
-      "buffer_subdata res=#3 offset=0 size=64",  // TRANSFER3D in the transfer area
-      "create_surface", "create_surface",
-      "create_shader stage=0", "create_shader stage=4",
-      "create_dsa", "bind_dsa",
-      "bind_shader stage=4", "bind_shader stage=0",
-      "set_polygon_stipple", "set_blend_color",
-      "set_sampler_views stage=0", "set_sampler_views stage=4",
-      "set_framebuffer_state 250x250 zs=null cbufs=[",
-      "create_blend", "bind_blend", "create_rasterizer", "bind_rasterizer",
-      "set_min_samples 1",
-      "set_viewport_states start=0 n=1 scale=125,125",
-      "set_constant_buffer stage=4 index=0 user size=48",
-      "set_tess_state",
-      "create_vertex_elements", "bind_vertex_elements",
-      "set_vertex_buffers start=0 {16,0,#3} unbind=0",
-      "draw_vbo mode=5 start=0 count=4 index_size=0 instances=1",
-      "flush",
-      "transfer_map res=#2 level=0 usage=1 box=1,1,0 1x1x1",  // TRANSFER_GET2
-      "bind_shader stage=4 null",
-      "bind_blend null", "bind_rasterizer null",
-      "set_constant_buffer stage=0 index=14 null",
-      "bind_dsa null",
-      "set_stream_output_targets n=0",
-      "set_sample_mask 0xffffffff",
-  });
+  check_subsequence(
+      calls, {
+                 "resource_create #1 target=2 format=B5G6R5_UNORM 250x250x1",
+                 "resource_create #2 target=2 format=R8G8B8A8_UNORM 250x250x1",
+                 "resource_create #3 target=0 format=R8_UNORM 96x1x1",
+                 "context_create",
+                 "buffer_subdata res=#3 offset=0 size=64",  // TRANSFER3D in the transfer area
+                 "create_surface",
+                 "create_surface",
+                 "create_shader stage=0",
+                 "create_shader stage=4",
+                 "create_dsa",
+                 "bind_dsa",
+                 "bind_shader stage=4",
+                 "bind_shader stage=0",
+                 "set_polygon_stipple",
+                 "set_blend_color",
+                 "set_sampler_views stage=0",
+                 "set_sampler_views stage=4",
+                 "set_framebuffer_state 250x250 zs=null cbufs=[",
+                 "create_blend",
+                 "bind_blend",
+                 "create_rasterizer",
+                 "bind_rasterizer",
+                 "set_min_samples 1",
+                 "set_viewport_states start=0 n=1 scale=125,125",
+                 "set_constant_buffer stage=4 index=0 user size=48",
+                 "set_tess_state",
+                 "create_vertex_elements",
+                 "bind_vertex_elements",
+                 "set_vertex_buffers start=0 {16,0,#3} unbind=0",
+                 "draw_vbo mode=5 start=0 count=4 index_size=0 instances=1",
+                 "flush",
+                 "transfer_map res=#2 level=0 usage=1 box=1,1,0 1x1x1",  // TRANSFER_GET2
+                 "bind_shader stage=4 null",
+                 "bind_blend null",
+                 "bind_rasterizer null",
+                 "set_constant_buffer stage=0 index=14 null",
+                 "bind_dsa null",
+                 "set_stream_output_targets n=0",
+                 "set_sample_mask 0xffffffff",
+             });
   // Decoded values.
   REQUIRE(r.log->rasterizers.size() == 1);
   const RasterizerState& rs = r.log->rasterizers[0];
@@ -266,7 +288,8 @@ TEST_CASE("vtest replay: uniforms, indexed draws and integer attributes (capture
     CHECK(indexed);
     bool sint = false;
     for (const auto& ve : r.log->vertex_elements)
-      for (const VertexElement& e : ve) sint |= e.src_format == Format::R32G32B32A32_SINT;
+      for (const VertexElement& e : ve)
+        sint |= e.src_format == Format::R32G32B32A32_SINT;
     CHECK(sint);
     check_no_leaks(r);
   }
@@ -277,8 +300,8 @@ TEST_CASE("vtest replay: texture uploads land in the resource through the guest 
   // The 8x8 RGBA8 texture of captures 05 (TRANSFER3D), 07 (protocol 0, TRANSFER_PUT)
   // and 08 (TRANSFER_PUT2): red/green stripes in the guest layout, 32-byte rows; the
   // fake's rows are 48 bytes apart, so a stride mix-up shows.
-  for (const char* name : {"05-texture2D", "07-texture2D-proto-v0",
-                           "08-texture2D-gl33caps-no-cap-transfer"}) {
+  for (const char* name :
+       {"05-texture2D", "07-texture2D-proto-v0", "08-texture2D-gl33caps-no-cap-transfer"}) {
     INFO(name);
     Replayed r = replay(name);
     REQUIRE(r.result.ok());
@@ -295,14 +318,14 @@ TEST_CASE("vtest replay: texture uploads land in the resource through the guest 
     CHECK(r.log->count("texture_subdata res=#3 level=0 box=0,0,0 8x8x1") == 1);
     // Views of a resource take its target (no VIRGL_CAP_TEXTURE_VIEW target on the wire).
     bool view = false;
-    for (const SamplerViewTemplate& v : r.log->views) view |= v.target == TextureTarget::TEXTURE_2D;
+    for (const SamplerViewTemplate& v : r.log->views)
+      view |= v.target == TextureTarget::TEXTURE_2D;
     CHECK(view);
     check_no_leaks(r);
   }
 }
 
-TEST_CASE("vtest replay: readbacks copy the resource into the guest layout",
-          "[vtest][replay]") {
+TEST_CASE("vtest replay: readbacks copy the resource into the guest layout", "[vtest][replay]") {
   for (const char* name : {"01-fs-sign-neg", "03-cmod-clear-probe-all", "06-sampler2dshadow",
                            "10-cmod-glx-window", "07-texture2D-proto-v0"}) {
     INFO(name);
@@ -347,7 +370,8 @@ TEST_CASE("vtest replay: depth textures, shadow samplers and the protocol-0 path
                    v.swizzle_b == Swizzle::ZERO && v.swizzle_a == Swizzle::ONE;
   CHECK(depth_view);
   bool shadow = false;
-  for (const SamplerState& s : r.log->samplers) shadow |= s.compare_mode == TexCompare::R_TO_TEXTURE;
+  for (const SamplerState& s : r.log->samplers)
+    shadow |= s.compare_mode == TexCompare::R_TO_TEXTURE;
   CHECK(shadow);
   check_no_leaks(r);
 

@@ -59,7 +59,8 @@ int connect_to(const std::string& path) {
 
 // A server in a child process, logging to a file.
 struct ServerProcess {
-  explicit ServerProcess(const std::string& dir) : path(dir + "/vtest.sock"), log(dir + "/server.log") {
+  explicit ServerProcess(const std::string& dir)
+      : path(dir + "/vtest.sock"), log(dir + "/server.log") {
     pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
@@ -163,8 +164,7 @@ struct SocketClient {
 
 }  // namespace
 
-TEST_CASE("vtest server: a client killed mid-message leaves the others served",
-          "[vtest][server]") {
+TEST_CASE("vtest server: a client killed mid-message leaves the others served", "[vtest][server]") {
   const std::string dir = temp_dir();
   ServerProcess server(dir);
 
@@ -216,9 +216,9 @@ TEST_CASE("vtest server: a client killed mid-message leaves the others served",
   REQUIRE(fstat(memfd, &st) == 0);
   CHECK(st.st_size == 1024);
   close(memfd);
-  a.send(message(VtestCmd::SUBMIT_CMD, {ccmd_header(Ccmd::CREATE_SUB_CTX, 0, 1), 1,
-                                        ccmd_header(Ccmd::SET_SUB_CTX, 0, 1), 1,
-                                        ccmd_header(Ccmd::CLEAR, 0, 8), 4, 0, 0, 0, 0, 0, 0, 0}));
+  a.send(message(VtestCmd::SUBMIT_CMD,
+                 {ccmd_header(Ccmd::CREATE_SUB_CTX, 0, 1), 1, ccmd_header(Ccmd::SET_SUB_CTX, 0, 1),
+                  1, ccmd_header(Ccmd::CLEAR, 0, 8), 4, 0, 0, 0, 0, 0, 0, 0}));
   a.send(message(VtestCmd::RESOURCE_BUSY_WAIT, {1, 1}));
   CHECK(a.recv_dwords(3) == std::vector<uint32_t>{1, 7, 0});
 
@@ -228,7 +228,8 @@ TEST_CASE("vtest server: a client killed mid-message leaves the others served",
   CHECK(server.stop() == 0);
   const std::string log = read_text(server.log);
   INFO(log);
-  CHECK(log.find("'client-b': protocol error in SUBMIT_CMD: truncated message") != std::string::npos);
+  CHECK(log.find("'client-b': protocol error in SUBMIT_CMD: truncated message") !=
+        std::string::npos);
   CHECK(log.find("the first message must be CREATE_RENDERER") != std::string::npos);
   CHECK(log.find("caps: Mesa will expose GL 3.3 compatibility, core 3.3") != std::string::npos);
   CHECK(log.find("stopped after 4 clients") != std::string::npos);  // with the start-up probe

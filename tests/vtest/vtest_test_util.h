@@ -29,11 +29,16 @@ inline std::string capture_dir() {
 
 inline const std::vector<std::string>& capture_names() {
   static const std::vector<std::string> names = {
-      "01-fs-sign-neg",          "02-vs-post-increment",
-      "03-cmod-clear-probe-all", "04-vs-attrib-ivec4",
-      "05-texture2D",            "06-sampler2dshadow",
-      "07-texture2D-proto-v0",   "08-texture2D-gl33caps-no-cap-transfer",
-      "09-vs-attrib-ivec4-gl33caps", "10-cmod-glx-window",
+      "01-fs-sign-neg",
+      "02-vs-post-increment",
+      "03-cmod-clear-probe-all",
+      "04-vs-attrib-ivec4",
+      "05-texture2D",
+      "06-sampler2dshadow",
+      "07-texture2D-proto-v0",
+      "08-texture2D-gl33caps-no-cap-transfer",
+      "09-vs-attrib-ivec4-gl33caps",
+      "10-cmod-glx-window",
       "11-huge-shader-chunked",
   };
   return names;
@@ -48,7 +53,8 @@ class LogRecorder {
   ~LogRecorder() { set_log_sink(nullptr); }
   size_t count(const std::string& needle) const {
     size_t n = 0;
-    for (const auto& [l, m] : lines) n += m.find(needle) != std::string::npos;
+    for (const auto& [l, m] : lines)
+      n += m.find(needle) != std::string::npos;
     return n;
   }
   std::vector<std::pair<LogLevel, std::string>> lines;
@@ -99,8 +105,8 @@ struct Harness {
   VtestResource& resource(uint32_t handle, TextureTarget target, Format format, uint32_t w,
                           uint32_t h = 1, uint32_t d = 1, uint32_t layers = 1,
                           uint32_t last_level = 0, bool shm = true) {
-    const uint32_t f[10] = {handle, uint32_t(target), format_to_virgl(format), 0, w, h, d,
-                            layers, last_level, 0};
+    const uint32_t f[10] = {
+        handle, uint32_t(target), format_to_virgl(format), 0, w, h, d, layers, last_level, 0};
     const ResourceDesc desc = validate_resource(f);
     const uint64_t size = shm ? GuestLayout(desc).total_bytes() : 0;
     return resources.create(lazy.get(), desc, size);

@@ -152,7 +152,8 @@ int print_caps(const Args& a, const vt::ScreenFactory& factory) {
   std::printf("renderer: %s\n", reinterpret_cast<const char*>(b + vt::CapsOffset::RENDERER));
   std::printf("GL %s compatibility, %s core; GLSL level %u\n", gl_text(v.compat).c_str(),
               gl_text(v.core).c_str(), vt::caps_u32(b, vt::CapsOffset::GLSL_LEVEL));
-  for (const std::string& m : v.missing) std::printf("next GL level needs: %s\n", m.c_str());
+  for (const std::string& m : v.missing)
+    std::printf("next GL level needs: %s\n", m.c_str());
   const struct {
     const char* name;
     uint32_t offset;
@@ -170,7 +171,8 @@ int print_caps(const Args& a, const vt::ScreenFactory& factory) {
                  {"max_texture_2d_size", vt::CapsOffset::MAX_TEXTURE_2D_SIZE},
                  {"host_feature_check_version", vt::CapsOffset::HOST_FEATURE_CHECK_VERSION}};
   for (const auto& f : kFields)
-    std::printf("%-28s 0x%08x (%u)\n", f.name, vt::caps_u32(b, f.offset), vt::caps_u32(b, f.offset));
+    std::printf("%-28s 0x%08x (%u)\n", f.name, vt::caps_u32(b, f.offset),
+                vt::caps_u32(b, f.offset));
   const struct {
     const char* name;
     uint32_t offset;

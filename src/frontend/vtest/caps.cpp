@@ -18,7 +18,8 @@ class Writer {
   void i32(uint32_t off, int32_t v) { std::memcpy(b_.data() + off, &v, 4); }
   void f32(uint32_t off, float v) { std::memcpy(b_.data() + off, &v, 4); }
   void format(uint32_t mask, uint32_t virgl_format) {
-    b_[mask + 4 * (virgl_format / 32) + (virgl_format % 32) / 8] |= uint8_t(1u << (virgl_format % 8));
+    b_[mask + 4 * (virgl_format / 32) + (virgl_format % 32) / 8] |=
+        uint8_t(1u << (virgl_format % 8));
   }
 
  private:
@@ -46,11 +47,12 @@ void fill_formats(const Screen& s, Writer& w, bool real_msaa) {
     const Format f = format_from_virgl(v);
     if (f == Format::NONE) continue;
     const bool zs = format_is_depth_or_stencil(f);
-    const bool sampled = s.is_format_supported(f, TextureTarget::TEXTURE_2D, 0, 0, Bind::SAMPLER_VIEW);
-    const bool rendered = !zs && s.is_format_supported(f, TextureTarget::TEXTURE_2D, 0, 0,
-                                                       Bind::RENDER_TARGET);
-    const bool depth = zs && s.is_format_supported(f, TextureTarget::TEXTURE_2D, 0, 0,
-                                                   Bind::DEPTH_STENCIL);
+    const bool sampled =
+        s.is_format_supported(f, TextureTarget::TEXTURE_2D, 0, 0, Bind::SAMPLER_VIEW);
+    const bool rendered =
+        !zs && s.is_format_supported(f, TextureTarget::TEXTURE_2D, 0, 0, Bind::RENDER_TARGET);
+    const bool depth =
+        zs && s.is_format_supported(f, TextureTarget::TEXTURE_2D, 0, 0, Bind::DEPTH_STENCIL);
     // Mesa reads depth formats from the sampler mask (doc 5.1).
     if (sampled) w.format(CapsOffset::SAMPLER, v);
     if (rendered) w.format(CapsOffset::RENDER, v);
@@ -59,9 +61,8 @@ void fill_formats(const Screen& s, Writer& w, bool real_msaa) {
       w.format(CapsOffset::VERTEXBUFFER, v);
     // Readback copies raw bytes: any resource that can exist can be read back.
     if (sampled || rendered || depth) w.format(CapsOffset::SUPPORTED_READBACK_FORMATS, v);
-    if (real_msaa &&
-        s.is_format_supported(f, TextureTarget::TEXTURE_2D, 4, 4,
-                              zs ? Bind::DEPTH_STENCIL : Bind::RENDER_TARGET))
+    if (real_msaa && s.is_format_supported(f, TextureTarget::TEXTURE_2D, 4, 4,
+                                           zs ? Bind::DEPTH_STENCIL : Bind::RENDER_TARGET))
       w.format(CapsOffset::SUPPORTED_MULTISAMPLE_FORMATS, v);
   }
 }
@@ -195,16 +196,18 @@ CapsBlob build_fields(const Screen& s) {
   w.u32(CapsOffset::MAX_VIEWPORTS, std::min(q.value(Cap::MAX_VIEWPORTS), kMaxViewports));
   w.u32(CapsOffset::MAX_TEXTURE_GATHER_COMPONENTS, q.value(Cap::MAX_TEXTURE_GATHER_COMPONENTS));
 
-  const CapF kFloats[] = {CapF::MIN_POINT_SIZE,    CapF::MAX_POINT_SIZE, CapF::MIN_POINT_SIZE_AA,
-                          CapF::MAX_POINT_SIZE_AA, CapF::MIN_LINE_WIDTH, CapF::MAX_LINE_WIDTH,
-                          CapF::MIN_LINE_WIDTH_AA, CapF::MAX_LINE_WIDTH_AA,
-                          CapF::MAX_TEXTURE_LOD_BIAS};
-  for (uint32_t i = 0; i < 9; ++i) w.f32(CapsOffset::MIN_ALIASED_POINT_SIZE + 4 * i, s.get_paramf(kFloats[i]));
+  const CapF kFloats[] = {
+      CapF::MIN_POINT_SIZE,    CapF::MAX_POINT_SIZE,    CapF::MIN_POINT_SIZE_AA,
+      CapF::MAX_POINT_SIZE_AA, CapF::MIN_LINE_WIDTH,    CapF::MAX_LINE_WIDTH,
+      CapF::MIN_LINE_WIDTH_AA, CapF::MAX_LINE_WIDTH_AA, CapF::MAX_TEXTURE_LOD_BIAS};
+  for (uint32_t i = 0; i < 9; ++i)
+    w.f32(CapsOffset::MIN_ALIASED_POINT_SIZE + 4 * i, s.get_paramf(kFloats[i]));
   w.u32(CapsOffset::MAX_GEOM_OUTPUT_VERTICES, q.value(Cap::MAX_GEOMETRY_OUTPUT_VERTICES));
   w.u32(CapsOffset::MAX_GEOM_TOTAL_OUTPUT_COMPONENTS,
         q.value(Cap::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS));
   w.u32(CapsOffset::MAX_VERTEX_OUTPUTS, q.shader(kVs, ShaderCap::MAX_OUTPUTS));
-  w.u32(CapsOffset::MAX_VERTEX_ATTRIBS, std::min(q.shader(kVs, ShaderCap::MAX_INPUTS), kMaxAttribs));
+  w.u32(CapsOffset::MAX_VERTEX_ATTRIBS,
+        std::min(q.shader(kVs, ShaderCap::MAX_INPUTS), kMaxAttribs));
   w.u32(CapsOffset::MAX_SHADER_PATCH_VARYINGS, q.value(Cap::MAX_SHADER_PATCH_VARYINGS));
   w.i32(CapsOffset::MIN_TEXEL_OFFSET, s.get_param(Cap::MIN_TEXEL_OFFSET));
   w.i32(CapsOffset::MAX_TEXEL_OFFSET, s.get_param(Cap::MAX_TEXEL_OFFSET));
@@ -263,8 +266,7 @@ CapsBlob build_fields(const Screen& s) {
                   q.shader(kFs, ShaderCap::MAX_SAMPLER_VIEWS), 32u}));
   for (uint32_t stage = 0; stage < kVirglStages; ++stage) {
     const ShaderType t = shader_type_from_wire(stage);
-    const uint32_t size =
-        q.stage_supported(t) ? q.shader(t, ShaderCap::MAX_CONST_BUFFER0_SIZE) : 0;
+    const uint32_t size = q.stage_supported(t) ? q.shader(t, ShaderCap::MAX_CONST_BUFFER0_SIZE) : 0;
     w.u32(CapsOffset::MAX_CONST_BUFFER_SIZE + 4 * stage, size);
   }
   uint32_t ubo = q.value(Cap::MAX_CONSTANT_BUFFER_SIZE_UINT);

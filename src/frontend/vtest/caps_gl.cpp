@@ -71,9 +71,9 @@ bool gl30(Checker& c) {
                "ARB_texture_compression_rgtc (fallback): R8, R8_SNORM, RG8, RG8_SNORM sampled");
   ok &= c.need(c.both("R11G11B10_FLOAT"), "EXT_packed_float: R11G11B10_FLOAT");
   ok &= c.need(c.sampler("R9G9B9E5_FLOAT"), "EXT_texture_shared_exponent: R9G9B9E5_FLOAT");
-  ok &= c.need(srgb_write && (c.both("A8B8G8R8_SRGB") || c.both("B8G8R8A8_SRGB") ||
-                              c.both("R8G8B8A8_SRGB")),
-               "EXT_framebuffer_sRGB: SRGB_WRITE_CONTROL and a renderable sRGB format");
+  ok &= c.need(
+      srgb_write && (c.both("A8B8G8R8_SRGB") || c.both("B8G8R8A8_SRGB") || c.both("R8G8B8A8_SRGB")),
+      "EXT_framebuffer_sRGB: SRGB_WRITE_CONTROL and a renderable sRGB format");
   ok &= c.need(c.both("R32G32B32A32_UINT") && c.both("R32G32B32A32_SINT") &&
                    c.both("R8G8B8A8_UINT") && c.both("R8G8B8A8_SINT"),
                "EXT_texture_integer: integer RGBA formats rendered and sampled");

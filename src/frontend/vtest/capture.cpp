@@ -45,14 +45,16 @@ Result<Capture> read_capture(const std::string& path) {
   c.meta_json.assign(reinterpret_cast<const char*>(data.data()) + 12, meta_len);
   size_t off = 12 + size_t(meta_len);
   while (off < data.size()) {
-    if (data.size() - off < 8) return bad(path, "truncated record header at " + std::to_string(off));
+    if (data.size() - off < 8)
+      return bad(path, "truncated record header at " + std::to_string(off));
     CaptureRecord r;
     r.kind = data[off];
     r.dir = data[off + 1];
     std::memcpy(&r.conn, data.data() + off + 2, 2);
     const uint32_t len = u32_at(data, off + 4);
     off += 8;
-    if (len > data.size() - off) return bad(path, "record at " + std::to_string(off - 8) + " runs past the end");
+    if (len > data.size() - off)
+      return bad(path, "record at " + std::to_string(off - 8) + " runs past the end");
     if (r.kind < RecordKind::DATA || r.kind > RecordKind::RESULT || r.dir > 1)
       return bad(path, "unknown record kind/dir at " + std::to_string(off - 8));
     r.payload.assign(data.begin() + long(off), data.begin() + long(off + len));

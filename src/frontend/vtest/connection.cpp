@@ -17,7 +17,8 @@ constexpr uint32_t kMaxRendererNameBytes = 4096;
 
 std::string printable(const std::string& s) {
   std::string out;
-  for (char c : s.substr(0, 64)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  for (char c : s.substr(0, 64))
+    out += (c >= 0x20 && c < 0x7f) ? c : '?';
   return out;
 }
 
@@ -38,13 +39,16 @@ uint64_t Connection::message_size(const uint8_t* buf, size_t n) {
   if (n < 8) return 0;
   const uint32_t length = load_u32(buf), id = load_u32(buf + 4);
   switch (id) {
-    case VtestCmd::CREATE_RENDERER: return 8 + uint64_t(length);  // bytes, not dwords
-    case VtestCmd::TRANSFER_PUT2: return 8 + 4 * kTransfer2Dwords;  // the data is in shm
+    case VtestCmd::CREATE_RENDERER:
+      return 8 + uint64_t(length);  // bytes, not dwords
+    case VtestCmd::TRANSFER_PUT2:
+      return 8 + 4 * kTransfer2Dwords;  // the data is in shm
     case VtestCmd::TRANSFER_PUT:
       // 11 dwords of fields, then data_size bytes, unpadded.
       if (n < 8 + 4 * kTransferDwords) return 0;
       return 8 + 4 * kTransferDwords + uint64_t(load_u32(buf + 8 + 40));
-    default: return 8 + 4 * uint64_t(length);
+    default:
+      return 8 + 4 * uint64_t(length);
   }
 }
 
@@ -110,8 +114,9 @@ void Connection::require_version2(const char* what) const {
 
 const CapsBlob& Connection::caps() {
   if (!caps_)
-    caps_ = options_.caps_blob ? options_.caps_blob
-                               : std::make_shared<CapsBlob>(build_caps(screen_.get(), options_.caps));
+    caps_ = options_.caps_blob
+                ? options_.caps_blob
+                : std::make_shared<CapsBlob>(build_caps(screen_.get(), options_.caps));
   return *caps_;
 }
 
@@ -119,11 +124,13 @@ void Connection::handle(uint32_t length, uint32_t id) {
   if (!renderer_created_ && id != VtestCmd::CREATE_RENDERER)
     protocol_error("the first message must be CREATE_RENDERER");
   switch (id) {
-    case VtestCmd::CREATE_RENDERER: return create_renderer(length);
+    case VtestCmd::CREATE_RENDERER:
+      return create_renderer(length);
     case VtestCmd::PING_PROTOCOL_VERSION:
       read_dwords(length, 0);
       return reply(0, VtestCmd::PING_PROTOCOL_VERSION, nullptr, 0);
-    case VtestCmd::PROTOCOL_VERSION: return protocol_version_cmd(length);
+    case VtestCmd::PROTOCOL_VERSION:
+      return protocol_version_cmd(length);
     case VtestCmd::GET_CAPS2: {
       read_dwords(length, 0);
       // Reply id 2 and a length in bytes + 1 (doc 2.4).
@@ -135,14 +142,18 @@ void Connection::handle(uint32_t length, uint32_t id) {
       const auto v1 = caps_v1(caps());
       return reply(kCapsV1Bytes + 1, VtestCmd::GET_CAPS, v1.data(), v1.size());
     }
-    case VtestCmd::RESOURCE_CREATE: return resource_create(length, false);
-    case VtestCmd::RESOURCE_CREATE2: return resource_create(length, true);
+    case VtestCmd::RESOURCE_CREATE:
+      return resource_create(length, false);
+    case VtestCmd::RESOURCE_CREATE2:
+      return resource_create(length, true);
     case VtestCmd::RESOURCE_UNREF: {
       const std::vector<uint32_t> d = read_dwords(length, 1);
       return resources_.unref(d[0]);
     }
-    case VtestCmd::SUBMIT_CMD: return submit(length);
-    case VtestCmd::RESOURCE_BUSY_WAIT: return busy_wait(length);
+    case VtestCmd::SUBMIT_CMD:
+      return submit(length);
+    case VtestCmd::RESOURCE_BUSY_WAIT:
+      return busy_wait(length);
     case VtestCmd::TRANSFER_GET2:
       if (length != kTransfer2Dwords) protocol_error("length field ", length, ", expected 10");
       return transfer2(false);
@@ -150,8 +161,10 @@ void Connection::handle(uint32_t length, uint32_t id) {
       // The length field counts data dwords that are not sent (doc 2.3).
       if (length < kTransfer2Dwords) protocol_error("length field ", length, " < 10");
       return transfer2(true);
-    case VtestCmd::TRANSFER_GET: return transfer_v0(length, false);
-    case VtestCmd::TRANSFER_PUT: return transfer_v0(length, true);
+    case VtestCmd::TRANSFER_GET:
+      return transfer_v0(length, false);
+    case VtestCmd::TRANSFER_PUT:
+      return transfer_v0(length, true);
   }
   protocol_error("unsupported vtest command ", id, " (", vtest_cmd_name(id), ")");
 }
@@ -213,7 +226,8 @@ void Connection::transfer2(bool put) {
   check_span(f[9], g.span(), r.shm->size(), what);
   uint8_t* guest = r.shm->data() + f[9];
   if (put)
-    return decoder_.report_failure(what, upload_box(decoder_.transfer_context(), r, f[1], g, guest));
+    return decoder_.report_failure(what,
+                                   upload_box(decoder_.transfer_context(), r, f[1], g, guest));
   decoder_.sync_for_transfer();
   decoder_.report_failure(what, download_box(decoder_.transfer_context(), r, f[1], g, guest));
 }
@@ -237,8 +251,8 @@ void Connection::transfer_v0(uint32_t length, bool put) {
   const uint64_t stride = (h > 1 && f[2]) ? f[2] : row;
   const uint64_t layer = (d > 1 && f[3]) ? f[3] : stride * h;
   if (stride > UINT32_MAX || layer > UINT32_MAX) protocol_error(what, ": stride too large");
-  const TransferGeometry g = transfer_geometry(r.desc, r.layout, f[1], f + 4, uint32_t(stride),
-                                               uint32_t(layer), what);
+  const TransferGeometry g =
+      transfer_geometry(r.desc, r.layout, f[1], f + 4, uint32_t(stride), uint32_t(layer), what);
   check_span(0, g.span(), data_size, what);
   std::vector<uint8_t> data(data_size);
   if (put) {

@@ -25,7 +25,8 @@ void Decoder::cmd_clear(const Payload& p, uint32_t) {
   const uint32_t buffers = p[1];
   if (buffers & ~(Clear::DEPTHSTENCIL | Clear::COLOR)) protocol_error("clear bits ", buffers);
   ColorUnion color;
-  for (uint32_t i = 0; i < 4; ++i) color.ui[i] = p[2 + i];
+  for (uint32_t i = 0; i < 4; ++i)
+    color.ui[i] = p[2 + i];
   const uint64_t depth_bits = uint64_t(p[6]) | (uint64_t(p[7]) << 32);
   double depth;
   std::memcpy(&depth, &depth_bits, sizeof depth);
@@ -148,7 +149,7 @@ void Decoder::cmd_resource_copy_region(const Payload& p, uint32_t) {
   if (src_box.width < 0 || src_box.height < 0 || src_box.depth < 0)
     protocol_error("copy source box has a negative size");
   check_box_in_level(src.desc, p[7], src_box, "copy source");
-  const Box dst_box{int32_t(p[3]), int32_t(p[4]), int32_t(p[5]),
+  const Box dst_box{int32_t(p[3]), int32_t(p[4]),  int32_t(p[5]),
                     src_box.width, src_box.height, src_box.depth};
   check_box_in_level(dst.desc, p[2], dst_box, "copy destination");
   report(ctx().resource_copy_region(dst.host, p[2], p[3], p[4], p[5], src.host, p[7], src_box));

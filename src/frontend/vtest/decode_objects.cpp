@@ -68,17 +68,28 @@ std::pair<uint32_t, uint32_t> buffer_range(const ResourceDesc& d, uint32_t first
 
 void Decoder::cmd_create_object(const Payload& p, uint32_t obj_type) {
   switch (obj_type) {
-    case ObjType::BLEND: return create_blend(p);
-    case ObjType::RASTERIZER: return create_rasterizer(p);
-    case ObjType::DSA: return create_dsa(p);
-    case ObjType::SHADER: return create_shader(p);
-    case ObjType::VERTEX_ELEMENTS: return create_vertex_elements(p);
-    case ObjType::SAMPLER_VIEW: return create_sampler_view(p);
-    case ObjType::SAMPLER_STATE: return create_sampler_state(p);
-    case ObjType::SURFACE: return create_surface(p, false);
-    case ObjType::MSAA_SURFACE: return create_surface(p, true);
-    case ObjType::QUERY: return create_query(p);
-    case ObjType::STREAMOUT_TARGET: return create_so_target(p);
+    case ObjType::BLEND:
+      return create_blend(p);
+    case ObjType::RASTERIZER:
+      return create_rasterizer(p);
+    case ObjType::DSA:
+      return create_dsa(p);
+    case ObjType::SHADER:
+      return create_shader(p);
+    case ObjType::VERTEX_ELEMENTS:
+      return create_vertex_elements(p);
+    case ObjType::SAMPLER_VIEW:
+      return create_sampler_view(p);
+    case ObjType::SAMPLER_STATE:
+      return create_sampler_state(p);
+    case ObjType::SURFACE:
+      return create_surface(p, false);
+    case ObjType::MSAA_SURFACE:
+      return create_surface(p, true);
+    case ObjType::QUERY:
+      return create_query(p);
+    case ObjType::STREAMOUT_TARGET:
+      return create_so_target(p);
   }
   protocol_error("invalid object type ", obj_type);
 }
@@ -260,7 +271,8 @@ void Decoder::create_sampler_state(const Payload& p) {
   s.lod_bias = p.f(3);
   s.min_lod = p.f(4);
   s.max_lod = p.f(5);
-  for (uint32_t i = 0; i < 4; ++i) s.border_color.ui[i] = p[6 + i];
+  for (uint32_t i = 0; i < 4; ++i)
+    s.border_color.ui[i] = p[6 + i];
   Result<SamplerHandle> h = ctx().create_sampler_state(s);
   report(h.status());
   insert_object(p[1], ObjType::SAMPLER_STATE, h ? ObjectValue(h.value()) : ObjectValue());
@@ -317,8 +329,7 @@ void Decoder::create_query(const Payload& p) {
 void Decoder::create_so_target(const Payload& p) {
   p.expect_len(4);
   const VtestResource& res = resources_.get(p[2], "stream-output buffer");
-  if (res.desc.target != TextureTarget::BUFFER ||
-      uint64_t(p[3]) + p[4] > uint64_t(res.desc.width))
+  if (res.desc.target != TextureTarget::BUFFER || uint64_t(p[3]) + p[4] > uint64_t(res.desc.width))
     protocol_error("stream-output range ", p[3], "+", p[4], " outside resource ", p[2]);
   Result<StreamOutputTargetHandle> h = ctx().create_stream_output_target(res.host, p[3], p[4]);
   report(h.status());
@@ -337,8 +348,7 @@ void Decoder::cmd_bind_object(const Payload& p, uint32_t obj_type) {
       return ctx().bind_depth_stencil_alpha_state(
           object_as<DepthStencilAlphaHandle>(h, obj_type, "bind"));
     case ObjType::VERTEX_ELEMENTS:
-      return ctx().bind_vertex_elements_state(
-          object_as<VertexElementsHandle>(h, obj_type, "bind"));
+      return ctx().bind_vertex_elements_state(object_as<VertexElementsHandle>(h, obj_type, "bind"));
   }
   protocol_error("objects of type ", obj_type_name(obj_type), " cannot be bound this way");
 }

@@ -59,7 +59,8 @@ void Decoder::create_shader(const Payload& p) {
     text_dword = 10 + 2 * so_count;
     p.span(6, text_dword - 6);  // the SO block must be inside the command
   }
-  const uint64_t chunk_bytes = text_dword <= p.len() + 1 ? uint64_t(p.len() + 1 - text_dword) * 4 : 0;
+  const uint64_t chunk_bytes =
+      text_dword <= p.len() + 1 ? uint64_t(p.len() + 1 - text_dword) * 4 : 0;
   const char* chunk = chunk_bytes ? reinterpret_cast<const char*>(p.span(text_dword, 1)) : nullptr;
   SubContext& s = sub();
 
@@ -131,12 +132,23 @@ void Decoder::finish_shader(uint32_t handle, PartialShader&& ps) {
     st.stream_output = std::move(ps.stream_output);
     Result<ShaderHandle> h = Status();
     switch (type) {
-      case ShaderType::VERTEX: h = ctx().create_vs_state(st); break;
-      case ShaderType::FRAGMENT: h = ctx().create_fs_state(st); break;
-      case ShaderType::GEOMETRY: h = ctx().create_gs_state(st); break;
-      case ShaderType::TESS_CTRL: h = ctx().create_tcs_state(st); break;
-      case ShaderType::TESS_EVAL: h = ctx().create_tes_state(st); break;
-      case ShaderType::COMPUTE: break;
+      case ShaderType::VERTEX:
+        h = ctx().create_vs_state(st);
+        break;
+      case ShaderType::FRAGMENT:
+        h = ctx().create_fs_state(st);
+        break;
+      case ShaderType::GEOMETRY:
+        h = ctx().create_gs_state(st);
+        break;
+      case ShaderType::TESS_CTRL:
+        h = ctx().create_tcs_state(st);
+        break;
+      case ShaderType::TESS_EVAL:
+        h = ctx().create_tes_state(st);
+        break;
+      case ShaderType::COMPUTE:
+        break;
     }
     status = h.status();
     if (h) obj.shader = h.value();
@@ -160,12 +172,18 @@ void Decoder::cmd_bind_shader(const Payload& p, uint32_t) {
   }
   Context& c = ctx();
   switch (type) {
-    case ShaderType::VERTEX: return report(c.bind_vs_state(obj.shader));
-    case ShaderType::FRAGMENT: return report(c.bind_fs_state(obj.shader));
-    case ShaderType::GEOMETRY: return report(c.bind_gs_state(obj.shader));
-    case ShaderType::TESS_CTRL: return report(c.bind_tcs_state(obj.shader));
-    case ShaderType::TESS_EVAL: return report(c.bind_tes_state(obj.shader));
-    case ShaderType::COMPUTE: return c.bind_compute_state(obj.compute);
+    case ShaderType::VERTEX:
+      return report(c.bind_vs_state(obj.shader));
+    case ShaderType::FRAGMENT:
+      return report(c.bind_fs_state(obj.shader));
+    case ShaderType::GEOMETRY:
+      return report(c.bind_gs_state(obj.shader));
+    case ShaderType::TESS_CTRL:
+      return report(c.bind_tcs_state(obj.shader));
+    case ShaderType::TESS_EVAL:
+      return report(c.bind_tes_state(obj.shader));
+    case ShaderType::COMPUTE:
+      return c.bind_compute_state(obj.compute);
   }
 }
 

@@ -19,7 +19,8 @@ void check_slots(uint64_t start, uint64_t count, uint32_t limit, const char* wha
 const VtestResource& buffer_resource(const ResourceTable& t, uint32_t handle, uint64_t offset,
                                      uint64_t size, const char* what) {
   const VtestResource& r = t.get(handle, what);
-  if (r.desc.target != TextureTarget::BUFFER) protocol_error(what, ": resource ", handle, " is not a buffer");
+  if (r.desc.target != TextureTarget::BUFFER)
+    protocol_error(what, ": resource ", handle, " is not a buffer");
   if (offset + size > r.desc.width)
     protocol_error(what, ": range ", offset, "+", size, " exceeds buffer ", handle, " of ",
                    r.desc.width, " bytes");
@@ -60,7 +61,8 @@ void Decoder::cmd_set_framebuffer(const Payload& p, uint32_t) {
   FramebufferState fb;
   fb.nr_cbufs = uint8_t(nr);
   fb.zsbuf = surface(p[2]);
-  for (uint32_t i = 0; i < nr; ++i) fb.cbufs[i] = surface(p[3 + i]);
+  for (uint32_t i = 0; i < nr; ++i)
+    fb.cbufs[i] = surface(p[3 + i]);
   s.framebuffer = fb;
   apply_framebuffer();
 }
@@ -89,7 +91,8 @@ void Decoder::apply_framebuffer() {
     h = std::min(h, surf->height());
   };
   take(fb.zsbuf);
-  for (uint32_t i = 0; i < fb.nr_cbufs; ++i) take(fb.cbufs[i]);
+  for (uint32_t i = 0; i < fb.nr_cbufs; ++i)
+    take(fb.cbufs[i]);
   const bool attached = w != UINT32_MAX;
   fb.width = uint16_t(attached ? std::min<uint32_t>(w, 0xffff) : s.no_attach_width);
   fb.height = uint16_t(attached ? std::min<uint32_t>(h, 0xffff) : s.no_attach_height);
@@ -176,7 +179,8 @@ void Decoder::cmd_set_stencil_ref(const Payload& p, uint32_t) {
 void Decoder::cmd_set_blend_color(const Payload& p, uint32_t) {
   p.expect_len(4);
   BlendColor c;
-  for (uint32_t i = 0; i < 4; ++i) c.color[i] = p.f(1 + i);
+  for (uint32_t i = 0; i < 4; ++i)
+    c.color[i] = p.f(1 + i);
   ctx().set_blend_color(c);
 }
 
@@ -209,7 +213,8 @@ void Decoder::cmd_bind_sampler_states(const Payload& p, uint32_t) {
 void Decoder::cmd_set_polygon_stipple(const Payload& p, uint32_t) {
   p.expect_len(32);
   PolyStipple s;
-  for (uint32_t i = 0; i < 32; ++i) s.stipple[i] = p[1 + i];
+  for (uint32_t i = 0; i < 32; ++i)
+    s.stipple[i] = p[1 + i];
   ctx().set_polygon_stipple(s);
 }
 
@@ -217,7 +222,8 @@ void Decoder::cmd_set_clip_state(const Payload& p, uint32_t) {
   p.expect_len(32);
   ClipState c;
   for (uint32_t i = 0; i < kMaxClipPlanes; ++i)
-    for (uint32_t j = 0; j < 4; ++j) c.ucp[i][j] = p.f(1 + 4 * i + j);
+    for (uint32_t j = 0; j < 4; ++j)
+      c.ucp[i][j] = p.f(1 + 4 * i + j);
   ctx().set_clip_state(c);
 }
 

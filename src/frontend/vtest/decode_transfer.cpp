@@ -41,8 +41,8 @@ void Decoder::cmd_copy_transfer3d(const Payload& p, uint32_t) {
   const VtestResource& dst = resources_.get(p[1], "COPY_TRANSFER3D destination");
   const VtestResource& src = resources_.get(p[12], "COPY_TRANSFER3D source");
   const SharedMemory& shm = backing_store(src, p[12], "COPY_TRANSFER3D source");
-  const TransferGeometry g = transfer_geometry(dst.desc, dst.layout, p[2], p.span(6, 6), p[4],
-                                               p[5], "COPY_TRANSFER3D");
+  const TransferGeometry g =
+      transfer_geometry(dst.desc, dst.layout, p[2], p.span(6, 6), p[4], p[5], "COPY_TRANSFER3D");
   check_span(p[13], g.span(), shm.size(), "COPY_TRANSFER3D source");
   uint8_t* staging = shm.data() + p[13];
   if (p[14] & kCopyTransferFromHost) {

@@ -12,9 +12,9 @@ namespace clpipe::frontend::vtest {
 Screen& LazyScreen::get() {
   if (screen_) return *screen_;
   if (failure_.empty()) {
-    Result<std::shared_ptr<Screen>> r = factory_ ? factory_()
-                                                 : Result<std::shared_ptr<Screen>>(Status(
-                                                       ErrorCode::kUnsupported, "no factory"));
+    Result<std::shared_ptr<Screen>> r =
+        factory_ ? factory_()
+                 : Result<std::shared_ptr<Screen>>(Status(ErrorCode::kUnsupported, "no factory"));
     if (r && r.value()) {
       screen_ = std::move(r.value());
       return *screen_;
@@ -100,7 +100,8 @@ Decoder::Decoder(LazyScreen& screen, ResourceTable& resources, const Limits& lim
 
 Decoder::~Decoder() {
   // Objects (views, surfaces, CSOs) go before their contexts.
-  for (auto& [id, s] : subs_) s->objects.clear();
+  for (auto& [id, s] : subs_)
+    s->objects.clear();
 }
 
 void Decoder::submit(const uint32_t* dw, size_t count) {
@@ -115,8 +116,8 @@ void Decoder::submit(const uint32_t* dw, size_t count) {
     try {
       dispatch(cmd, obj, Payload(dw + i + 1, len));
     } catch (const ProtocolError& e) {
-      const bool has_obj = cmd == Ccmd::CREATE_OBJECT || cmd == Ccmd::BIND_OBJECT ||
-                           cmd == Ccmd::DESTROY_OBJECT;
+      const bool has_obj =
+          cmd == Ccmd::CREATE_OBJECT || cmd == Ccmd::BIND_OBJECT || cmd == Ccmd::DESTROY_OBJECT;
       protocol_error("SUBMIT_CMD dword ", i, ": ", ccmd_name(cmd), has_obj ? "/" : "",
                      has_obj ? obj_type_name(obj) : "", ": ", e.what());
     }
@@ -268,7 +269,8 @@ bool Decoder::wait_idle(bool wait) {
   bool idle = true;
   for (auto& [id, s] : subs_) {
     if (!s->fence) continue;
-    const Status st = screen().fence_finish(s->fence, wait ? std::numeric_limits<uint64_t>::max() : 0);
+    const Status st =
+        screen().fence_finish(s->fence, wait ? std::numeric_limits<uint64_t>::max() : 0);
     if (st.code() == ErrorCode::kTimeout) {
       idle = false;
       continue;
@@ -307,8 +309,9 @@ void Decoder::sync_for_transfer() {
 void Decoder::cmd_nop(const Payload&, uint32_t) {}
 
 void Decoder::cmd_unsupported(const Payload&, uint32_t) {
-  protocol_error("not supported by this server (never sent by Mesa's virpipe over vtest with "
-                 "the advertised caps)");
+  protocol_error(
+      "not supported by this server (never sent by Mesa's virpipe over vtest with "
+      "the advertised caps)");
 }
 
 void Decoder::cmd_debug_flags(const Payload& p, uint32_t) {

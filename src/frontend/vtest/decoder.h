@@ -80,8 +80,8 @@ struct SubContext {
   FramebufferState framebuffer;
   uint16_t no_attach_width = 0, no_attach_height = 0;
   std::vector<StreamOutputTargetHandle> so_targets;  // last non-empty binding
-  bool dirty = false;                               // work queued since the last flush
-  FenceHandle fence;                                // signals when flushed work is done
+  bool dirty = false;                                // work queued since the last flush
+  FenceHandle fence;                                 // signals when flushed work is done
 };
 
 struct DecoderOptions {

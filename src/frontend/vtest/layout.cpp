@@ -71,8 +71,7 @@ ResourceDesc validate_resource(const uint32_t f[10]) {
     protocol_error("cube array with array_size ", d.array_size, " (must be a multiple of 6)");
   if ((d.target == T::TEXTURE_CUBE || d.target == T::TEXTURE_CUBE_ARRAY) && d.width != d.height)
     protocol_error("cube texture faces are not square: ", d.width, "x", d.height);
-  const uint32_t max_dim =
-      std::max({d.width, d.height, d.target == T::TEXTURE_3D ? d.depth : 1u});
+  const uint32_t max_dim = std::max({d.width, d.height, d.target == T::TEXTURE_3D ? d.depth : 1u});
   if (d.last_level >= std::min(kMaxLevels, levels_for(max_dim)))
     protocol_error("last_level ", d.last_level, " too large for ", d.width, "x", d.height, "x",
                    d.depth);
@@ -84,8 +83,8 @@ ResourceDesc validate_resource(const uint32_t f[10]) {
 }
 
 const char* target_name_for_errors(TextureTarget t) {
-  static constexpr const char* kNames[] = {"BUFFER",  "1D",       "2D",       "3D",        "CUBE",
-                                           "RECT",    "1D_ARRAY", "2D_ARRAY", "CUBE_ARRAY"};
+  static constexpr const char* kNames[] = {"BUFFER", "1D",       "2D",       "3D",        "CUBE",
+                                           "RECT",   "1D_ARRAY", "2D_ARRAY", "CUBE_ARRAY"};
   return unsigned(t) < kTextureTargets ? kNames[unsigned(t)] : "?";
 }
 
@@ -110,9 +109,15 @@ LevelExtent level_extent(const ResourceDesc& d, uint32_t level) {
   e.width = minify(d.width, level);
   e.height = minify(d.height, level);
   switch (d.target) {
-    case TextureTarget::TEXTURE_3D: e.slices = minify(d.depth, level); break;
-    case TextureTarget::TEXTURE_CUBE: e.slices = 6; break;
-    default: e.slices = d.array_size; break;
+    case TextureTarget::TEXTURE_3D:
+      e.slices = minify(d.depth, level);
+      break;
+    case TextureTarget::TEXTURE_CUBE:
+      e.slices = 6;
+      break;
+    default:
+      e.slices = d.array_size;
+      break;
   }
   return e;
 }
@@ -142,16 +147,15 @@ uint64_t TransferGeometry::span() const {
   return uint64_t(layers - 1) * layer_stride + uint64_t(rows - 1) * stride + row_bytes;
 }
 
-TransferGeometry transfer_geometry(const ResourceDesc& d, const GuestLayout& layout,
-                                   uint32_t level, const uint32_t b[6], uint32_t stride,
-                                   uint32_t layer_stride, const char* what) {
-  if (level > d.last_level)
-    protocol_error(what, ": level ", level, " > last_level ", d.last_level);
+TransferGeometry transfer_geometry(const ResourceDesc& d, const GuestLayout& layout, uint32_t level,
+                                   const uint32_t b[6], uint32_t stride, uint32_t layer_stride,
+                                   const char* what) {
+  if (level > d.last_level) protocol_error(what, ": level ", level, " > last_level ", d.last_level);
   const LevelExtent e = level_extent(d, level);
   const uint64_t x = b[0], y = b[1], z = b[2], w = b[3], h = b[4], dd = b[5];
   if (x + w > e.width || y + h > e.height || z + dd > e.slices)
-    protocol_error(what, ": box (", x, ",", y, ",", z, " ", w, "x", h, "x", dd,
-                   ") exceeds level ", level, " (", e.width, "x", e.height, "x", e.slices, ")");
+    protocol_error(what, ": box (", x, ",", y, ",", z, " ", w, "x", h, "x", dd, ") exceeds level ",
+                   level, " (", e.width, "x", e.height, "x", e.slices, ")");
   TransferGeometry g;
   g.box = Box{int32_t(x), int32_t(y), int32_t(z), int32_t(w), int32_t(h), int32_t(dd)};
   g.row_bytes = w * layout.block_bytes();
@@ -174,8 +178,7 @@ void check_span(uint64_t offset, uint64_t span, uint64_t size, const char* what)
 }
 
 void check_box_in_level(const ResourceDesc& d, uint32_t level, const Box& box, const char* what) {
-  if (level > d.last_level)
-    protocol_error(what, ": level ", level, " > last_level ", d.last_level);
+  if (level > d.last_level) protocol_error(what, ": level ", level, " > last_level ", d.last_level);
   const LevelExtent e = level_extent(d, level);
   auto check = [&](int64_t origin, int64_t size, uint32_t extent, const char* axis) {
     const int64_t lo = std::min(origin, origin + size), hi = std::max(origin, origin + size);

@@ -28,7 +28,7 @@ struct ResourceDesc {
   uint32_t virgl_format = 0;
   Format format = Format::NONE;
   uint32_t virgl_bind = 0;
-  uint32_t width = 1;   // texels, or bytes for BUFFER
+  uint32_t width = 1;  // texels, or bytes for BUFFER
   uint32_t height = 1;
   uint32_t depth = 1;
   uint32_t array_size = 1;  // the wire's 0 (fence pseudo-resources) becomes 1
@@ -104,7 +104,6 @@ void check_span(uint64_t offset, uint64_t span, uint64_t size, const char* what)
 
 // Checks a box given as signed gallium values (x, y, z, w, h, d; w and h may be negative
 // for mirrored blit sources) against a level. Throws ProtocolError naming `what`.
-void check_box_in_level(const ResourceDesc& desc, uint32_t level, const Box& box,
-                        const char* what);
+void check_box_in_level(const ResourceDesc& desc, uint32_t level, const Box& box, const char* what);
 
 }  // namespace clpipe::frontend::vtest

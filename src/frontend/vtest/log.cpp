@@ -20,10 +20,14 @@ LogSink& sink() {
 
 const char* level_name(LogLevel l) {
   switch (l) {
-    case LogLevel::kError: return "error";
-    case LogLevel::kWarning: return "warning";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kDebug: return "debug";
+    case LogLevel::kError:
+      return "error";
+    case LogLevel::kWarning:
+      return "warning";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kDebug:
+      return "debug";
   }
   return "?";
 }
@@ -50,8 +54,8 @@ void log_message(LogLevel level, const std::string& message) {
     return;
   }
   // One write per line so lines of forked children do not interleave.
-  const std::string line = "clpipe-vtest[" + std::to_string(::getpid()) + "] " +
-                           level_name(level) + ": " + message + "\n";
+  const std::string line = "clpipe-vtest[" + std::to_string(::getpid()) + "] " + level_name(level) +
+                           ": " + message + "\n";
   (void)!::write(STDERR_FILENO, line.data(), line.size());
 }
 

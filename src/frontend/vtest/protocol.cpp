@@ -5,12 +5,30 @@ namespace clpipe::frontend::vtest {
 
 const char* vtest_cmd_name(uint32_t id) {
   static constexpr const char* kNames[] = {
-      "(0)",           "GET_CAPS",           "RESOURCE_CREATE",       "RESOURCE_UNREF",
-      "TRANSFER_GET",  "TRANSFER_PUT",       "SUBMIT_CMD",            "RESOURCE_BUSY_WAIT",
-      "CREATE_RENDERER", "GET_CAPS2",        "PING_PROTOCOL_VERSION", "PROTOCOL_VERSION",
-      "RESOURCE_CREATE2", "TRANSFER_GET2",   "TRANSFER_PUT2",         "GET_PARAM",
-      "GET_CAPSET",    "CONTEXT_INIT",       "RESOURCE_CREATE_BLOB",  "SYNC_CREATE",
-      "SYNC_UNREF",    "SYNC_READ",          "SYNC_WRITE",            "SYNC_WAIT",
+      "(0)",
+      "GET_CAPS",
+      "RESOURCE_CREATE",
+      "RESOURCE_UNREF",
+      "TRANSFER_GET",
+      "TRANSFER_PUT",
+      "SUBMIT_CMD",
+      "RESOURCE_BUSY_WAIT",
+      "CREATE_RENDERER",
+      "GET_CAPS2",
+      "PING_PROTOCOL_VERSION",
+      "PROTOCOL_VERSION",
+      "RESOURCE_CREATE2",
+      "TRANSFER_GET2",
+      "TRANSFER_PUT2",
+      "GET_PARAM",
+      "GET_CAPSET",
+      "CONTEXT_INIT",
+      "RESOURCE_CREATE_BLOB",
+      "SYNC_CREATE",
+      "SYNC_UNREF",
+      "SYNC_READ",
+      "SYNC_WRITE",
+      "SYNC_WAIT",
       "SUBMIT_CMD2",
   };
   return id < sizeof(kNames) / sizeof(kNames[0]) ? kNames[id] : "(unknown vtest command)";
@@ -87,8 +105,8 @@ const char* ccmd_name(uint32_t id) {
 
 const char* obj_type_name(uint32_t type) {
   static constexpr const char* kNames[] = {
-      "NULL",          "BLEND",   "RASTERIZER", "DSA",   "SHADER",           "VERTEX_ELEMENTS",
-      "SAMPLER_VIEW",  "SAMPLER_STATE", "SURFACE", "QUERY", "STREAMOUT_TARGET", "MSAA_SURFACE",
+      "NULL",         "BLEND",         "RASTERIZER", "DSA",   "SHADER",           "VERTEX_ELEMENTS",
+      "SAMPLER_VIEW", "SAMPLER_STATE", "SURFACE",    "QUERY", "STREAMOUT_TARGET", "MSAA_SURFACE",
   };
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == ObjType::COUNT, "one name per type");
   return type < ObjType::COUNT ? kNames[type] : "(unknown object type)";

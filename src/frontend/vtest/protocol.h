@@ -148,7 +148,14 @@ inline uint32_t ccmd_header(uint32_t cmd, uint32_t obj, uint32_t len) {
 
 // virgl shader stages (wire order, not gallium's).
 namespace VirglStage {
-enum : uint32_t { VERTEX = 0, FRAGMENT = 1, GEOMETRY = 2, TESS_CTRL = 3, TESS_EVAL = 4, COMPUTE = 5 };
+enum : uint32_t {
+  VERTEX = 0,
+  FRAGMENT = 1,
+  GEOMETRY = 2,
+  TESS_CTRL = 3,
+  TESS_EVAL = 4,
+  COMPUTE = 5
+};
 }
 constexpr uint32_t kVirglStages = 6;
 

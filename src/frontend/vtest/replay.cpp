@@ -50,8 +50,8 @@ enum class ReplyKind { kHeader, kCaps, kFd, kRaw };
 
 struct ExpectedReply {
   ReplyKind kind;
-  uint64_t raw_bytes;   // kRaw
-  uint32_t resource;    // kRaw: the TRANSFER_GET resource
+  uint64_t raw_bytes;  // kRaw
+  uint32_t resource;   // kRaw: the TRANSFER_GET resource
 };
 
 struct Request {
@@ -69,9 +69,13 @@ bool expected_reply(const Request& r, ExpectedReply* out) {
   switch (r.id) {
     case VtestCmd::PING_PROTOCOL_VERSION:
     case VtestCmd::RESOURCE_BUSY_WAIT:
-    case VtestCmd::PROTOCOL_VERSION: *out = {ReplyKind::kHeader, 0, 0}; return true;
+    case VtestCmd::PROTOCOL_VERSION:
+      *out = {ReplyKind::kHeader, 0, 0};
+      return true;
     case VtestCmd::GET_CAPS:
-    case VtestCmd::GET_CAPS2: *out = {ReplyKind::kCaps, 0, 0}; return true;
+    case VtestCmd::GET_CAPS2:
+      *out = {ReplyKind::kCaps, 0, 0};
+      return true;
     case VtestCmd::RESOURCE_CREATE2:
       if (field(r, 10) == 0) return false;
       *out = {ReplyKind::kFd, 0, 0};
@@ -201,7 +205,8 @@ void finish(ConnState& st) {
       break;
     }
     const ExpectedReply& k = kinds[i];
-    const bool same = k.kind == ReplyKind::kCaps   ? std::equal(want[i].begin(), want[i].begin() + 8, got[i].begin())
+    const bool same = k.kind == ReplyKind::kCaps
+                          ? std::equal(want[i].begin(), want[i].begin() + 8, got[i].begin())
                       : k.kind == ReplyKind::kRaw ? want[i].size() == got[i].size()
                                                   : want[i] == got[i];
     if (!same) res.mismatches.push_back("reply " + std::to_string(i) + " differs");
@@ -231,15 +236,17 @@ bool ReplayResult::ok() const {
 std::string ReplayResult::summary() const {
   std::ostringstream os;
   for (const ConnectionReplay& c : connections) {
-    os << "conn " << c.conn << " '" << c.client_name << "': protocol " << c.protocol_version
-       << ", " << c.messages << " messages, replies " << c.actual_replies << " (recorded "
+    os << "conn " << c.conn << " '" << c.client_name << "': protocol " << c.protocol_version << ", "
+       << c.messages << " messages, replies " << c.actual_replies << " (recorded "
        << c.expected_replies << "), " << c.fds.size() << " memfds, " << c.api_failures
        << " clpipe failures, " << c.readbacks.size() << " readbacks";
     size_t equal = 0;
-    for (const ReplayReadback& r : c.readbacks) equal += r.actual == r.expected;
+    for (const ReplayReadback& r : c.readbacks)
+      equal += r.actual == r.expected;
     if (!c.readbacks.empty()) os << " (" << equal << " equal to the reference)";
     os << "\n";
-    for (const std::string& m : c.mismatches) os << "  mismatch: " << m << "\n";
+    for (const std::string& m : c.mismatches)
+      os << "  mismatch: " << m << "\n";
   }
   return os.str();
 }

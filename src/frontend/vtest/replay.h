@@ -37,11 +37,11 @@ struct ConnectionReplay {
   uint16_t conn = 0;
   std::string client_name;
   uint32_t protocol_version = 0;
-  size_t messages = 0;         // messages handled
-  size_t api_failures = 0;     // clpipe refusals (logged, not fatal)
-  std::string error;           // protocol error that closed the connection ("" = none)
-  size_t expected_replies = 0;  // recorded server replies
-  size_t actual_replies = 0;    // replies this server sent (may be more: see capture 11)
+  size_t messages = 0;                  // messages handled
+  size_t api_failures = 0;              // clpipe refusals (logged, not fatal)
+  std::string error;                    // protocol error that closed the connection ("" = none)
+  size_t expected_replies = 0;          // recorded server replies
+  size_t actual_replies = 0;            // replies this server sent (may be more: see capture 11)
   std::vector<std::string> mismatches;  // replies, fds and snapshots that did not agree
   std::vector<ReplayReadback> readbacks;
   // RESOURCE_CREATE2 fds: (resource, memfd size this server sent, size in the capture).

@@ -8,8 +8,7 @@
 
 namespace clpipe::frontend::vtest {
 
-VtestResource& ResourceTable::create(Screen& screen, const ResourceDesc& desc,
-                                     uint64_t shm_bytes) {
+VtestResource& ResourceTable::create(Screen& screen, const ResourceDesc& desc, uint64_t shm_bytes) {
   if (map_.count(desc.handle)) protocol_error("resource handle ", desc.handle, " already in use");
   if (map_.size() >= limits_.max_resources)
     protocol_error("too many resources (limit ", limits_.max_resources, ")");
@@ -27,13 +26,13 @@ VtestResource& ResourceTable::create(Screen& screen, const ResourceDesc& desc,
                    budget, " left");
 
   Result<ResourceRef> host = screen.resource_create(resource_template(desc));
-  if (!host) protocol_error("clpipe cannot create resource ", desc.handle, ": ",
-                            host.status().to_string());
+  if (!host)
+    protocol_error("clpipe cannot create resource ", desc.handle, ": ", host.status().to_string());
   res->host = std::move(host.value());
   if (!res->host) protocol_error("clpipe returned no resource for ", desc.handle);
   if (shm_bytes > 0) {
-    auto shm = SharedMemory::create(size_t(shm_bytes),
-                                    "clpipe-vtest-res" + std::to_string(desc.handle));
+    auto shm =
+        SharedMemory::create(size_t(shm_bytes), "clpipe-vtest-res" + std::to_string(desc.handle));
     if (!shm) protocol_error("resource ", desc.handle, ": ", shm.status().to_string());
     res->shm = std::move(shm.value());
   }

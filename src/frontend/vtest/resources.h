@@ -25,9 +25,9 @@ struct Limits {
   uint32_t max_resources = 65536;          // live resource handles
   uint32_t max_objects = 1u << 18;         // live objects per sub-context
   uint32_t max_sub_contexts = 64;
-  uint32_t max_shader_bytes = 64u << 20;          // one shader's TGSI text
-  uint64_t max_pending_shader_bytes = 128u << 20;  // partial shaders awaiting chunks
-  uint32_t max_submit_dwords = 1u << 20;           // one SUBMIT_CMD (Mesa: <= 66560)
+  uint32_t max_shader_bytes = 64u << 20;            // one shader's TGSI text
+  uint64_t max_pending_shader_bytes = 128u << 20;   // partial shaders awaiting chunks
+  uint32_t max_submit_dwords = 1u << 20;            // one SUBMIT_CMD (Mesa: <= 66560)
   uint32_t max_inline_transfer_bytes = 256u << 20;  // one TRANSFER_PUT / TRANSFER_GET (v0)
 };
 

@@ -107,7 +107,8 @@ Status Server::probe_caps() {
         const CapsBlob blob = build_caps(*s.value(), options_.connection.caps);
         out = "C" + std::string(reinterpret_cast<const char*>(blob.data()), blob.size());
       } else {
-        out = "E" + (s ? std::string("the screen factory returned no screen") : s.status().to_string());
+        out = "E" +
+              (s ? std::string("the screen factory returned no screen") : s.status().to_string());
       }
     } catch (const std::exception& e) {
       out = std::string("E") + e.what();
@@ -120,8 +121,10 @@ Status Server::probe_caps() {
   char buf[4096];
   for (;;) {
     const ssize_t n = ::read(p[0], buf, sizeof buf);
-    if (n > 0) in.append(buf, size_t(n));
-    else if (n == 0 || errno != EINTR) break;
+    if (n > 0)
+      in.append(buf, size_t(n));
+    else if (n == 0 || errno != EINTR)
+      break;
   }
   ::close(p[0]);
   int status = 0;
@@ -297,12 +300,15 @@ void Server::shutdown() {
         st.st_ino == socket_ino_)
       ::unlink(options_.socket_path.c_str());
   }
-  for (const auto& [pid, n] : children_) ::kill(pid, SIGTERM);
-  for (uint32_t waited = 0; !children_.empty() && waited < options_.shutdown_grace_ms; waited += 10) {
+  for (const auto& [pid, n] : children_)
+    ::kill(pid, SIGTERM);
+  for (uint32_t waited = 0; !children_.empty() && waited < options_.shutdown_grace_ms;
+       waited += 10) {
     reap(false);
     if (!children_.empty()) ::usleep(10000);
   }
-  for (const auto& [pid, n] : children_) ::kill(pid, SIGKILL);
+  for (const auto& [pid, n] : children_)
+    ::kill(pid, SIGKILL);
   if (!children_.empty()) reap(true);
   log_at(LogLevel::kInfo, "stopped after ", clients_seen_, " clients");
 }

@@ -6,12 +6,11 @@
 
 namespace clpipe::frontend::vtest {
 
-Status upload_box(Context& ctx, const VtestResource& res, uint32_t level,
-                  const TransferGeometry& g, const uint8_t* src) {
+Status upload_box(Context& ctx, const VtestResource& res, uint32_t level, const TransferGeometry& g,
+                  const uint8_t* src) {
   if (g.span() == 0) return Status::ok();
   if (res.desc.target == TextureTarget::BUFFER)
-    return ctx.buffer_subdata(res.host, Map::WRITE, uint32_t(g.box.x), uint32_t(g.box.width),
-                              src);
+    return ctx.buffer_subdata(res.host, Map::WRITE, uint32_t(g.box.x), uint32_t(g.box.width), src);
   return ctx.texture_subdata(res.host, level, Map::WRITE, g.box, src, uint32_t(g.stride),
                              g.layer_stride);
 }
@@ -26,10 +25,9 @@ Status download_box(Context& ctx, const VtestResource& res, uint32_t level,
   // The mapping's pitches come from clpipe: rows of the box must not overlap there either.
   if ((g.rows > 1 && t->stride() < g.row_bytes) ||
       (g.layers > 1 && t->layer_stride() < uint64_t(g.rows - 1) * t->stride() + g.row_bytes)) {
-    Status s(ErrorCode::kDeviceError, "transfer_map returned pitches " +
-                                          std::to_string(t->stride()) + "/" +
-                                          std::to_string(t->layer_stride()) +
-                                          " smaller than the box");
+    Status s(ErrorCode::kDeviceError,
+             "transfer_map returned pitches " + std::to_string(t->stride()) + "/" +
+                 std::to_string(t->layer_stride()) + " smaller than the box");
     (void)ctx.transfer_unmap(t);
     return s;
   }

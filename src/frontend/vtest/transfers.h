@@ -17,8 +17,8 @@
 namespace clpipe::frontend::vtest {
 
 // src points at the first byte of the box in guest memory; g.span() bytes are readable.
-Status upload_box(Context& ctx, const VtestResource& res, uint32_t level,
-                  const TransferGeometry& g, const uint8_t* src);
+Status upload_box(Context& ctx, const VtestResource& res, uint32_t level, const TransferGeometry& g,
+                  const uint8_t* src);
 
 // dst points at the first byte of the box in guest memory; g.span() bytes are writable.
 Status download_box(Context& ctx, const VtestResource& res, uint32_t level,

@@ -4,8 +4,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 namespace clpipe::frontend::vtest {
@@ -73,7 +73,8 @@ bool SocketTransport::send_fd(int fd) {
 }
 
 MemoryTransport::~MemoryTransport() {
-  for (int fd : fds_) ::close(fd);
+  for (int fd : fds_)
+    ::close(fd);
 }
 
 std::vector<uint8_t> MemoryTransport::peek(size_t n) const {
