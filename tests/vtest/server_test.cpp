@@ -222,8 +222,9 @@ TEST_CASE("vtest server: a client killed mid-message leaves the others served", 
   a.send(message(VtestCmd::RESOURCE_BUSY_WAIT, {1, 1}));
   CHECK(a.recv_dwords(3) == std::vector<uint32_t>{1, 7, 0});
 
-  // Give the server a moment to log B's and C's ends, then stop it.
-  for (int i = 0; i < 200 && read_text(server.log).find("client-b") == std::string::npos; ++i)
+  // Give B's server process a moment to see the end of its stream, then stop the server.
+  for (int i = 0; i < 500 && read_text(server.log).find("truncated message") == std::string::npos;
+       ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   CHECK(server.stop() == 0);
   const std::string log = read_text(server.log);
@@ -257,8 +258,18 @@ TEST_CASE("vtest server: socket paths are taken over only from dead servers", "[
     kill(live.pid, SIGKILL);  // leaves a stale socket behind
     waitpid(live.pid, nullptr, 0);
     live.pid = -1;
+    // Its client processes drop their copy of the listening socket as they start; once
+    // nothing listens any more the socket is stale.
+    for (int i = 0; i < 200; ++i) {
+      const int fd = connect_to(o.socket_path);
+      if (fd < 0) break;
+      close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     Server third(o, fake_factory());
-    CHECK(third.start().is_ok());
+    const Status started = third.start();
+    INFO(started.message());
+    CHECK(started.is_ok());
   }
   unlink(o.socket_path.c_str());
   // A path that is not a socket is never deleted.
