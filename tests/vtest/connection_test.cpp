@@ -26,6 +26,11 @@ struct Client {
             },
             opts, "test client")) {}
 
+  ~Client() {
+    conn.reset();
+    log->release_records();  // records reference objects that reference the log
+  }
+
   void send(const std::vector<uint8_t>& bytes) { transport.push(bytes.data(), bytes.size()); }
   // Serves what was sent; returns false if the connection ended.
   bool serve() {

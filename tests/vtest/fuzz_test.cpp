@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 
 #include "frontend/vtest/capture.h"
 #include "frontend/vtest/connection.h"
@@ -19,7 +20,13 @@ using namespace clpipe::vtest_test;
 
 namespace {
 
-constexpr auto kBudget = std::chrono::seconds(8);
+// Time budget per run; CLPIPE_VTEST_FUZZ_SECONDS overrides it for longer local runs (e.g.
+// under the sanitizers).
+std::chrono::seconds budget() {
+  const char* env = std::getenv("CLPIPE_VTEST_FUZZ_SECONDS");
+  const long s = env ? std::strtol(env, nullptr, 10) : 0;
+  return std::chrono::seconds(s > 0 && s <= 86400 ? s : 8);
+}
 constexpr uint64_t kSeed = 0x5eed1e55c0ffee11ull;
 
 class Rng {
@@ -183,7 +190,8 @@ TEST_CASE("vtest fuzz: mutated capture streams never crash, leak or reach the AP
   Rng rng(kSeed);
   const auto start = std::chrono::steady_clock::now();
   size_t runs = 0, rejected = 0;
-  while (std::chrono::steady_clock::now() - start < kBudget || runs < 50) {
+  const auto limit = budget();
+  while (std::chrono::steady_clock::now() - start < limit || runs < 50) {
     Messages msgs = seeds[rng.below(uint32_t(seeds.size()))];
     for (uint32_t n = 1 + rng.below(3); n > 0; --n)
       mutate(msgs, rng);

@@ -51,8 +51,9 @@ std::vector<TgsiEntry> load_tgsi(const std::string& name) {
     std::smatch more;
     if (std::regex_search(e.text, more,
                           std::regex("\n\\.\\.\\. \\[(\\d+) more bytes not shown\\]$"))) {
+      const size_t hidden = std::stoul(more[1]);  // before e.text changes under `more`
       e.text = e.text.substr(0, size_t(more.position(0)));
-      e.full_size = e.text.size() + std::stoul(more[1]);
+      e.full_size = e.text.size() + hidden;
     }
     out.push_back(e);
   }
@@ -70,6 +71,14 @@ struct Replayed {
   int factory_calls = 0;
   // The last host resource and layout seen under each handle (kept for readback checks).
   std::map<uint32_t, std::pair<ResourceRef, GuestLayout>> resources;
+
+  Replayed() = default;
+  Replayed(Replayed&&) = default;
+  // The log's records and the kept resources reference the log: break the cycle.
+  ~Replayed() {
+    resources.clear();
+    if (log) log->release_records();
+  }
 };
 
 Replayed replay(const std::string& name,

@@ -101,6 +101,13 @@ struct Harness {
         resources(limits),
         decoder(std::make_unique<Decoder>(lazy, resources, limits, opts, "test")) {}
 
+  // The log's records reference surfaces and resources, which reference the log: break the
+  // cycle once the decoder is gone.
+  ~Harness() {
+    decoder.reset();
+    log->release_records();
+  }
+
   // A resource with shared memory of its guest layout size.
   VtestResource& resource(uint32_t handle, TextureTarget target, Format format, uint32_t w,
                           uint32_t h = 1, uint32_t d = 1, uint32_t layers = 1,
