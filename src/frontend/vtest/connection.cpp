@@ -61,6 +61,14 @@ bool Connection::serve_one() {
     if (got == 0 && transport_.error().empty()) {
       closed_ = true;
       log_at(LogLevel::kInfo, label_, ": disconnected after ", messages_, " messages");
+      if (log_level() >= LogLevel::kDebug) {
+        std::string counts;
+        for (uint32_t c = 0; c < Ccmd::COUNT; ++c)
+          if (decoder_.command_counts()[c])
+            counts += std::string(" ") + ccmd_name(c) + "=" +
+                      std::to_string(decoder_.command_counts()[c]);
+        log_at(LogLevel::kDebug, label_, ": virgl commands:", counts);
+      }
       return false;
     }
     if (got < sizeof hdr)

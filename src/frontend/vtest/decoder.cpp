@@ -133,6 +133,7 @@ void Decoder::dispatch(uint32_t cmd, uint32_t obj_type, const Payload& p) {
   static_assert(sizeof(kHandlers) / sizeof(kHandlers[0]) == Ccmd::COUNT,
                 "one handler per virgl command");
   if (cmd >= Ccmd::COUNT) protocol_error("unknown virgl command ", cmd);
+  ++command_counts_[cmd];
   const Handler handler = kHandlers[cmd];
   (this->*handler)(p, obj_type);
 }

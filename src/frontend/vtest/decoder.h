@@ -16,6 +16,7 @@
 // command, counted, and skipped — like a GL error, the client goes on (unless `strict`).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 
 #include "clpipe/context.h"
 #include "clpipe/screen.h"
+#include "frontend/vtest/protocol.h"
 #include "frontend/vtest/resources.h"
 #include "frontend/vtest/screen_factory.h"
 #include "frontend/vtest/wire.h"
@@ -116,6 +118,8 @@ class Decoder {
   // Counts clpipe failures reported so far (see the file comment).
   size_t api_failures() const { return api_failures_; }
   size_t commands_executed() const { return commands_; }
+  // Commands decoded so far, by virgl command id.
+  const std::array<uint32_t, Ccmd::COUNT>& command_counts() const { return command_counts_; }
   size_t sub_context_count() const { return subs_.size(); }
 
  private:
@@ -229,6 +233,7 @@ class Decoder {
   const char* current_cmd_ = "";
   size_t api_failures_ = 0;
   size_t commands_ = 0;
+  std::array<uint32_t, Ccmd::COUNT> command_counts_{};
 };
 
 }  // namespace clpipe::frontend::vtest
