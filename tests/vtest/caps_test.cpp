@@ -284,6 +284,7 @@ TEST_CASE("vtest caps: real multisampling and features map onto their bits", "[v
   cfg.caps[Cap::QUERY_TIME_ELAPSED] = 1;
   cfg.caps[Cap::QUERY_TIMESTAMP] = 1;
   cfg.caps[Cap::MAX_COMBINED_HW_ATOMIC_COUNTERS] = 8;
+  cfg.caps[Cap::BLEND_EQUATION_ADVANCED] = 1;
   auto inner = cfg.formats;
   cfg.formats = [inner](Format f, TextureTarget t, unsigned n, uint32_t bind) {
     return (n == 4 || n == 8) ? !format_is_depth_or_stencil(f) && (bind & Bind::RENDER_TARGET)
@@ -298,5 +299,7 @@ TEST_CASE("vtest caps: real multisampling and features map onto their bits", "[v
   CHECK(caps_u32(p, CapsOffset::CAPABILITY_BITS) & VirglCap::FB_NO_ATTACH);
   CHECK(caps_has_format(p, CapsOffset::SUPPORTED_MULTISAMPLE_FORMATS, 67));
   CHECK(caps_u32(p, CapsOffset::MAX_COMBINED_ATOMIC_COUNTERS) == 0);  // no API to bind them
+  // Advanced blend equations would arrive in a field BlendState cannot carry.
+  CHECK((caps_u32(p, CapsOffset::CAPABILITY_BITS_V2) & VirglCapV2::BLEND_EQUATION) == 0);
   CHECK(mesa_gl_version(b).compat == 33);
 }

@@ -253,8 +253,9 @@ CapsBlob build_fields(const Screen& s) {
   // make Mesa read the per-stage constant buffer and uniform block sizes below.
   const bool texcoord = q.cap(Cap::TGSI_TEXCOORD);
   w.u32(CapsOffset::HOST_FEATURE_CHECK_VERSION, texcoord ? 13 : 9);
+  // BLEND_EQUATION stays clear whatever the Screen says: with it Mesa sends advanced blend
+  // equations in RT0's alpha_src_factor, and BlendState has no field to carry them.
   uint32_t v2 = 0;
-  if (q.cap(Cap::BLEND_EQUATION_ADVANCED)) v2 |= VirglCapV2::BLEND_EQUATION;
   if (q.cap(Cap::TEXTURE_SHADOW_LOD)) v2 |= VirglCapV2::TEXTURE_SHADOW_LOD;
   w.u32(CapsOffset::CAPABILITY_BITS_V2, v2);
   const std::string name = s.get_name();

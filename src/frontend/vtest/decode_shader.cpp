@@ -130,26 +130,12 @@ void Decoder::finish_shader(uint32_t handle, PartialShader&& ps) {
     ShaderState st;
     st.tgsi = std::move(ps.text);
     st.stream_output = std::move(ps.stream_output);
-    Result<ShaderHandle> h = Status();
-    switch (type) {
-      case ShaderType::VERTEX:
-        h = ctx().create_vs_state(st);
-        break;
-      case ShaderType::FRAGMENT:
-        h = ctx().create_fs_state(st);
-        break;
-      case ShaderType::GEOMETRY:
-        h = ctx().create_gs_state(st);
-        break;
-      case ShaderType::TESS_CTRL:
-        h = ctx().create_tcs_state(st);
-        break;
-      case ShaderType::TESS_EVAL:
-        h = ctx().create_tes_state(st);
-        break;
-      case ShaderType::COMPUTE:
-        break;
-    }
+    Context& c = ctx();
+    Result<ShaderHandle> h = type == ShaderType::VERTEX      ? c.create_vs_state(st)
+                             : type == ShaderType::FRAGMENT  ? c.create_fs_state(st)
+                             : type == ShaderType::GEOMETRY  ? c.create_gs_state(st)
+                             : type == ShaderType::TESS_CTRL ? c.create_tcs_state(st)
+                                                             : c.create_tes_state(st);
     status = h.status();
     if (h) obj.shader = h.value();
   }
