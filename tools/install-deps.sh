@@ -6,8 +6,9 @@
 #   clang                                    build-time syntax check of the OpenCL C kernels
 #   catch2                                   tests
 #   libpng-dev                               PNG output of clpipe-demo and the tools
+#   zlib1g-dev                               gzip-compressed vtest captures (replay)
 set -eu
-PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 libpng-dev"
+PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 libpng-dev zlib1g-dev"
 [ $# -gt 0 ] && PACKAGES="$PACKAGES $*"
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,301 @@
+// The forking server on a temporary socket, with the fake screen: clients in separate
+// processes, one killed in the middle of a message while another keeps being served, a
+// misbehaving client disconnected with a logged reason, fds passed with SCM_RIGHTS, the
+// socket-path rules, and a clean stop on SIGTERM.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "frontend/vtest/server.h"
+#include "vtest/vtest_test_util.h"
+
+using namespace clpipe;
+using namespace clpipe::vtest_test;
+
+namespace {
+
+ScreenFactory fake_factory() {
+  return []() -> Result<std::shared_ptr<Screen>> {
+    return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config()));
+  };
+}
+
+std::string temp_dir() {
+  char t[] = "/tmp/clpipe-vtest-test-XXXXXX";
+  REQUIRE(mkdtemp(t) != nullptr);
+  return t;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+int connect_to(const std::string& path) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// A server in a child process, logging to a file.
+struct ServerProcess {
+  explicit ServerProcess(const std::string& dir)
+      : path(dir + "/vtest.sock"), log(dir + "/server.log") {
+    pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      const int lf = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+      set_log_sink([lf](LogLevel, const std::string& m) {
+        const std::string line = std::to_string(getpid()) + ": " + m + "\n";
+        (void)!write(lf, line.data(), line.size());
+      });
+      Server::install_signal_handlers();
+      ServerOptions o;
+      o.socket_path = path;
+      o.shutdown_grace_ms = 500;
+      Server s(o, fake_factory());
+      if (!s.start()) _exit(3);
+      _exit(s.run());
+    }
+    for (int i = 0; i < 500; ++i) {  // up to 5 s for the caps probe and the socket
+      const int fd = connect_to(path);
+      if (fd >= 0) {
+        close(fd);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    FAIL("the server did not start");
+  }
+  // SIGTERM, then the exit status (or -signal).
+  int stop() {
+    kill(pid, SIGTERM);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    pid = -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+  }
+  ~ServerProcess() {
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+  std::string path, log;
+  pid_t pid = -1;
+};
+
+struct SocketClient {
+  explicit SocketClient(const std::string& path) : fd(connect_to(path)) { REQUIRE(fd >= 0); }
+  ~SocketClient() {
+    if (fd >= 0) close(fd);
+  }
+  void send(const std::vector<uint8_t>& b) {
+    REQUIRE(::send(fd, b.data(), b.size(), MSG_NOSIGNAL) == ssize_t(b.size()));
+  }
+  // n bytes, or fewer if the server closed the connection (5 s timeout).
+  std::vector<uint8_t> recv(size_t n) {
+    std::vector<uint8_t> out;
+    while (out.size() < n) {
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 5000) <= 0) break;
+      uint8_t buf[4096];
+      const ssize_t r = ::recv(fd, buf, std::min(sizeof buf, n - out.size()), 0);
+      if (r <= 0) break;
+      out.insert(out.end(), buf, buf + r);
+    }
+    return out;
+  }
+  std::vector<uint32_t> recv_dwords(size_t n) {
+    const std::vector<uint8_t> b = recv(4 * n);
+    std::vector<uint32_t> d(b.size() / 4);
+    std::memcpy(d.data(), b.data(), d.size() * 4);
+    return d;
+  }
+  int recv_fd() {
+    char byte = 1;
+    iovec iov{&byte, 1};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))];
+    msghdr m{};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = control;
+    m.msg_controllen = sizeof control;
+    if (recvmsg(fd, &m, 0) != 1 || byte != 0) return -1;
+    cmsghdr* c = CMSG_FIRSTHDR(&m);
+    if (!c || c->cmsg_type != SCM_RIGHTS) return -1;
+    int out;
+    std::memcpy(&out, CMSG_DATA(c), sizeof out);
+    return out;
+  }
+  void handshake(const std::string& name) {
+    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
+    m.insert(m.end(), name.begin(), name.end());
+    m.push_back(0);
+    send(m);
+    send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
+    send(message(VtestCmd::RESOURCE_BUSY_WAIT, {0, 0}));
+    REQUIRE(recv_dwords(5) == std::vector<uint32_t>{0, 10, 1, 7, 0});
+    send(message(VtestCmd::PROTOCOL_VERSION, {2}));
+    REQUIRE(recv_dwords(3) == std::vector<uint32_t>{1, 11, 2});
+  }
+  int fd;
+};
+
+}  // namespace
+
+TEST_CASE("vtest server: a client killed mid-message leaves the others served", "[vtest][server]") {
+  const std::string dir = temp_dir();
+  ServerProcess server(dir);
+
+  SocketClient a(server.path);
+  a.handshake("client-a");
+  a.send(message(VtestCmd::GET_CAPS2, {}));
+  a.send(message(VtestCmd::GET_CAPS, {}));
+  const std::vector<uint8_t> caps = a.recv(8 + 1376 + 8 + 308);
+  REQUIRE(caps.size() == 8 + 1376 + 8 + 308);
+  CHECK(load_u32(caps.data()) == 1377);
+  CHECK(load_u32(caps.data() + 4) == 2);
+  CHECK(load_u32(caps.data() + 8 + CapsOffset::GLSL_LEVEL) == 330);  // the probed caps
+
+  // Client B: a process that sends half a SUBMIT_CMD, then is killed.
+  int ready[2];
+  REQUIRE(pipe(ready) == 0);
+  const pid_t b = fork();
+  REQUIRE(b >= 0);
+  if (b == 0) {
+    const int fd = connect_to(server.path);
+    const std::string name = "client-b";
+    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
+    m.insert(m.end(), name.begin(), name.end());
+    m.push_back(0);
+    std::vector<uint8_t> half = message(VtestCmd::SUBMIT_CMD, {1, 2, 3, 4}, 100);
+    m.insert(m.end(), half.begin(), half.end());
+    (void)!::send(fd, m.data(), m.size(), MSG_NOSIGNAL);
+    (void)!write(ready[1], "x", 1);
+    pause();
+    _exit(0);
+  }
+  char x;
+  REQUIRE(read(ready[0], &x, 1) == 1);
+  close(ready[0]);
+  close(ready[1]);
+  kill(b, SIGKILL);
+  waitpid(b, nullptr, 0);
+
+  // Client C breaks the protocol outright and is disconnected.
+  SocketClient c(server.path);
+  c.send(message(VtestCmd::GET_CAPS2, {}));
+  CHECK(c.recv(1).empty());
+
+  // A is unaffected: a resource with its memfd, a submit, a busy-wait.
+  a.send(message(VtestCmd::RESOURCE_CREATE2, {1, 2, 67, 2, 16, 16, 1, 1, 0, 0, 1024}));
+  const int memfd = a.recv_fd();
+  REQUIRE(memfd >= 0);
+  struct stat st {};
+  REQUIRE(fstat(memfd, &st) == 0);
+  CHECK(st.st_size == 1024);
+  close(memfd);
+  a.send(message(VtestCmd::SUBMIT_CMD,
+                 {ccmd_header(Ccmd::CREATE_SUB_CTX, 0, 1), 1, ccmd_header(Ccmd::SET_SUB_CTX, 0, 1),
+                  1, ccmd_header(Ccmd::CLEAR, 0, 8), 4, 0, 0, 0, 0, 0, 0, 0}));
+  a.send(message(VtestCmd::RESOURCE_BUSY_WAIT, {1, 1}));
+  CHECK(a.recv_dwords(3) == std::vector<uint32_t>{1, 7, 0});
+
+  // Give B's server process a moment to see the end of its stream, then stop the server.
+  for (int i = 0; i < 500 && read_text(server.log).find("truncated message") == std::string::npos;
+       ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(server.stop() == 0);
+  const std::string log = read_text(server.log);
+  INFO(log);
+  CHECK(log.find("'client-b': protocol error in SUBMIT_CMD: truncated message") !=
+        std::string::npos);
+  CHECK(log.find("the first message must be CREATE_RENDERER") != std::string::npos);
+  CHECK(log.find("caps: Mesa will expose GL 3.3 compatibility, core 3.3") != std::string::npos);
+  CHECK(log.find("stopped after 4 clients") != std::string::npos);  // with the start-up probe
+  // The stop removed the socket and ended A's process: A sees the end of the stream.
+  struct stat gone {};
+  CHECK(stat(server.path.c_str(), &gone) != 0);
+  const std::vector<uint8_t> ping = message(VtestCmd::PING_PROTOCOL_VERSION, {});
+  (void)!::send(a.fd, ping.data(), ping.size(), MSG_NOSIGNAL);
+  CHECK(a.recv(8).empty());
+  unlink(server.log.c_str());
+  rmdir(dir.c_str());
+}
+
+TEST_CASE("vtest server: socket paths are taken over only from dead servers", "[vtest][server]") {
+  LogRecorder quiet;
+  const std::string dir = temp_dir();
+  ServerOptions o;
+  o.probe_caps = false;
+  {
+    ServerProcess live(dir);
+    o.socket_path = live.path;
+    Server second(o, fake_factory());
+    const Status s = second.start();
+    CHECK_THAT(s.message(), Catch::Contains("another server listens"));
+    kill(live.pid, SIGKILL);  // leaves a stale socket behind
+    waitpid(live.pid, nullptr, 0);
+    live.pid = -1;
+    // Its client processes drop their copy of the listening socket as they start; once
+    // nothing listens any more the socket is stale.
+    for (int i = 0; i < 200; ++i) {
+      const int fd = connect_to(o.socket_path);
+      if (fd < 0) break;
+      close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    Server third(o, fake_factory());
+    const Status started = third.start();
+    INFO(started.message());
+    CHECK(started.is_ok());
+  }
+  unlink(o.socket_path.c_str());
+  // A path that is not a socket is never deleted.
+  const std::string file = dir + "/plain";
+  { std::ofstream(file) << "x"; }
+  o.socket_path = file;
+  Server fourth(o, fake_factory());
+  CHECK_THAT(fourth.start().message(), Catch::Contains("not a socket"));
+  CHECK(read_text(file) == "x");
+  unlink(file.c_str());
+  unlink((dir + "/server.log").c_str());
+  rmdir(dir.c_str());
+}
+
+TEST_CASE("vtest server: a device that cannot be opened fails at start", "[vtest][server]") {
+  LogRecorder quiet;
+  const std::string dir = temp_dir();
+  ServerOptions o;
+  o.socket_path = dir + "/vtest.sock";
+  Server s(o, []() -> Result<std::shared_ptr<Screen>> {
+    return Status(ErrorCode::kDeviceError, "no OpenCL device matches 'nope'");
+  });
+  const Status st = s.start();
+  CHECK_THAT(st.message(), Catch::Contains("cannot create a clpipe screen") &&
+                               Catch::Contains("no OpenCL device matches 'nope'"));
+  struct stat gone {};
+  CHECK(stat(o.socket_path.c_str(), &gone) != 0);
+  rmdir(dir.c_str());
+}

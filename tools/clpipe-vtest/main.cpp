@@ -1,0 +1,222 @@
+// clpipe-vtest: a vtest protocol server, so that Mesa's stock virpipe driver
+// (GALLIUM_DRIVER=virpipe) renders OpenGL programs through clpipe. Also prints the caps
+// it would advertise, and replays recorded vtest captures against the device.
+//
+// This file only parses options and wires the pieces of src/frontend/vtest together:
+// Screen::create is the screen factory; the server forks one process per client.
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "clpipe/screen.h"
+#include "frontend/vtest/caps.h"
+#include "frontend/vtest/capture.h"
+#include "frontend/vtest/formats.h"
+#include "frontend/vtest/log.h"
+#include "frontend/vtest/replay.h"
+#include "frontend/vtest/server.h"
+
+namespace vt = clpipe::frontend::vtest;
+
+namespace {
+
+const char kHelp[] = R"(usage: clpipe-vtest [OPTIONS]
+
+A vtest server (the protocol of virglrenderer's virgl_test_server) that renders with
+clpipe. Run it, then start OpenGL programs with GALLIUM_DRIVER=virpipe; Mesa 22.3 always
+connects to /tmp/.virgl_test. Each client is served by its own process.
+
+options:
+  --socket-path=PATH      listen on PATH (default /tmp/.virgl_test); "--socket-path PATH"
+                          works too
+  --device=TEXT           OpenCL device: substring of the platform or device name
+                          (default: $CLPIPE_DEVICE, else the first GPU, else the first
+                          device)
+  --cache-dir=DIR         program cache folder (default: $CLPIPE_CACHE_DIR, else
+                          $XDG_CACHE_HOME/clpipe)
+  --gl-version=X.Y        advertise at most this GL version (2.0 .. 3.3, default 3.3);
+                          less is advertised when the device's caps miss a requirement
+  --max-clients=N         concurrent clients (default 64); more are refused
+  --max-client-memory=MB  resources one client may hold, in MiB (default 4096)
+  --strict                close a client's connection when clpipe refuses a command
+                          (default: log it and go on, like a GL error)
+  --no-fork               serve clients one after another in this process (debugging;
+                          a crash then ends the server)
+  --print-caps            print the caps this device yields and the GL version Mesa will
+                          expose, then exit
+  --replay=FILE           replay a recorded session (.vtcap or .vtcap.gz from
+                          shared/tools/vtest-capture) against the device, print what
+                          differed, exit 0 if nothing did
+  -v, --verbose           log every client event (debug level)
+  -q, --quiet             log errors only
+  -h, --help              this text
+
+Protocol errors are logged on stderr with the client and the command, and close that
+client's connection only. SIGTERM or SIGINT stop the server: the socket is removed and
+the client processes are ended.
+)";
+
+struct Args {
+  vt::ServerOptions server;
+  clpipe::ScreenOptions screen;
+  bool print_caps = false;
+  std::string replay;
+};
+
+bool parse_number(const std::string& s, unsigned long long* out) {
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtoull(s.c_str(), &end, 10);
+  return !s.empty() && errno == 0 && end && *end == '\0';
+}
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "clpipe-vtest: %s (see --help)\n", msg.c_str());
+  std::exit(2);
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    std::string value;
+    const size_t eq = arg.find('=');
+    const bool has_value = arg.rfind("--", 0) == 0 && eq != std::string::npos;
+    if (has_value) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    }
+    auto need = [&]() -> std::string {
+      if (has_value) return value;
+      if (i + 1 >= argc) usage_error(arg + " needs a value");
+      return argv[++i];
+    };
+    unsigned long long n = 0;
+    if (arg == "-h" || arg == "--help") {
+      std::fputs(kHelp, stdout);
+      std::exit(0);
+    } else if (arg == "--socket-path") {
+      a.server.socket_path = need();
+    } else if (arg == "--device") {
+      a.screen.device = need();
+    } else if (arg == "--cache-dir") {
+      a.screen.cache_dir = need();
+    } else if (arg == "--gl-version") {
+      const std::string v = need();
+      unsigned major = 0, minor = 0;
+      if (std::sscanf(v.c_str(), "%u.%u", &major, &minor) != 2 || major * 10 + minor < 20 ||
+          major * 10 + minor > 33 || minor > 9)
+        usage_error("--gl-version must be X.Y between 2.0 and 3.3");
+      a.server.connection.caps.max_gl_version = major * 10 + minor;
+    } else if (arg == "--max-clients") {
+      if (!parse_number(need(), &n) || n == 0 || n > 4096) usage_error("bad --max-clients");
+      a.server.max_clients = uint32_t(n);
+    } else if (arg == "--max-client-memory") {
+      if (!parse_number(need(), &n) || n == 0 || n > (1ull << 24))
+        usage_error("bad --max-client-memory");
+      a.server.connection.limits.max_client_bytes = n << 20;
+    } else if (arg == "--strict") {
+      a.server.connection.decoder.strict = true;
+    } else if (arg == "--no-fork") {
+      a.server.fork_per_client = false;
+    } else if (arg == "--print-caps") {
+      a.print_caps = true;
+    } else if (arg == "--replay") {
+      a.replay = need();
+    } else if (arg == "-v" || arg == "--verbose") {
+      vt::set_log_level(vt::LogLevel::kDebug);
+    } else if (arg == "-q" || arg == "--quiet") {
+      vt::set_log_level(vt::LogLevel::kError);
+    } else {
+      usage_error("unknown option " + std::string(argv[i]));
+    }
+  }
+  return a;
+}
+
+std::string gl_text(unsigned v) {
+  return v ? std::to_string(v / 10) + "." + std::to_string(v % 10) : "none";
+}
+
+int print_caps(const Args& a, const vt::ScreenFactory& factory) {
+  auto screen = factory();
+  if (!screen) {
+    std::fprintf(stderr, "clpipe-vtest: %s\n", screen.status().to_string().c_str());
+    return 1;
+  }
+  const vt::CapsBlob blob = vt::build_caps(*screen.value(), a.server.connection.caps);
+  const vt::GlVersion v = vt::mesa_gl_version(blob);
+  const uint8_t* b = blob.data();
+  std::printf("renderer: %s\n", reinterpret_cast<const char*>(b + vt::CapsOffset::RENDERER));
+  std::printf("GL %s compatibility, %s core; GLSL level %u\n", gl_text(v.compat).c_str(),
+              gl_text(v.core).c_str(), vt::caps_u32(b, vt::CapsOffset::GLSL_LEVEL));
+  for (const std::string& m : v.missing)
+    std::printf("next GL level needs: %s\n", m.c_str());
+  const struct {
+    const char* name;
+    uint32_t offset;
+  } kFields[] = {{"bset", vt::CapsOffset::BSET},
+                 {"capability_bits", vt::CapsOffset::CAPABILITY_BITS},
+                 {"capability_bits_v2", vt::CapsOffset::CAPABILITY_BITS_V2},
+                 {"max_render_targets", vt::CapsOffset::MAX_RENDER_TARGETS},
+                 {"max_samples", vt::CapsOffset::MAX_SAMPLES},
+                 {"prim_mask", vt::CapsOffset::PRIM_MASK},
+                 {"max_texture_array_layers", vt::CapsOffset::MAX_TEXTURE_ARRAY_LAYERS},
+                 {"max_streamout_buffers", vt::CapsOffset::MAX_STREAMOUT_BUFFERS},
+                 {"max_uniform_blocks", vt::CapsOffset::MAX_UNIFORM_BLOCKS},
+                 {"max_tbo_size", vt::CapsOffset::MAX_TBO_SIZE},
+                 {"max_shader_sampler_views", vt::CapsOffset::MAX_SHADER_SAMPLER_VIEWS},
+                 {"max_texture_2d_size", vt::CapsOffset::MAX_TEXTURE_2D_SIZE},
+                 {"host_feature_check_version", vt::CapsOffset::HOST_FEATURE_CHECK_VERSION}};
+  for (const auto& f : kFields)
+    std::printf("%-28s 0x%08x (%u)\n", f.name, vt::caps_u32(b, f.offset),
+                vt::caps_u32(b, f.offset));
+  const struct {
+    const char* name;
+    uint32_t offset;
+  } kMasks[] = {{"sampler", vt::CapsOffset::SAMPLER},
+                {"render", vt::CapsOffset::RENDER},
+                {"depthstencil", vt::CapsOffset::DEPTHSTENCIL},
+                {"vertexbuffer", vt::CapsOffset::VERTEXBUFFER}};
+  for (const auto& m : kMasks) {
+    std::printf("%s:", m.name);
+    for (uint32_t f = 1; f < vt::kVirglFormatCount; ++f)
+      if (vt::caps_has_format(b, m.offset, f)) std::printf(" %s", vt::virgl_format_name(f));
+    std::printf("\n");
+  }
+  return 0;
+}
+
+int replay(const Args& a, const vt::ScreenFactory& factory) {
+  auto capture = vt::read_capture(a.replay);
+  if (!capture) {
+    std::fprintf(stderr, "clpipe-vtest: %s\n", capture.status().to_string().c_str());
+    return 1;
+  }
+  vt::ReplayOptions options;
+  options.connection = a.server.connection;
+  const vt::ReplayResult r = vt::replay_capture(capture.value(), factory, options);
+  std::fputs(r.summary().c_str(), stdout);
+  return r.ok() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args args = parse(argc, argv);
+  const clpipe::ScreenOptions screen_options = args.screen;
+  vt::ScreenFactory factory = [screen_options]() { return clpipe::Screen::create(screen_options); };
+  if (args.print_caps) return print_caps(args, factory);
+  if (!args.replay.empty()) return replay(args, factory);
+
+  vt::Server::install_signal_handlers();
+  vt::Server server(args.server, factory);
+  const clpipe::Status s = server.start();
+  if (!s) {
+    vt::log_at(vt::LogLevel::kError, s.to_string());
+    return 1;
+  }
+  return server.run();
+}
