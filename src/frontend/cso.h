@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "clpipe/context.h"
+#include "compiler/ir.h"
+#include "compiler/shader_info.h"
 
 namespace clpipe {
 
@@ -45,19 +47,30 @@ class VertexElementsCso {
   const std::vector<VertexElement> elements;
 };
 
-// A graphics shader: its stage and TGSI text, checked only for the header so far; the
-// compiler (issue 3) parses and translates it when connected.
+// A shader's TGSI after the compiler front-end: parsed, validated and analysed at
+// create time (errors are reported there, with line:column); the OpenCL C is emitted
+// and built when a draw or launch first needs it (src/frontend/shader_program.h).
+struct CompiledTgsi {
+  compiler::Shader ir;
+  compiler::ShaderInfo info;
+};
+
+// A graphics shader: its stage, TGSI text and compiled form.
 class Shader {
  public:
-  Shader(ShaderType s, const ShaderState& st) : stage(s), state(st) {}
+  Shader(ShaderType s, const ShaderState& st, std::shared_ptr<const CompiledTgsi> c)
+      : stage(s), state(st), compiled(std::move(c)) {}
   const ShaderType stage;
   const ShaderState state;
+  const std::shared_ptr<const CompiledTgsi> compiled;
 };
 
 class ComputeShader {
  public:
-  explicit ComputeShader(const ComputeState& st) : state(st) {}
+  ComputeShader(const ComputeState& st, std::shared_ptr<const CompiledTgsi> c)
+      : state(st), compiled(std::move(c)) {}
   const ComputeState state;
+  const std::shared_ptr<const CompiledTgsi> compiled;
 };
 
 // Queries are not implemented yet: create_query fails, so no Query object exists.
@@ -84,5 +97,9 @@ void validate_compute(const ComputeState& s, uint64_t max_local_mem);
 // The stage named by the first token of TGSI text (VERT, FRAG, ...); throws when the
 // text does not start with a known stage name.
 ShaderType tgsi_header_stage(const std::string& tgsi);
+
+// Parses, validates and analyses TGSI text; throws runtime::Error(kCompileError) with
+// line:column diagnostics.
+std::shared_ptr<const CompiledTgsi> compile_tgsi_front(const std::string& tgsi);
 
 }  // namespace clpipe::frontend

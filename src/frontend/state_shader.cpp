@@ -1,8 +1,10 @@
 // Shader CSOs (vertex, fragment, geometry, tessellation, compute): the header check,
-// stream-output validation, create and bind. The compiler (issue 3) parses and
-// translates the stored text when it is connected.
+// stream-output validation, the compiler front-end (parse, validate, analyse), create
+// and bind. The OpenCL C is emitted when a draw or launch first uses the shader.
 #include <cctype>
 
+#include "compiler/tgsi/parser.h"
+#include "compiler/validate.h"
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
 #include "frontend/cso.h"
@@ -120,11 +122,19 @@ void validate_compute(const ComputeState& s, uint64_t max_local_mem) {
   }
 }
 
+std::shared_ptr<const CompiledTgsi> compile_tgsi_front(const std::string& tgsi) {
+  auto c = std::make_shared<CompiledTgsi>();
+  c->ir = compiler::parse_tgsi(tgsi);
+  compiler::validate(c->ir);
+  c->info = compiler::analyze(c->ir);
+  return c;
+}
+
 Result<ShaderHandle> ContextImpl::create_shader(ShaderType stage, const ShaderState& state,
                                                 const char* call) {
   return guard_result<ShaderHandle>(call, [&] {
     validate_shader(stage, state);
-    return std::make_shared<Shader>(stage, state);
+    return std::make_shared<Shader>(stage, state, compile_tgsi_front(state.tgsi));
   });
 }
 
@@ -174,7 +184,7 @@ Status ContextImpl::bind_tes_state(const ShaderHandle& shader) {
 Result<ComputeHandle> ContextImpl::create_compute_state(const ComputeState& state) {
   return guard_result<ComputeHandle>("create_compute_state", [&] {
     validate_compute(state, screen_->cl_device().limits().local_mem_size);
-    return std::make_shared<ComputeShader>(state);
+    return std::make_shared<ComputeShader>(state, compile_tgsi_front(state.tgsi));
   });
 }
 
