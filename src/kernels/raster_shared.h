@@ -31,6 +31,8 @@ typedef struct {
 // ClpFsLink.flags
 #define CLP_LINK_SPRITE (1u << 0)  // replaced by the point sprite coordinate on points
 #define CLP_LINK_COLOR (1u << 1)   // a COLOR input: clamp_vertex_color and two-sided apply
+#define CLP_LINK_CHAN_SHIFT 4      // 4 bits: channel c comes from src_reg (else def[c])
+#define CLP_LINK_ALL_CHANNELS (0xfu << CLP_LINK_CHAN_SHIFT)
 
 // How one fragment shader input register gets its value.
 typedef struct {

@@ -109,7 +109,9 @@ inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
       link->bcolor_reg >= 0) {
     src = link->bcolor_reg;
   }
-  if (src < 0) return (vf)(link->def[chan]);
+  if (src < 0 || !(link->flags & (1u << (CLP_LINK_CHAN_SHIFT + chan)))) {
+    return (vf)(link->def[chan]);
+  }
   const bool clamp01 = color && (c->rp->flags & CLP_RAST_CLAMP_VERTEX_COLOR);
   // TGSI interpolate modes: 0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR.
   const bool flat = interp == 0 || (interp == 3 && (c->rp->flags & CLP_RAST_FLATSHADE));

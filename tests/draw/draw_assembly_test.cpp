@@ -34,7 +34,7 @@ struct AssemblyRun {
     s = fx.basic_setup(64, 64);
     s.vs = fx.passthrough_vs(2);
     s.fs = fx.varying_fs(0);
-    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
     s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, 64, 64);
     // Both faces, filled, no culling: each assembled triangle gives one record.
     s.rasterizer.cull_face = Face::NONE;

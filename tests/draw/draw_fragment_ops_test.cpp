@@ -77,7 +77,7 @@ struct QuadRun {
     s = fx.basic_setup(kW, kH);
     s.vs = fx.passthrough_vs(2);
     s.fs = fx.varying_fs(0);
-    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
     s.rasterizer.front_ccw = true;
   }
   // Triangle 0: colour c0, depth z0 (NDC); triangle 1, wound the other way: c1, z1.

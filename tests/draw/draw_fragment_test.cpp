@@ -35,7 +35,7 @@ struct Run {
   Run() {
     s = fx.basic_setup(kW, kH);
     s.vs = fx.passthrough_vs(2);
-    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
     s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
   }
   void draw(const std::vector<float>& d, PrimType mode = PrimType::TRIANGLES) {
@@ -254,7 +254,7 @@ TEST_CASE("two-sided colour, flat COLOR inputs and colour clamping", "[draw][fra
   r.s.fs = r.fx.custom_fs(
       spec, "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 1, 0, 3, 0);");
   r.s.vs = r.fx.passthrough_vs(3);
-  r.s.fs_links = {ClpFsLink{1, 2, CLP_LINK_COLOR, {0, 0, 0, 1}}};  // COLOR in 1, BCOLOR in 2
+  r.s.fs_links = {ClpFsLink{1, 2, CLP_LINK_COLOR | CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};  // COLOR in 1, BCOLOR in 2
   auto draw = [&](float cf, float cb) {
     const float v[6][2] = {{-1, 1}, {-1, -1}, {1, 1}, {-1, -1}, {1, 1}, {1, -1}};
     std::vector<float> d;

@@ -18,7 +18,7 @@ TEST_CASE("hundreds of translucent triangles blend in API order", "[draw][order]
   DrawSetup s = fx.basic_setup(W, H);
   s.vs = fx.passthrough_vs(2);
   s.fs = fx.varying_fs(0);  // flat colour
-  s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+  s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   RtBlendState& b = s.blend.rt[0];
   b.blend_enable = true;
   b.rgb_src_factor = BlendFactor::SRC_ALPHA;

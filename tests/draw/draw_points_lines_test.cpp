@@ -22,7 +22,7 @@ struct PrimRun {
     s = fx.basic_setup(kW, kH);
     s.vs = fx.passthrough_vs(2);
     s.fs = fx.varying_fs(interp);
-    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   }
   // Draws vertices given in window coordinates; returns the image.
   Image draw(PrimType mode, const std::vector<std::array<float, 2>>& win,

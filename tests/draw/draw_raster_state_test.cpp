@@ -22,7 +22,7 @@ struct Run {
     s = fx.basic_setup(kW, kH);
     s.vs = fx.passthrough_vs(2);
     s.fs = fx.varying_fs(0);
-    s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   }
   Image draw(const std::vector<std::array<float, 4>>& pos, PrimType mode = PrimType::TRIANGLES) {
     s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, kW, kH);

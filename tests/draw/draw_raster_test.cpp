@@ -22,7 +22,7 @@ struct TriangleRun {
     setup = fx.basic_setup(kW, kH);
     setup.vs = fx.passthrough_vs(2);
     setup.fs = fx.varying_fs(interp);
-    setup.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+    setup.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
     setup.rasterizer.half_pixel_center = half_pixel_center;
     setup.rasterizer.bottom_edge_rule = bottom_edge_rule;
   }
@@ -152,7 +152,7 @@ TEST_CASE("samples on shared edges and vertices are drawn exactly once", "[draw]
   DrawSetup s = fx.basic_setup(kW, kH);
   s.vs = fx.passthrough_vs(2);
   s.fs = fx.varying_fs(0);  // flat
-  s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+  s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   s.cbufs[0] = fx.target(Format::R32_FLOAT, kW, kH);
   s.blend.rt[0].blend_enable = true;
   s.blend.rt[0].rgb_dst_factor = BlendFactor::ONE;
@@ -199,7 +199,7 @@ TEST_CASE("a mesh of many small triangles covers every pixel exactly once", "[dr
   DrawSetup s = fx.basic_setup(W, H);
   s.vs = fx.passthrough_vs(2);
   s.fs = fx.varying_fs(0);
-  s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+  s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   s.cbufs[0] = fx.target(Format::R32_FLOAT, W, H);
   s.blend.rt[0].blend_enable = true;
   s.blend.rt[0].rgb_dst_factor = BlendFactor::ONE;

@@ -13,7 +13,7 @@ TEST_CASE("a triangle covers its pixels with interpolated colour", "[draw][smoke
   DrawSetup s = fx.basic_setup(W, H);
   s.vs = fx.passthrough_vs(2);
   s.fs = fx.varying_fs();
-  s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+  s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, W, H);
   // A right triangle over the top-left half (y down in window space: NDC y is up).
   fx.set_vertices(s, {-1, 1,  0, 1, 1, 0, 0, 1,  //

@@ -1,0 +1,132 @@
+#include "frontend/draw_setup.h"
+
+#include <algorithm>
+
+#include "frontend/cso.h"
+#include "frontend/views.h"
+#include "runtime/error.h"
+
+namespace clpipe::frontend {
+
+using compiler::Semantic;
+
+draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last) {
+  draw::VertexOutputLayout o;
+  const compiler::IoInfo* pos = last.find_output(Semantic::POSITION, 0);
+  if (!pos) runtime::invalid("draw_vbo: the last vertex stage writes no POSITION");
+  o.pos_reg = pos->reg;
+  if (const compiler::IoInfo* p = last.find_output(Semantic::PSIZE, 0)) o.psize_reg = int32_t(p->reg);
+  for (uint32_t i = 0; i < 2; ++i) {
+    if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPDIST, i)) o.clipdist_reg[i] = int32_t(c->reg);
+  }
+  if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPVERTEX, 0)) o.clipvertex_reg = int32_t(c->reg);
+  o.num_clip_dist = last.props.num_clip_distances;
+  o.num_cull_dist = last.props.num_cull_distances;
+  o.window_space_position = last.props.vs_window_space_position;
+  return o;
+}
+
+std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
+                                     const RasterizerState& rasterizer) {
+  std::vector<ClpFsLink> table;
+  for (const compiler::FsInputLink& in : linkage.inputs) {
+    if (in.fs_reg >= CLP_MAX_FS_INPUTS) {
+      runtime::unsupported("draw_vbo: fragment input register ", in.fs_reg, " (at most ",
+                           CLP_MAX_FS_INPUTS, ")");
+    }
+    if (table.size() <= in.fs_reg) table.resize(in.fs_reg + 1, ClpFsLink{-1, -1, 0, {0, 0, 0, 0}});
+    ClpFsLink& l = table[in.fs_reg];
+    l.src_reg = in.source == compiler::FsInputSource::kVarying ? in.output_reg : -1;
+    l.bcolor_reg = in.bcolor_reg;
+    l.flags = uint32_t(in.from_output & 0xf) << CLP_LINK_CHAN_SHIFT;
+    if (in.semantic == Semantic::COLOR) l.flags |= CLP_LINK_COLOR;
+    if (in.sprite_coord_index >= 0 &&
+        ((rasterizer.sprite_coord_enable >> in.sprite_coord_index) & 1u)) {
+      l.flags |= CLP_LINK_SPRITE;
+    }
+    for (int c = 0; c < 4; ++c) l.def[c] = in.default_value[c];
+  }
+  return table;
+}
+
+namespace {
+
+draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, const char* what,
+                               DrawResources* used) {
+  const SurfaceImpl& surf = surface_of(handle, screen_id, what);
+  ResourceImpl& res = resource_of(surf.resource(), screen_id, what);
+  if (res.is_buffer()) runtime::unsupported("draw_vbo: buffer render targets");
+  const SurfaceTemplate& t = surf.info();
+  draw::ColorTarget ct;
+  ct.buffer = res.storage();
+  ct.format = t.format;
+  ct.pitch = res.level_row_pitch(t.level);
+  // Layered rendering (a LAYER output) is not supported: draws go to the first layer.
+  ct.offset = res.level_offset(t.level) + uint64_t(t.first_layer) * res.level_layer_pitch(t.level);
+  used->writes.push_back(&res);
+  return ct;
+}
+
+}  // namespace
+
+void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
+                     const compiler::ShaderInfo& fs, const compiler::FsLinkage& linkage,
+                     const DrawInfo& info, draw::DrawSetup* s, DrawResources* used) {
+  s->outputs = vertex_output_layout(vs);
+
+  // Vertex input.
+  if (st.vertex_elements) s->elements = st.vertex_elements->elements;
+  if (s->elements.size() < vs.num_inputs) {
+    runtime::invalid("draw_vbo: the vertex shader reads ", vs.num_inputs,
+                     " inputs but the vertex elements provide ", s->elements.size());
+  }
+  for (const VertexElement& e : s->elements) {
+    const VertexBuffer& vb = st.vertex_buffers[e.vertex_buffer_index];
+    draw::VertexInput& in = s->inputs[e.vertex_buffer_index];
+    if (in.buffer() || !vb.buffer) continue;  // done, or unbound: reads zeros
+    ResourceImpl& res = resource_of(vb.buffer, screen_id, "vertex buffer");
+    in.buffer = res.storage();
+    in.offset = vb.buffer_offset;
+    in.size = res.size_bytes();
+    in.stride = vb.stride;
+    used->reads.push_back(&res);
+  }
+  if (info.index_size) {
+    if (info.has_user_indices) runtime::unsupported("draw_vbo: user index buffers");
+    ResourceImpl& res = resource_of(info.index_resource, screen_id, "index buffer");
+    s->index_buffer = res.storage();
+    s->index_offset = 0;
+    s->index_size_bytes = res.size_bytes();
+    used->reads.push_back(&res);
+  }
+
+  // Fixed-function state; an unbound CSO acts as its default template.
+  s->rasterizer = st.rasterizer ? st.rasterizer->state : RasterizerState();
+  s->dsa = st.depth_stencil_alpha ? st.depth_stencil_alpha->state : DepthStencilAlphaState();
+  s->blend = st.blend ? st.blend->state : BlendState();
+  s->blend_color = st.blend_color;
+  s->stencil_ref = st.stencil_ref;
+  s->clip = st.clip;
+  s->stipple = st.stipple;
+  s->viewport = st.viewports[0];
+  s->scissor = st.scissors[0];
+  s->sample_mask = st.sample_mask;
+
+  // Framebuffer.
+  const FramebufferState& fb = st.framebuffer;
+  s->fb_width = fb.width;
+  s->fb_height = fb.height;
+  s->nr_cbufs = std::min<uint32_t>(fb.nr_cbufs, kMaxColorBufs);
+  for (uint32_t i = 0; i < s->nr_cbufs; ++i) {
+    if (fb.cbufs[i]) s->cbufs[i] = color_target(fb.cbufs[i], screen_id, "colour buffer", used);
+  }
+  if (fb.zsbuf) s->zsbuf = color_target(fb.zsbuf, screen_id, "depth/stencil buffer", used);
+
+  // Fragment stage facts and linkage.
+  for (uint32_t i = 0; i < kMaxColorBufs; ++i) s->fs_color_reg[i] = fs.fs_outputs.color[i];
+  s->fs_color0_broadcast = fs.props.fs_color0_writes_all_cbufs;
+  s->fs_reads_prim_id = fs.find_input(Semantic::PRIMID, 0) != nullptr;
+  s->fs_links = fs_link_table(linkage, s->rasterizer);
+}
+
+}  // namespace clpipe::frontend

@@ -1,0 +1,37 @@
+// Draw-time validation and derivation: turns a Context's bound state into the DrawSetup
+// the draw passes run on (everything except the stage programs, see shader_program.h).
+//
+// Producer of the input: the state calls of ContextImpl (ContextState). Consumer of the
+// output: ContextImpl::draw_vbo, which adds the stage programs and runs DrawPipeline.
+#pragma once
+
+#include <vector>
+
+#include "compiler/linkage.h"
+#include "compiler/shader_info.h"
+#include "frontend/context_state.h"
+#include "frontend/draw/draw_pipeline.h"
+#include "frontend/resource.h"
+
+namespace clpipe::frontend {
+
+// Resources a draw touches, so the context can report its commands to them.
+struct DrawResources {
+  std::vector<ResourceImpl*> reads;
+  std::vector<ResourceImpl*> writes;
+};
+
+// Where the last vertex stage's special outputs are.
+draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last);
+
+// The per-register input table of the tile pass from the stage linkage.
+std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
+                                     const RasterizerState& rasterizer);
+
+// Fills s (not its stage programs) from the bound state. Throws runtime::Error for state a
+// draw cannot use (no framebuffer size, a surface of a foreign screen, ...).
+void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
+                     const compiler::ShaderInfo& fs, const compiler::FsLinkage& linkage,
+                     const DrawInfo& info, draw::DrawSetup* s, DrawResources* used);
+
+}  // namespace clpipe::frontend
