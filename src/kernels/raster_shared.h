@@ -61,6 +61,13 @@ typedef struct {
 #define CLP_RAST_ALPHA_TO_ONE (1u << 15)
 #define CLP_RAST_DEPTH_BOUNDS (1u << 16)
 #define CLP_RAST_ZS_PRESENT (1u << 17)
+#define CLP_RAST_COUNT (1u << 18)  // accumulate the fragment counters (queries)
+
+// The fragment counters the tile pass accumulates when CLP_RAST_COUNT is set: 64-bit
+// values as (low, high) 32-bit words, so that 32-bit atomics suffice.
+#define CLP_COUNTER_SAMPLES_PASSED 0  // samples passing depth/stencil (occlusion)
+#define CLP_COUNTER_PS_INVOCATIONS 2  // fragments shaded (pipeline statistics)
+#define CLP_NUM_COUNTER_WORDS 4
 
 typedef struct {
   ClpRtState rt[CLP_MAX_RTS];

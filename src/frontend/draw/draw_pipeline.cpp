@@ -163,6 +163,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   // 5. Tile pass.
   ClpRasterParams rp = make_raster_params(s);
   rp.bin_chunks = nchunks;
+  if (s.counters()) rp.flags |= CLP_RAST_COUNT;
   {
     const cl::Buffer rp_buf = queue_.create_buffer_from(&rp, sizeof(rp));
     cl::Kernel& k = queue_.kernel(s.fs.program, "tile_pass");
@@ -173,7 +174,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
       args << (bound ? s.cbufs[i].buffer : dummy_);
     }
     const bool zs = s.zsbuf.format != Format::NONE && s.zsbuf.buffer();
-    args << (zs ? s.zsbuf.buffer : dummy_);
+    args << (zs ? s.zsbuf.buffer : dummy_) << (s.counters() ? s.counters : dummy_);
     for (const cl::Buffer& r : s.fs.resources)
       args << r;
     queue_.launch(k, {size_t(ntiles) * CLP_TILE_QUADS}, {CLP_TILE_QUADS}, "tile");

@@ -85,6 +85,10 @@ struct DrawSetup {
   bool fs_color0_broadcast = false;
   bool fs_reads_prim_id = false;
   std::vector<ClpFsLink> fs_links;  // per FS input register
+
+  // Fragment counters (CLP_COUNTER_*, CLP_NUM_COUNTER_WORDS words) the tile pass adds to,
+  // when set: occlusion queries and pipeline statistics.
+  cl::Buffer counters;
 };
 
 // Counters of the last draw (for tests and the profile report).
