@@ -73,12 +73,6 @@ class ComputeShader {
   const std::shared_ptr<const CompiledTgsi> compiled;
 };
 
-// Queries are not implemented yet: create_query fails, so no Query object exists.
-class Query {
- public:
-  virtual ~Query() = default;
-};
-
 }  // namespace clpipe
 
 namespace clpipe::frontend {
