@@ -73,6 +73,23 @@ vf clp_ssg(vf x) {
   return select(r, (vf)(-1.0f), CLP_MASK(x < (vf)(0.0f)));
 }
 
+// SIN / COS lane by lane: PoCL's float4 sin/cos give wrong results for small lanes when
+// another lane is huge (e.g. sin(0.001) = 0.008 next to 1e10); the scalar calls are right.
+vf clp_sin(vf x) {
+#if CLP_LANES == 4
+  return (vf)(sin(x.s0), sin(x.s1), sin(x.s2), sin(x.s3));
+#else
+  return sin(x);
+#endif
+}
+vf clp_cos(vf x) {
+#if CLP_LANES == 4
+  return (vf)(cos(x.s0), cos(x.s1), cos(x.s2), cos(x.s3));
+#else
+  return cos(x);
+#endif
+}
+
 // ---------------------------------------------------------------------------------
 // Integer division (tgsi.md §15.7: never a trapping division on any lane)
 

@@ -339,10 +339,10 @@ void Emitter::emit_repl(const Instruction& inst) {
       v = "log2(" + f(0, 0) + ")";
       break;
     case Opcode::SIN:
-      v = "sin(" + f(0, 0) + ")";
+      v = "clp_sin(" + f(0, 0) + ")";
       break;
     case Opcode::COS:
-      v = "cos(" + f(0, 0) + ")";
+      v = "clp_cos(" + f(0, 0) + ")";
       break;
     case Opcode::POW: {
       auto a = f(0, 0), b = f(1, 0);
