@@ -27,11 +27,11 @@ std::vector<float> edge_floats() {
           65535.5f,   0.49999997f};
 }
 
-std::vector<std::array<uint32_t, 3>> pairs(const std::vector<float>& v) {
-  std::vector<std::array<uint32_t, 3>> out;
+OpInputs pairs(const std::vector<float>& v) {
+  OpInputs out;
   for (size_t i = 0; i < v.size(); ++i) {
     for (size_t j = 0; j < v.size(); ++j) {
-      out.push_back({B(v[i]), B(v[j]), B(v[(i + 2 * j + 1) % v.size()])});
+      out.push_back({B(v[i]), B(v[j]), B(v[(i + 2 * j + 1) % v.size()]), B(v[(j + 3) % v.size()])});
     }
   }
   return out;

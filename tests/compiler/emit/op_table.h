@@ -9,7 +9,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -40,7 +42,11 @@ struct OpCase {
   Check check = Check::kBits;
   uint32_t ulps = 0;
   uint8_t mask = 0xf;  // channels to compare
+  // Four-source opcodes ($S3 = IN[3]): used instead of `expect` when set.
+  std::function<uint32_t(uint32_t a, uint32_t b, uint32_t c, uint32_t d)> expect4;
 };
+
+using OpInputs = std::vector<std::array<uint32_t, 4>>;
 
 inline bool is_denormal(uint32_t bits) {
   return (bits & 0x7f800000u) == 0 && (bits & 0x7fffffu) != 0;
@@ -67,12 +73,11 @@ inline std::string replace_all(std::string s, const std::string& key, const std:
   return s;
 }
 
-// Runs every case over `inputs` (each entry: the three source words of one channel) in
+// Runs every case over `inputs` (each entry: the source words IN[0..3] of one channel) in
 // one vertex shader and checks every result. `header` adds properties or declarations.
-inline void run_op_table(const std::vector<OpCase>& cases,
-                         const std::vector<std::array<uint32_t, 3>>& inputs,
+inline void run_op_table(const std::vector<OpCase>& cases, const OpInputs& inputs,
                          const std::string& header = "") {
-  std::string text = "VERT\n" + header + "DCL IN[0]\nDCL IN[1]\nDCL IN[2]\n";
+  std::string text = "VERT\n" + header + "DCL IN[0..3]\n";
   text += "DCL OUT[0.." + std::to_string(cases.size() - 1) + "], GENERIC[0]\n";
   unsigned n = 0;
   for (size_t k = 0; k < cases.size(); ++k) {
@@ -80,14 +85,16 @@ inline void run_op_table(const std::vector<OpCase>& cases,
     const std::string d = "OUT[" + std::to_string(k) + "]";
     if (!oc.per_channel) {
       std::string s = replace_all(oc.inst, "$D", d);
-      for (int i = 0; i < 3; ++i) s = replace_all(s, "$S" + std::to_string(i), "IN[" + std::to_string(i) + "]");
+      for (int i = 0; i < 4; ++i) {
+        s = replace_all(s, "$S" + std::to_string(i), "IN[" + std::to_string(i) + "]");
+      }
       text += "  " + std::to_string(n++) + ": " + s + "\n";
       continue;
     }
     for (int c = 0; c < 4; ++c) {
       const std::string ch(1, "xyzw"[c]);
       std::string s = replace_all(oc.inst, "$D", d + "." + ch);
-      for (int i = 0; i < 3; ++i) {
+      for (int i = 0; i < 4; ++i) {
         s = replace_all(s, "$S" + std::to_string(i), "IN[" + std::to_string(i) + "]." + ch + ch + ch + ch);
       }
       text += "  " + std::to_string(n++) + ": " + s + "\n";
@@ -98,10 +105,10 @@ inline void run_op_table(const std::vector<OpCase>& cases,
   HarnessInput in;
   in.tgsi = text;
   in.count = uint32_t((inputs.size() + 3) / 4);
-  in.in.assign(size_t(in.count) * 3 * 4, 0);
+  in.in.assign(size_t(in.count) * 4 * 4, 0);
   for (size_t j = 0; j < inputs.size(); ++j) {
     const size_t inv = j / 4, c = j % 4;
-    for (int s = 0; s < 3; ++s) in.in[(inv * 3 + s) * 4 + c] = inputs[j][s];
+    for (int s = 0; s < 4; ++s) in.in[(inv * 4 + s) * 4 + c] = inputs[j][s];
   }
   HarnessResult r = run_shader(in);
   for (size_t k = 0; k < cases.size(); ++k) {
@@ -111,16 +118,18 @@ inline void run_op_table(const std::vector<OpCase>& cases,
       const uint32_t c = uint32_t(j % 4);
       if (!(oc.mask & (1u << c))) continue;
       const auto& x = inputs[j];
-      const uint32_t want = oc.expect(x[0], x[1], x[2]);
+      const uint32_t want = oc.expect4 ? oc.expect4(x[0], x[1], x[2], x[3]) : oc.expect(x[0], x[1], x[2]);
       const uint32_t got = r.u(uint32_t(j / 4), uint32_t(k), c);
       if (float_close(want, got, oc.check, oc.ulps)) continue;
       if (oc.alt && float_close(oc.alt(x[0], x[1], x[2]), got, oc.check, oc.ulps)) continue;
       if (++failures > 4) continue;  // a few examples per opcode are enough
       char buf[256];
       std::snprintf(buf, sizeof buf,
-                    "%s: inputs 0x%08x 0x%08x 0x%08x (%g %g %g): want 0x%08x (%g), got 0x%08x (%g)",
-                    oc.name.c_str(), x[0], x[1], x[2], double(bitsf(x[0])), double(bitsf(x[1])),
-                    double(bitsf(x[2])), want, double(bitsf(want)), got, double(bitsf(got)));
+                    "%s: inputs 0x%08x 0x%08x 0x%08x 0x%08x (%g %g %g): want 0x%08x (%g), got "
+                    "0x%08x (%g)",
+                    oc.name.c_str(), x[0], x[1], x[2], x[3], double(bitsf(x[0])),
+                    double(bitsf(x[1])), double(bitsf(x[2])), want, double(bitsf(want)), got,
+                    double(bitsf(got)));
       FAIL_CHECK(buf);
     }
     CHECK(failures == 0);
