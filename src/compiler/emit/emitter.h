@@ -14,8 +14,7 @@
 // Invariants the generated code keeps (see emit_cf.cpp for the mask rules):
 //  * `m` (vi) is the set of lanes executing the current instruction; writes inside any
 //    control-flow construct or subroutine are merged under it, writes at the top level
-//    of main are unmasked (lanes outside `m` there are dead or not taking part, and no
-//    one reads their values);
+//    of main are unmasked unless main returns early (see masked());
 //  * memory side effects and GS emission only ever happen for m & io->exec_mask &
 //    ~io->helper_mask;
 //  * every register variable is initialised (reading an uninitialised one would be
@@ -103,7 +102,10 @@ class Emitter {
   std::string imm_bits(uint32_t index, unsigned chan) const;
   std::string temp_name(uint32_t reg, unsigned chan) const;
   std::string write_mask_expr() const;  // the mask under which writes happen now
-  bool masked() const { return !constructs_.empty(); }
+  // Writes at the top level of main need no mask: lanes outside `m` there have not taken
+  // part from the start or were killed, and nobody reads their values. After a divergent
+  // RET in main, returned lanes must keep their values: then every write is masked.
+  bool masked() const { return !constructs_.empty() || uses_ret_; }
 
  private:
   std::string vertex_index(const Instruction& inst, const RegisterRef& reg);
