@@ -92,11 +92,6 @@ void ContextImpl::reap_uploads() {
   uploads_.erase(uploads_.begin(), uploads_.begin() + done);
 }
 
-Status ContextImpl::draw_vbo(const DrawInfo&, unsigned, const DrawIndirectInfo*,
-                             const std::vector<DrawStartCountBias>&) {
-  return not_implemented("draw_vbo", "drawing is", kDrawIssue);
-}
-
 Status ContextImpl::launch_grid(const GridInfo&) {
   return not_implemented("launch_grid", "compute is", 0);
 }

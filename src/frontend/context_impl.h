@@ -16,6 +16,7 @@
 #include "clpipe/context.h"
 #include "frontend/context_state.h"
 #include "frontend/device_ops.h"
+#include "frontend/draw/draw_pipeline.h"
 #include "frontend/query.h"
 #include "frontend/resource.h"
 #include "frontend/screen_impl.h"
@@ -174,6 +175,7 @@ class ContextImpl final : public Context {
   std::shared_ptr<runtime::Queue> transfer_queue_;
   DeviceOps ops_;
   QueryTracker queries_;
+  std::unique_ptr<draw::DrawPipeline> pipeline_;  // created by the first draw
   ContextState state_;
   // Host copies of subdata uploads with the write that reads them, oldest first.
   std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;

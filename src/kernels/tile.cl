@@ -223,7 +223,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     global const uint* bin_list, global const uint* bin_offsets, global const float4* verts,
     global uchar* cb0, global uchar* cb1, global uchar* cb2, global uchar* cb3,
     global uchar* cb4, global uchar* cb5, global uchar* cb6, global uchar* cb7,
-    global uchar* zsbuf, global uint* counters CLP_RESOURCE_PARAMS) {
+    global uchar* zsbuf, global uint* counters,
+    global const uint* predicate CLP_RESOURCE_PARAMS) {
+  if (rp->flags & CLP_RAST_PREDICATE) {
+    const bool value = (predicate[0] | predicate[1]) != 0;
+    if (value == ((rp->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
+  }
   const uint tile = get_group_id(0);
   const uint nc = rp->bin_chunks;
   const uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
