@@ -151,6 +151,12 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::FLATSHADE:
     case Cap::ALPHA_TEST:
     case Cap::TWO_SIDED_COLOR:
+    // The tile pass reads the shader's FS_COORD_* properties, and clamps colours itself
+    // (clamp_vertex_color at input, clamp_fragment_color at output).
+    case Cap::FS_COORD_ORIGIN_LOWER_LEFT:
+    case Cap::FS_COORD_PIXEL_CENTER_INTEGER:
+    case Cap::FRAGMENT_COLOR_CLAMPED:
+    case Cap::VERTEX_COLOR_CLAMPED:
       return b(kDraw);
     case Cap::CLIP_PLANES:
       return kDraw ? int(kMaxClipPlanes) : 0;
@@ -246,11 +252,7 @@ int ScreenImpl::get_param(Cap cap) const {
 
     // --- Not supported. ----------------------------------------------------------------
     case Cap::ANISOTROPIC_FILTER:
-    case Cap::FS_COORD_ORIGIN_LOWER_LEFT:
-    case Cap::FS_COORD_PIXEL_CENTER_INTEGER:
-    case Cap::FRAGMENT_COLOR_CLAMPED:
     case Cap::TGSI_CAN_COMPACT_CONSTANTS:
-    case Cap::VERTEX_COLOR_CLAMPED:
     case Cap::ESSL_FEATURE_LEVEL:
     case Cap::USER_VERTEX_BUFFERS:
     case Cap::VERTEX_BUFFER_OFFSET_4BYTE_ALIGNED_ONLY:

@@ -94,6 +94,7 @@ Status ContextImpl::clear(uint32_t buffers, const ScissorState* scissor, const C
       y1 = std::min<unsigned>(y1, scissor->maxy);
     }
     if (x0 >= x1 || y0 >= y1) return;
+    if (!render_condition_allows()) return;  // Gallium's clear honours the render condition
     for (unsigned i = 0; i < fb.nr_cbufs; ++i) {
       if (!(buffers & (Clear::COLOR0 << i)) || !fb.cbufs[i]) continue;
       const Surface& s = *fb.cbufs[i];
@@ -110,20 +111,22 @@ Status ContextImpl::clear(uint32_t buffers, const ScissorState* scissor, const C
 }
 
 Status ContextImpl::clear_render_target(const SurfaceHandle& dst, const ColorUnion& color,
-                                        unsigned x, unsigned y, unsigned w, unsigned h, bool) {
+                                        unsigned x, unsigned y, unsigned w, unsigned h,
+                                        bool render_condition_enabled) {
   return guard("clear_render_target", [&] {
     const SurfaceImpl& s = surface_of(dst, screen_->id(), "clear_render_target");
     if (format_is_depth_or_stencil(s.info().format)) {
       runtime::invalid("the surface has the depth/stencil format ", format_name(s.info().format));
     }
     check_rect(s, x, y, w, h);
+    if (render_condition_enabled && !render_condition_allows()) return;
     fill_surface(s, x, y, w, h, colour_pattern(s.info().format, color));
   });
 }
 
 Status ContextImpl::clear_depth_stencil(const SurfaceHandle& dst, uint32_t clear_flags,
                                         double depth, unsigned stencil, unsigned x, unsigned y,
-                                        unsigned w, unsigned h, bool) {
+                                        unsigned w, unsigned h, bool render_condition_enabled) {
   return guard("clear_depth_stencil", [&] {
     const SurfaceImpl& s = surface_of(dst, screen_->id(), "clear_depth_stencil");
     if (!format_is_depth_or_stencil(s.info().format)) {
@@ -133,6 +136,7 @@ Status ContextImpl::clear_depth_stencil(const SurfaceHandle& dst, uint32_t clear
       runtime::invalid("clear_flags 0x", std::hex, clear_flags, " has bits beyond DEPTH|STENCIL");
     }
     check_rect(s, x, y, w, h);
+    if (render_condition_enabled && !render_condition_allows()) return;
     FillPattern p;
     if (depth_stencil_pattern(s.info().format, clear_flags, depth, stencil, &p)) {
       fill_surface(s, x, y, w, h, p);

@@ -25,7 +25,8 @@ ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
       id_(screen_->next_context_id()),
       queue_(screen_->cl_device()),
       transfer_queue_(std::make_shared<runtime::Queue>(screen_->cl_device())),
-      ops_(queue_, screen_->programs()) {}
+      ops_(queue_, screen_->programs()),
+      queries_(queue_, screen_->programs()) {}
 
 ContextImpl::~ContextImpl() {
   // Queued commands may read host data in uploads_; wait before it goes.
@@ -91,11 +92,6 @@ void ContextImpl::reap_uploads() {
   uploads_.erase(uploads_.begin(), uploads_.begin() + done);
 }
 
-Status ContextImpl::draw_vbo(const DrawInfo&, unsigned, const DrawIndirectInfo*,
-                             const std::vector<DrawStartCountBias>&) {
-  return not_implemented("draw_vbo", "drawing is", kDrawIssue);
-}
-
 Status ContextImpl::launch_grid(const GridInfo&) {
   return not_implemented("launch_grid", "compute is", 0);
 }
@@ -107,50 +103,6 @@ Status ContextImpl::blit(const BlitInfo&) {
 Status ContextImpl::generate_mipmap(const ResourceRef&, Format, unsigned, unsigned, unsigned,
                                     unsigned) {
   return not_implemented("generate_mipmap", "mipmap generation is", 0);
-}
-
-Result<QueryHandle> ContextImpl::create_query(QueryType type, unsigned) {
-  if (unsigned(type) >= kQueryTypes) {
-    return Status(ErrorCode::kInvalidArgument,
-                  "create_query: invalid query type " + std::to_string(unsigned(type)));
-  }
-  return not_implemented("create_query", "queries are", 0);
-}
-
-Status ContextImpl::begin_query(const QueryHandle& query) {
-  if (!query) return Status(ErrorCode::kInvalidArgument, "begin_query: null query");
-  return not_implemented("begin_query", "queries are", 0);
-}
-
-Status ContextImpl::end_query(const QueryHandle& query) {
-  if (!query) return Status(ErrorCode::kInvalidArgument, "end_query: null query");
-  return not_implemented("end_query", "queries are", 0);
-}
-
-Status ContextImpl::get_query_result(const QueryHandle& query, bool, QueryResult* result) {
-  if (!query || !result) {
-    return Status(ErrorCode::kInvalidArgument, "get_query_result: null query or result");
-  }
-  return not_implemented("get_query_result", "queries are", 0);
-}
-
-Status ContextImpl::get_query_result_resource(const QueryHandle& query, uint32_t, QueryValueType,
-                                              int, const ResourceRef&, unsigned) {
-  if (!query) return Status(ErrorCode::kInvalidArgument, "get_query_result_resource: null query");
-  return not_implemented("get_query_result_resource", "queries are", 0);
-}
-
-void ContextImpl::set_active_query_state(bool enable) {
-  state_.queries_active = enable;
-}
-
-Status ContextImpl::render_condition(const QueryHandle& query, bool, RenderCondMode mode) {
-  if (unsigned(mode) > unsigned(RenderCondMode::BY_REGION_NO_WAIT)) {
-    return Status(ErrorCode::kInvalidArgument, "render_condition: invalid mode");
-  }
-  // Without a query conditional rendering is off, which is all clpipe does today.
-  if (!query) return Status();
-  return not_implemented("render_condition", "conditional rendering is", 0);
 }
 
 }  // namespace clpipe::frontend

@@ -16,6 +16,8 @@
 #include "clpipe/context.h"
 #include "frontend/context_state.h"
 #include "frontend/device_ops.h"
+#include "frontend/draw/draw_pipeline.h"
+#include "frontend/query.h"
 #include "frontend/resource.h"
 #include "frontend/screen_impl.h"
 #include "runtime/queue.h"
@@ -132,7 +134,7 @@ class ContextImpl final : public Context {
   Status texture_subdata(const ResourceRef& res, unsigned level, uint32_t usage, const Box& box,
                          const void* data, uint32_t stride, uint64_t layer_stride) override;
 
-  // Queries (context.cpp): not implemented yet.
+  // Queries and conditional rendering (context_query.cpp).
   Result<QueryHandle> create_query(QueryType type, unsigned index) override;
   Status begin_query(const QueryHandle& query) override;
   Status end_query(const QueryHandle& query) override;
@@ -145,6 +147,10 @@ class ContextImpl final : public Context {
 
   // For the passes and for tests.
   const ContextState& state() const { return state_; }
+  // Whether the render condition lets host-side work (clears, blits) run now: no
+  // condition, a NO_WAIT mode whose result is not ready, or a result that differs from
+  // the condition. Waits for the result in the WAIT modes.
+  bool render_condition_allows();
   ContextState& mutable_state() { return state_; }
   uint64_t id() const { return id_; }
 
@@ -168,6 +174,8 @@ class ContextImpl final : public Context {
   // for this context's unrelated work; shared with outstanding transfers.
   std::shared_ptr<runtime::Queue> transfer_queue_;
   DeviceOps ops_;
+  QueryTracker queries_;
+  std::unique_ptr<draw::DrawPipeline> pipeline_;  // created by the first draw
   ContextState state_;
   // Host copies of subdata uploads with the write that reads them, oldest first.
   std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;

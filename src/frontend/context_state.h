@@ -84,6 +84,10 @@ struct ContextState {
   float tess_inner[2] = {1, 1};
   uint8_t patch_vertices = 3;
   bool queries_active = true;
+  // render_condition(): the query whose result gates draws and clears (null = none).
+  QueryHandle render_cond_query;
+  bool render_cond_condition = false;
+  RenderCondMode render_cond_mode = RenderCondMode::WAIT;
 
   uint32_t dirty = kDirtyAll;
 };

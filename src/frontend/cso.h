@@ -11,9 +11,14 @@
 #include <string>
 #include <vector>
 
+#include <map>
+#include <mutex>
 #include "clpipe/context.h"
+
+#include "compiler/emit/emit.h"
 #include "compiler/ir.h"
 #include "compiler/shader_info.h"
+#include "runtime/program_cache.h"
 
 namespace clpipe {
 
@@ -47,12 +52,23 @@ class VertexElementsCso {
   const std::vector<VertexElement> elements;
 };
 
+namespace frontend {
+// A shader's OpenCL C in one pass template, built (src/frontend/shader_program.h).
+struct StageProgram {
+  runtime::ProgramRef program;
+  std::vector<compiler::ResourceParam> params;
+};
+}  // namespace frontend
+
 // A shader's TGSI after the compiler front-end: parsed, validated and analysed at
 // create time (errors are reported there, with line:column); the OpenCL C is emitted
-// and built when a draw or launch first needs it (src/frontend/shader_program.h).
+// and built when a draw or launch first needs it, once per pass template.
 struct CompiledTgsi {
   compiler::Shader ir;
   compiler::ShaderInfo info;
+  // Built programs by template name; filled by frontend::program_for().
+  mutable std::mutex programs_mutex;
+  mutable std::map<std::string, std::shared_ptr<const frontend::StageProgram>> programs;
 };
 
 // A graphics shader: its stage, TGSI text and compiled form.
@@ -71,12 +87,6 @@ class ComputeShader {
       : state(st), compiled(std::move(c)) {}
   const ComputeState state;
   const std::shared_ptr<const CompiledTgsi> compiled;
-};
-
-// Queries are not implemented yet: create_query fails, so no Query object exists.
-class Query {
- public:
-  virtual ~Query() = default;
 };
 
 }  // namespace clpipe

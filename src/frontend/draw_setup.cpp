@@ -15,11 +15,14 @@ draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last) 
   const compiler::IoInfo* pos = last.find_output(Semantic::POSITION, 0);
   if (!pos) runtime::invalid("draw_vbo: the last vertex stage writes no POSITION");
   o.pos_reg = pos->reg;
-  if (const compiler::IoInfo* p = last.find_output(Semantic::PSIZE, 0)) o.psize_reg = int32_t(p->reg);
+  if (const compiler::IoInfo* p = last.find_output(Semantic::PSIZE, 0))
+    o.psize_reg = int32_t(p->reg);
   for (uint32_t i = 0; i < 2; ++i) {
-    if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPDIST, i)) o.clipdist_reg[i] = int32_t(c->reg);
+    if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPDIST, i))
+      o.clipdist_reg[i] = int32_t(c->reg);
   }
-  if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPVERTEX, 0)) o.clipvertex_reg = int32_t(c->reg);
+  if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPVERTEX, 0))
+    o.clipvertex_reg = int32_t(c->reg);
   o.num_clip_dist = last.props.num_clip_distances;
   o.num_cull_dist = last.props.num_cull_distances;
   o.window_space_position = last.props.vs_window_space_position;
@@ -44,7 +47,8 @@ std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
         ((rasterizer.sprite_coord_enable >> in.sprite_coord_index) & 1u)) {
       l.flags |= CLP_LINK_SPRITE;
     }
-    for (int c = 0; c < 4; ++c) l.def[c] = in.default_value[c];
+    for (int c = 0; c < 4; ++c)
+      l.def[c] = in.default_value[c];
   }
   return table;
 }
@@ -121,9 +125,21 @@ void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler:
     if (fb.cbufs[i]) s->cbufs[i] = color_target(fb.cbufs[i], screen_id, "colour buffer", used);
   }
   if (fb.zsbuf) s->zsbuf = color_target(fb.zsbuf, screen_id, "depth/stencil buffer", used);
+  // Attachments of different sizes (PIPE_CAP_MIXED_FRAMEBUFFER_SIZES): draw only where all
+  // of them exist, so no pixel is written outside a surface.
+  for (uint32_t i = 0; i < s->nr_cbufs; ++i) {
+    if (!fb.cbufs[i]) continue;
+    s->fb_width = std::min(s->fb_width, fb.cbufs[i]->width());
+    s->fb_height = std::min(s->fb_height, fb.cbufs[i]->height());
+  }
+  if (fb.zsbuf) {
+    s->fb_width = std::min(s->fb_width, fb.zsbuf->width());
+    s->fb_height = std::min(s->fb_height, fb.zsbuf->height());
+  }
 
   // Fragment stage facts and linkage.
-  for (uint32_t i = 0; i < kMaxColorBufs; ++i) s->fs_color_reg[i] = fs.fs_outputs.color[i];
+  for (uint32_t i = 0; i < kMaxColorBufs; ++i)
+    s->fs_color_reg[i] = fs.fs_outputs.color[i];
   s->fs_color0_broadcast = fs.props.fs_color0_writes_all_cbufs;
   s->fs_reads_prim_id = fs.find_input(Semantic::PRIMID, 0) != nullptr;
   s->fs_links = fs_link_table(linkage, s->rasterizer);

@@ -10,9 +10,9 @@ namespace clpipe::frontend {
 
 // Issue 4: draw_vbo as GPGPU passes (vertex fetch, primitive assembly and clipping,
 // binning, tile rasterization with depth/stencil and blending).
-constexpr bool kDraw = false;
+constexpr bool kDraw = true;
 // Issue 3: shader CSOs translated from TGSI to OpenCL C and linked at draw time.
-constexpr bool kShaders = false;
+constexpr bool kShaders = true;
 // Texture sampling from generated shaders (all targets, filters, wraps, shadow, gather).
 constexpr bool kTexturing = false;
 // Geometry shaders in the draw pipeline.
@@ -20,11 +20,11 @@ constexpr bool kGeometryShaders = false;
 // Tessellation control / evaluation shaders in the draw pipeline.
 constexpr bool kTessellation = false;
 // Queries: occlusion, timestamp / time elapsed, pipeline statistics, stream-output counts.
-constexpr bool kQueries = false;
+constexpr bool kQueries = true;
 // Stream output (transform feedback) from the last vertex stage.
 constexpr bool kStreamOutput = false;
 // render_condition honoured by draws, clears and blits.
-constexpr bool kConditionalRender = false;
+constexpr bool kConditionalRender = true;
 // launch_grid with compute shaders.
 constexpr bool kCompute = false;
 // Context::blit (scaling, format conversion, mirroring, filtering).

@@ -8,21 +8,21 @@
 
 // ClpRtState.flags
 #define CLP_RT_ENABLED (1u << 0)
-#define CLP_RT_BLEND (1u << 1)     // blending on (never for integer formats)
-#define CLP_RT_UINT (1u << 2)      // pure unsigned integer format
-#define CLP_RT_SINT (1u << 3)      // pure signed integer format
-#define CLP_RT_UNORM (1u << 4)     // values clamp to [0, 1] for blending
-#define CLP_RT_SNORM (1u << 5)     // values clamp to [-1, 1] for blending
-#define CLP_RT_LOGICOP (1u << 6)   // logic op instead of blending (not for float/sRGB)
-#define CLP_RT_SRC_REG_SHIFT 8     // 8 bits: FS output register feeding this RT, 255 = none
+#define CLP_RT_BLEND (1u << 1)    // blending on (never for integer formats)
+#define CLP_RT_UINT (1u << 2)     // pure unsigned integer format
+#define CLP_RT_SINT (1u << 3)     // pure signed integer format
+#define CLP_RT_UNORM (1u << 4)    // values clamp to [0, 1] for blending
+#define CLP_RT_SNORM (1u << 5)    // values clamp to [-1, 1] for blending
+#define CLP_RT_LOGICOP (1u << 6)  // logic op instead of blending (not for float/sRGB)
+#define CLP_RT_SRC_REG_SHIFT 8    // 8 bits: FS output register feeding this RT, 255 = none
 
 // One colour buffer: where its pixels are and how fragments combine with them.
 typedef struct {
-  CLP_I64 offset;    // byte offset of pixel (0, 0) of the bound level/layer
-  CLP_U32 pitch;     // bytes per row
-  CLP_U32 format;    // clpipe::Format
-  CLP_U32 flags;     // CLP_RT_*
-  CLP_U32 colormask; // clpipe::Mask R|G|B|A
+  CLP_I64 offset;     // byte offset of pixel (0, 0) of the bound level/layer
+  CLP_U32 pitch;      // bytes per row
+  CLP_U32 format;     // clpipe::Format
+  CLP_U32 flags;      // CLP_RT_*
+  CLP_U32 colormask;  // clpipe::Mask R|G|B|A
   // clpipe::BlendFunc / BlendFactor values.
   CLP_U32 rgb_func, rgb_src, rgb_dst, alpha_func, alpha_src, alpha_dst;
   CLP_U32 pad;
@@ -36,10 +36,10 @@ typedef struct {
 
 // How one fragment shader input register gets its value.
 typedef struct {
-  CLP_I32 src_reg;    // post-transform vertex register, or -1: the default value
-  CLP_I32 bcolor_reg; // BCOLOR register for back faces (two-sided colour), or -1
-  CLP_U32 flags;      // CLP_LINK_*
-  CLP_F32 def[4];     // value when src_reg is -1
+  CLP_I32 src_reg;     // post-transform vertex register, or -1: the default value
+  CLP_I32 bcolor_reg;  // BCOLOR register for back faces (two-sided colour), or -1
+  CLP_U32 flags;       // CLP_LINK_*
+  CLP_F32 def[4];      // value when src_reg is -1
 } ClpFsLink;
 
 // ClpRasterParams.flags
@@ -61,6 +61,18 @@ typedef struct {
 #define CLP_RAST_ALPHA_TO_ONE (1u << 15)
 #define CLP_RAST_DEPTH_BOUNDS (1u << 16)
 #define CLP_RAST_ZS_PRESENT (1u << 17)
+#define CLP_RAST_COUNT (1u << 18)  // accumulate the fragment counters (queries)
+// Conditional rendering evaluated on the device: skip the draw when the 64-bit value at
+// predicate[0..1] is non-zero and CLP_RAST_PREDICATE_WHEN_TRUE is set, or zero and it
+// is not (Gallium: skipped when the result equals `condition`).
+#define CLP_RAST_PREDICATE (1u << 19)
+#define CLP_RAST_PREDICATE_WHEN_TRUE (1u << 20)
+
+// The fragment counters the tile pass accumulates when CLP_RAST_COUNT is set: 64-bit
+// values as (low, high) 32-bit words, so that 32-bit atomics suffice.
+#define CLP_COUNTER_SAMPLES_PASSED 0  // samples passing depth/stencil (occlusion)
+#define CLP_COUNTER_PS_INVOCATIONS 2  // fragments shaded (pipeline statistics)
+#define CLP_NUM_COUNTER_WORDS 4
 
 typedef struct {
   ClpRtState rt[CLP_MAX_RTS];

@@ -208,12 +208,27 @@ inline int4 clp_pixel_clip(global const ClpDrawParams* dp, global const float4* 
   return keep;
 }
 
+// Adds n to the 64-bit counter (low, high) at c with 32-bit atomics: the low word's
+// previous value tells whether the addition carried into the high word.
+inline void clp_counter_add(global uint* c, uint n) {
+  if (n == 0) return;
+  const uint old = atomic_add(&c[0], n);
+  if (old + n < old) atomic_inc(&c[1]);
+}
+
+inline uint clp_lanes(int4 m) { return (m.x ? 1u : 0u) + (m.y ? 1u : 0u) + (m.z ? 1u : 0u) + (m.w ? 1u : 0u); }
+
 __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_pass(
     global const ClpRasterParams* rp, global const ClpDrawParams* dp, global const ClpTri* tris,
     global const uint* bin_list, global const uint* bin_offsets, global const float4* verts,
     global uchar* cb0, global uchar* cb1, global uchar* cb2, global uchar* cb3,
     global uchar* cb4, global uchar* cb5, global uchar* cb6, global uchar* cb7,
-    global uchar* zsbuf CLP_RESOURCE_PARAMS) {
+    global uchar* zsbuf, global uint* counters,
+    global const uint* predicate CLP_RESOURCE_PARAMS) {
+  if (rp->flags & CLP_RAST_PREDICATE) {
+    const bool value = (predicate[0] | predicate[1]) != 0;
+    if (value == ((rp->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
+  }
   const uint tile = get_group_id(0);
   const uint nc = rp->bin_chunks;
   const uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
@@ -258,6 +273,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
   const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
                         ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
 
+  const bool count = (rp->flags & CLP_RAST_COUNT) != 0;
+  uint samples_passed = 0, shaded = 0;
   const long4 X = convert_long4(lx) << CLP_SUBPIXEL_BITS, Y = convert_long4(ly) << CLP_SUBPIXEL_BITS;
 
   for (uint i = list_begin; i < list_end; ++i) {
@@ -332,6 +349,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       }
       if (!any(alive)) continue;
     }
+    if (count) {
+      shaded += clp_lanes(alive);
+      // With the depth/stencil tests before the shader, passing them is what counts.
+      if (early_zs) samples_passed += clp_lanes(alive);
+    }
 
     // Shade the whole quad: uncovered lanes run as helpers for derivatives.
     ctx.covered = alive;
@@ -365,6 +387,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
         zs_dirty |= 1u << l;
         if (!pass) continue;
       }
+      if (count && !early_zs) ++samples_passed;
       for (uint r = 0; r < nrt; ++r) {
         global const ClpRtState* rt = &rp->rt[r];
         if (!(rt->flags & CLP_RT_ENABLED)) continue;
@@ -381,6 +404,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     }
   }
 
+  if (count) {
+    clp_counter_add(counters + CLP_COUNTER_SAMPLES_PASSED, samples_passed);
+    clp_counter_add(counters + CLP_COUNTER_PS_INVOCATIONS, shaded);
+  }
   for (uint r = 0; r < nrt; ++r) {
     global const ClpRtState* rt = &rp->rt[r];
     for (int l = 0; l < 4; ++l) {

@@ -77,6 +77,12 @@ void Queue::read(const cl::Buffer& src, size_t offset, size_t size, void* dst) {
   CLP_CHECK(queue_.enqueueReadBuffer(src, CL_TRUE, offset, size, dst));
 }
 
+void Queue::fill_zero(const cl::Buffer& dst, size_t offset, size_t size) {
+  if (size == 0) return;
+  const cl_uint zero = 0;
+  CLP_CHECK(queue_.enqueueFillBuffer(dst, zero, offset, size));
+}
+
 void Queue::copy(const cl::Buffer& src, size_t src_offset, const cl::Buffer& dst, size_t dst_offset,
                  size_t size) {
   if (size == 0) return;

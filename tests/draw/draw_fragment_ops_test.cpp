@@ -181,12 +181,17 @@ TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[dr
     z.alpha_ref_value = 0.5f;
     const float c0[4] = {1, 0, 0, coin(rng) ? 0.25f : 0.75f}, c1[4] = {0, 1, 0, 0.5f};
     const float z0 = zs_ndc[zi(rng)], z1 = zs_ndc[zi(rng)];
+    // The fragment counters of occlusion queries and pipeline statistics, from zero.
+    const uint32_t zero[CLP_NUM_COUNTER_WORDS] = {};
+    r.s.counters = r.fx.buffer(zero, sizeof(zero));
     r.draw(c0, z0, c1, z1);
+    uint32_t counters[CLP_NUM_COUNTER_WORDS];
+    r.fx.queue().read(r.s.counters, 0, sizeof(counters), counters);
 
     Image color = r.fx.read(r.s.cbufs[0], kW, kH);
     Image zsimg = r.fx.read(zt, kW, kH);
     const bool has_z = format_has_depth(zf), has_s = format_has_stencil(zf);
-    int bad = 0;
+    int bad = 0, passed = 0;
     for (uint32_t y = 0; y < kH; ++y) {
       for (uint32_t x = 0; x < kW; ++x) {
         const int tri = QuadRun::tri_at(x, y);
@@ -218,6 +223,7 @@ TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[dr
           if (stencil) write_s(zpass ? st.zpass_op : st.zfail_op);
           pass = zpass;
         }
+        passed += pass;
         const auto got = color.rgba(x, y);
         const bool written = got[3] != 0;
         const double gz = frontend::unpack_depth(zf, zsimg.pixel(x, y));
@@ -232,6 +238,11 @@ TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[dr
         }
       }
     }
+    CHECK(counters[CLP_COUNTER_SAMPLES_PASSED] == uint32_t(passed));
+    CHECK(counters[CLP_COUNTER_SAMPLES_PASSED + 1] == 0);
+    // Without an alpha test the depth/stencil tests run before the shader, so only the
+    // fragments that pass them are shaded.
+    CHECK(counters[CLP_COUNTER_PS_INVOCATIONS] == (z.alpha_enabled ? kW * kH : uint32_t(passed)));
     INFO("iteration " << iter << " format " << format_name(zf) << " depth func "
                       << int(z.depth_func) << " write " << z.depth_writemask << " alpha "
                       << z.alpha_enabled);

@@ -1,36 +1,50 @@
-// clpipe-tgsi: runs the TGSI front-end of src/compiler over files or folders.
+// clpipe-tgsi: runs the TGSI compiler of src/compiler over files or folders.
 //
-//   clpipe-tgsi [--dump | --check | --info] [-q] PATH...
+//   clpipe-tgsi [--dump | --check | --info | --emit-cl [--full] | --build [-j N]] [-q] PATH...
 //
 // Each PATH is a .tgsi file or a folder whose *.tgsi files are taken in name order.
 // --dump (the default) parses, validates and prints each shader in tgsi_dump layout;
-// --check only parses and validates; --info prints the analysis (shader_info.h).
-// Diagnostics go to stderr as "file:line:col: message". The exit status is 0 when every
-// shader is valid, 1 when one is not, 2 for a usage error or an unreadable path.
-// New actions (the emitter's --emit-cl and --build) add a row to kActions and a case to
-// run_action().
+// --check only parses and validates; --info prints the analysis (shader_info.h);
+// --emit-cl prints the generated OpenCL C (prelude and body; with --full the whole program
+// as it is built: prelude, libraries, body and the harness template of the stage);
+// --build builds each shader on the OpenCL device ($CLPIPE_DEVICE, programs cached in
+// $CLPIPE_CACHE_DIR or $XDG_CACHE_HOME/clpipe) against the harness template of its stage
+// (harness.cl, compute.cl) and prints the build log of failures.
+// Diagnostics go to stderr as "file:line:col: message". A summary line ("N ok, M failed,
+// T s") follows when more than one shader was given. The exit status is 0 when every
+// shader passed, 1 when one did not, 2 for a usage error or an unreadable path.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compiler/diagnostics.h"
+#include "compiler/emit/compile.h"
 #include "compiler/shader_info.h"
 #include "compiler/tgsi/parser.h"
 #include "compiler/tgsi/printer.h"
 #include "compiler/validate.h"
+#include "frontend/draw/stage_program.h"
+#include "runtime/device.h"
+#include "runtime/embedded_sources.h"
+#include "runtime/program_cache.h"
 
 namespace fs = std::filesystem;
 using namespace clpipe::compiler;
 
 namespace {
 
-enum class Action { kDump, kCheck, kInfo };
+enum class Action { kDump, kCheck, kInfo, kEmitCl, kBuild };
 
 struct ActionRow {
   const char* flag;
@@ -42,11 +56,15 @@ constexpr ActionRow kActions[] = {
     {"--dump", Action::kDump, "parse, validate and print each shader (default)"},
     {"--check", Action::kCheck, "parse and validate only"},
     {"--info", Action::kInfo, "parse, validate and print the analysis of each shader"},
+    {"--emit-cl", Action::kEmitCl, "print the generated OpenCL C (--full: the whole program)"},
+    {"--build", Action::kBuild, "build each shader on the device against its harness"},
 };
 
 struct Options {
   Action action = Action::kDump;
   bool quiet = false;
+  bool full = false;
+  unsigned jobs = 1;
   std::vector<std::string> paths;
 };
 
@@ -58,9 +76,11 @@ void usage(std::ostream& os) {
     os << "  " << a.flag << std::string(10 - std::strlen(a.flag), ' ') << a.help << "\n";
   }
   os << "Options:\n"
+        "  --full       with --emit-cl: print the whole program\n"
+        "  -j N         with --build: build N shaders at a time\n"
         "  -q, --quiet  print only diagnostics and the summary line\n"
         "  -h, --help   this text\n"
-        "Exit status: 0 all shaders valid, 1 some shader failed, 2 usage or I/O error.\n";
+        "Exit status: 0 all shaders passed, 1 some shader failed, 2 usage or I/O error.\n";
 }
 
 // Returns false (after printing why) on a usage error.
@@ -74,6 +94,21 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
     }
     if (arg == "-q" || arg == "--quiet") {
       opt->quiet = true;
+      continue;
+    }
+    if (arg == "--full") {
+      opt->full = true;
+      continue;
+    }
+    if (arg == "-j" || arg.rfind("-j", 0) == 0) {
+      std::string n = arg.size() > 2 ? arg.substr(2) : (i + 1 < argc ? argv[++i] : "");
+      char* end = nullptr;
+      const unsigned long v = std::strtoul(n.c_str(), &end, 10);
+      if (n.empty() || *end || v == 0 || v > 64) {
+        std::cerr << "clpipe-tgsi: -j takes a number from 1 to 64\n";
+        return false;
+      }
+      opt->jobs = unsigned(v);
       continue;
     }
     if (arg == "--") {
@@ -141,30 +176,70 @@ bool collect_files(const std::vector<std::string>& paths, std::vector<fs::path>*
   return true;
 }
 
-// Runs the action on one file; false when the shader is invalid.
+// What --build needs: the device, its program cache and the emit options it allows.
+struct BuildContext {
+  std::unique_ptr<clpipe::runtime::Device> device;
+  std::unique_ptr<clpipe::runtime::ProgramCache> cache;
+  EmitOptions emit;
+};
+
+std::unique_ptr<BuildContext> make_build_context() {
+  auto ctx = std::make_unique<BuildContext>();
+  const char* req = std::getenv("CLPIPE_DEVICE");
+  ctx->device = std::make_unique<clpipe::runtime::Device>(
+      clpipe::runtime::select_device(clpipe::runtime::enumerate_devices(), req ? req : ""));
+  ctx->cache = std::make_unique<clpipe::runtime::ProgramCache>(
+      *ctx->device, clpipe::runtime::ProgramCache::default_disk_dir());
+  ctx->emit.fp64 = ctx->device->limits().fp64;
+  ctx->emit.local_mem_size = ctx->device->limits().local_mem_size;
+  return ctx;
+}
+
+std::string program_source(const EmittedShader& code) {
+  clpipe::frontend::draw::GeneratedCode g{code.prelude, code.body};
+  return clpipe::frontend::draw::stage_program_source(g, harness_template_name(code.stage));
+}
+
+// Runs the action on one file; false when the shader failed. Output is appended to
+// `out` / `err` so that parallel builds print whole reports.
 bool run_action(const Options& opt, const fs::path& path, const std::string& text,
-                bool print_header) {
+                bool print_header, BuildContext* build, std::string* out, std::string* err) {
+  const std::string header = print_header ? "==> " + path.string() + " <==\n" : "";
   try {
+    if (opt.action == Action::kEmitCl || opt.action == Action::kBuild) {
+      const EmitOptions emit = build ? build->emit : EmitOptions{};
+      CompiledShader c = compile_tgsi(text, emit);
+      if (opt.action == Action::kBuild) {
+        build->cache->get(program_source(c.code));
+        return true;
+      }
+      if (opt.quiet) return true;
+      *out += header;
+      *out += opt.full ? program_source(c.code) : c.code.prelude + "\n" + c.code.body;
+      return true;
+    }
     Shader shader = parse_tgsi(text);
     validate(shader);
     if (opt.quiet) return true;
     switch (opt.action) {
       case Action::kDump:
-        if (print_header) std::cout << "==> " << path.string() << " <==\n";
-        std::cout << print_tgsi(shader);
+        *out += header + print_tgsi(shader);
         break;
       case Action::kInfo:
-        if (print_header) std::cout << "==> " << path.string() << " <==\n";
-        std::cout << describe_shader_info(analyze(shader));
+        *out += header + describe_shader_info(analyze(shader));
         break;
-      case Action::kCheck:
+      default:
         break;
     }
     return true;
   } catch (const CompileError& e) {
     for (const Diagnostic& d : e.diagnostics()) {
-      std::cerr << path.string() << ":" << d.to_string() << "\n";
+      *err += path.string() + ":" + d.to_string() + "\n";
     }
+    return false;
+  } catch (const clpipe::runtime::Error& e) {
+    *err += path.string() + ": build failed: " + e.what() + "\n";
+    if (!e.build_log().empty()) *err += e.build_log() + "\n";
     return false;
   }
 }
@@ -184,19 +259,52 @@ int main(int argc, char** argv) {
   }
   std::vector<fs::path> files;
   if (!collect_files(opt.paths, &files)) return 2;
-  size_t failed = 0;
-  bool io_error = false;
-  for (const fs::path& path : files) {
-    std::string text;
-    if (!read_file(path, &text)) {
-      std::cerr << path.string() << ": cannot read\n";
-      io_error = true;
-      continue;
+  std::unique_ptr<BuildContext> build;
+  if (opt.action == Action::kBuild) {
+    try {
+      build = make_build_context();
+    } catch (const clpipe::runtime::Error& e) {
+      std::cerr << "clpipe-tgsi: no OpenCL device: " << e.what() << "\n";
+      return 2;
     }
-    if (!run_action(opt, path, text, files.size() > 1)) ++failed;
   }
+  const auto t0 = std::chrono::steady_clock::now();
+  std::atomic<size_t> failed{0}, next{0};
+  std::atomic<bool> io_error{false};
+  std::mutex print_mutex;
+  auto worker = [&] {
+    for (;;) {
+      const size_t k = next++;
+      if (k >= files.size()) return;
+      const fs::path& path = files[k];
+      std::string text, out, err;
+      bool ok = true;
+      if (!read_file(path, &text)) {
+        err = path.string() + ": cannot read\n";
+        io_error = true;
+        ok = false;
+      } else {
+        ok = run_action(opt, path, text, files.size() > 1, build.get(), &out, &err);
+      }
+      if (!ok) ++failed;
+      std::lock_guard<std::mutex> lock(print_mutex);
+      std::cout << out;
+      std::cerr << err;
+    }
+  };
+  const unsigned jobs = opt.action == Action::kBuild ? opt.jobs : 1;
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < jobs; ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads)
+    t.join();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (files.size() > 1 || opt.quiet) {
-    std::cerr << files.size() - failed << " of " << files.size() << " shaders valid\n";
+    char line[128];
+    std::snprintf(line, sizeof line, "%zu ok, %zu failed, %.1f s\n", files.size() - failed.load(),
+                  failed.load(), secs);
+    std::cerr << line;
   }
   if (io_error) return 2;
   return failed ? 1 : 0;

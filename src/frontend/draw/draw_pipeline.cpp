@@ -98,7 +98,9 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
       args << r;
     queue_.launch(k, {(size_t(total) + 3) / 4}, {}, "vertex");
   }
-  if (s.rasterizer.rasterizer_discard) return;
+  // Without rasterization only the primitive count of queries is left to compute.
+  const bool discard = s.rasterizer.rasterizer_discard;
+  if (discard && !s.count_primitives) return;
 
   const ClpDrawParams dp = make_draw_params(s, info, range.count);
   const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
@@ -126,7 +128,11 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
                       assembled_);
     queue_.launch(k, {total}, {}, "setup");
   }
-  if (restart && s.fs_reads_prim_id) scanner_.exclusive_scan(assembled_, total, total_);
+  if ((restart && s.fs_reads_prim_id) || s.count_primitives) {
+    scanner_.exclusive_scan(assembled_, total, total_);
+    if (s.count_primitives) stats_.assembled = read_total();
+  }
+  if (discard) return;
   scanner_.exclusive_scan(counts_, total, total_);
   const uint32_t records = read_total();
   stats_.records = records;
@@ -163,6 +169,11 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   // 5. Tile pass.
   ClpRasterParams rp = make_raster_params(s);
   rp.bin_chunks = nchunks;
+  if (s.counters()) rp.flags |= CLP_RAST_COUNT;
+  if (s.predicate()) {
+    rp.flags |= CLP_RAST_PREDICATE;
+    if (s.skip_when_true) rp.flags |= CLP_RAST_PREDICATE_WHEN_TRUE;
+  }
   {
     const cl::Buffer rp_buf = queue_.create_buffer_from(&rp, sizeof(rp));
     cl::Kernel& k = queue_.kernel(s.fs.program, "tile_pass");
@@ -173,7 +184,8 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
       args << (bound ? s.cbufs[i].buffer : dummy_);
     }
     const bool zs = s.zsbuf.format != Format::NONE && s.zsbuf.buffer();
-    args << (zs ? s.zsbuf.buffer : dummy_);
+    args << (zs ? s.zsbuf.buffer : dummy_) << (s.counters() ? s.counters : dummy_)
+         << (s.predicate() ? s.predicate : dummy_);
     for (const cl::Buffer& r : s.fs.resources)
       args << r;
     queue_.launch(k, {size_t(ntiles) * CLP_TILE_QUADS}, {CLP_TILE_QUADS}, "tile");

@@ -85,6 +85,16 @@ struct DrawSetup {
   bool fs_color0_broadcast = false;
   bool fs_reads_prim_id = false;
   std::vector<ClpFsLink> fs_links;  // per FS input register
+
+  // Fragment counters (CLP_COUNTER_*, CLP_NUM_COUNTER_WORDS words) the tile pass adds to,
+  // when set: occlusion queries and pipeline statistics.
+  cl::Buffer counters;
+  // Conditional rendering on the device: when set, the draw is skipped if the 64-bit
+  // value at its first 8 bytes is non-zero == skip_when_true.
+  cl::Buffer predicate;
+  bool skip_when_true = false;
+  // Count assembled primitives (DrawStats::assembled) for queries.
+  bool count_primitives = false;
 };
 
 // Counters of the last draw (for tests and the profile report).
@@ -92,6 +102,7 @@ struct DrawStats {
   uint32_t positions = 0;
   uint32_t records = 0;      // rasterizable triangles after setup
   uint32_t bin_entries = 0;  // (tile, record) pairs
+  uint32_t assembled = 0;    // primitives assembled (when DrawSetup::count_primitives)
 };
 
 class DrawPipeline {

@@ -1,0 +1,85 @@
+// TGSI -> OpenCL C: the emitter's public interface.
+//
+// emit_opencl() turns a validated Shader (ir.h) and its ShaderInfo (shader_info.h) into
+// the two parts of shader code that src/kernels/shader_abi.h describes — the prelude
+// (#defines) and the body (functions ending with clp_shader_main) — plus the ordered list
+// of kernel resource parameters (CLP_RESOURCE_PARAMS) the host binds. A pass template
+// (vertex.cl, tile.cl, harness.cl, compute.cl) is appended to make a program; see
+// frontend/draw/stage_program.h for the assembly.
+//
+// compile_tgsi() (compile.h) is the convenience the front-end calls: parse, validate,
+// analyse, emit.
+//
+// Execution model (design.md, shader_abi.h): one work-item runs CLP_LANES lanes (4 for
+// every stage but compute, which runs 1 so that BARRIER is barrier()). Every TGSI
+// register channel is one `vf`; control flow is structured C with per-lane execution
+// masks. Errors: anything that cannot be translated throws CompileError at the
+// instruction's line:column. Every emitted program builds (tests build them all).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/ir.h"
+#include "compiler/shader_info.h"
+
+namespace clpipe::compiler {
+
+// Facts about the device the program will be built for.
+struct EmitOptions {
+  bool fp64 = true;   // cl_khr_fp64: double opcodes are translated; else CompileError
+  bool int64 = true;  // 64-bit integers (full profile): int64 opcodes; else CompileError
+  // Bytes of local memory a work-group can have (CL_DEVICE_LOCAL_MEM_SIZE), and the
+  // shared memory the compute state asks for (pipe_compute_state::req_local_mem): more
+  // than the device has is a CompileError. 0 = not known at compile time.
+  uint64_t local_mem_size = 0;
+  uint32_t shared_memory_size = 0;
+};
+
+// One kernel parameter of CLP_RESOURCE_PARAMS, in order. All are `global` buffers except
+// kSharedMemory (a `local` buffer). What the host binds for each:
+enum class ParamKind : uint8_t {
+  kResourceInfo,    // ClpResourceInfo (kernels/shader_lib_shared.h): bound sizes, clock
+  kConstBuffer,     // CONST[index]: the constant buffer's bytes (size in const_size[index])
+  kShaderBuffer,    // BUFFER[index]: the shader buffer's bytes (size in buffer_size[index])
+  kHwAtomicBuffer,  // HWATOMIC[index][..]: the counter buffer (size in hw_atomic_size)
+  kSamplerViews,    // ClpTexView[n] (kernels/sampling_abi.h), entry u = sampler view u;
+                    // n >= `index` (= the highest unit the shader names + 1)
+  kSamplers,        // ClpSamplerState[n], entry u = sampler u; n >= `index`
+  kTexture,         // the data buffer of sampler view `index` (texels, see ClpTexView)
+  kImageViews,      // ClpTexView[n] of the shader images, n >= `index`
+  kImage,           // the data buffer of image `index`
+  kGlobalMemory,    // MEMORY GLOBAL: the buffer its byte addresses index (global_size)
+  kInputMemory,     // MEMORY INPUT: the grid's input buffer (pipe_grid_info::input)
+  kSharedMemory,    // MEMORY SHARED: `local` memory of shared_size bytes per work-group
+};
+const char* param_kind_name(ParamKind kind);
+
+struct ResourceParam {
+  ParamKind kind = ParamKind::kResourceInfo;
+  uint32_t index = 0;  // unit / buffer number; for the descriptor arrays, the entry count
+  std::string name;    // C name in the kernel signature, e.g. "clp_cb1"
+  std::string decl;    // C declaration, e.g. "global const uint* clp_cb1"
+};
+
+struct EmittedShader {
+  ShaderType stage = ShaderType::VERTEX;
+  uint32_t lanes = 4;                 // CLP_LANES
+  std::string prelude;                // #defines (shader_abi.h) — before shader_abi.h
+  std::string body;                   // #includes of the shader library and the functions
+  std::vector<ResourceParam> params;  // CLP_RESOURCE_PARAMS, in order
+  bool uses_fp64 = false;             // the program needs cl_khr_fp64
+};
+
+// Throws CompileError (line:column of the offending instruction or declaration) for what
+// cannot be translated: double / int64 opcodes without device support, FBFETCH and the
+// bindless opcodes (no pass template provides them), recursive subroutines, shared memory
+// larger than the device's. `info` must be analyze(shader) of the same validated shader.
+EmittedShader emit_opencl(const Shader& shader, const ShaderInfo& info, const EmitOptions& options);
+
+// The pass template that runs a shader of `stage` over plain buffers: "harness.cl" for the
+// graphics stages, "compute.cl" for compute (the launch_grid template).
+const char* harness_template_name(ShaderType stage);
+
+}  // namespace clpipe::compiler

@@ -1,0 +1,244 @@
+// The OpenCL C emitter's internal class: one Emitter translates one shader. Its methods
+// are spread over the emit_*.cpp files by responsibility:
+//   emit_main.cpp      planning (registers, parameters), prelude, prologue, the
+//                      instruction walk and dispatch
+//   emit_operands.cpp  register reads and writes, indirect addressing, typed sources
+//   emit_cf.cpp        structured control flow with per-lane masks, subroutines, KILL
+//   emit_alu.cpp       32-bit float / integer / bit / packing opcodes, derivatives
+//   emit_alu64.cpp     doubles and 64-bit integers (channel pairs)
+//   emit_tex.cpp       texture opcodes -> sampling_abi.h calls
+//   emit_mem.cpp       LOAD / STORE / RESQ / atomics / barriers on every memory file
+//   emit_stage.cpp     stage I/O: fragment inputs and interpolation, system values,
+//                      GS emission, subgroup operations, CLOCK
+//
+// Invariants the generated code keeps (see emit_cf.cpp for the mask rules):
+//  * `m` (vi) is the set of lanes executing the current instruction; writes inside any
+//    control-flow construct or subroutine are merged under it, writes at the top level
+//    of main are unmasked unless main returns early (see masked());
+//  * memory side effects and GS emission only ever happen for m & io->exec_mask &
+//    ~io->helper_mask;
+//  * every register variable is initialised (reading an uninitialised one would be
+//    undefined in C), every index is bounds-checked.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/control_flow.h"
+#include "compiler/decl_map.h"
+#include "compiler/emit/emit.h"
+
+namespace clpipe::compiler::emit_detail {
+
+// One open structured construct of the generated code.
+struct Construct {
+  CfRole kind = CfRole::IF;             // IF (also after ELSE), LOOP, SWITCH, SUB (an inlined call)
+  std::string save;                     // mask variable holding `m` at entry
+  std::string cond;                     // IF: the condition mask
+  std::string brk;                      // LOOP / SWITCH: lanes that left with BRK
+  std::string cont;                     // LOOP: lanes that took CONT in this iteration
+  std::string ret;                      // SUB: lanes that returned
+  std::vector<std::string> case_masks;  // SWITCH: per CASE / DEFAULT label, in order
+  size_t next_case = 0;                 // SWITCH: next label to open
+  bool open_any = false;                // an `if (CLP_ANY(m)) {` is open inside
+};
+
+// A typed value expression: `text` has C type vf, vi, vu, vd, vl or vul.
+enum class ValType : uint8_t { F, I, U, D, L, UL };
+
+class Emitter {
+ public:
+  Emitter(const Shader& shader, const ShaderInfo& info, const EmitOptions& options);
+  EmittedShader run();
+
+  // --- emit_main.cpp
+ private:
+  void plan();
+  void plan_params();
+  void add_param(ParamKind kind, uint32_t index, const std::string& name, const std::string& decl);
+  std::string prelude() const;
+  void prologue();
+  void emit_range(uint32_t begin, uint32_t end);
+  void emit_instruction(uint32_t i);
+  [[noreturn]] void fail(const Instruction& inst, const std::string& message) const;
+  void line(const std::string& text);
+  std::string fresh(const char* prefix);
+
+ public:
+  // Emits `const <type> vN = expr;` and returns vN (sources are bound once, then used).
+  std::string let(const char* type, const std::string& expr);
+
+ private:
+  bool has_param(ParamKind kind, uint32_t index) const;
+  std::string param_name(ParamKind kind, uint32_t index) const;
+
+  // --- emit_operands.cpp
+ public:
+  // Raw value of channel `chan` (0..3, after swizzle) of a register, as a vf expression.
+  std::string read_channel(const Instruction& inst, const RegisterRef& reg, unsigned chan);
+  // Typed value of source `s`, result channel `c` (swizzle, modifiers per `type`).
+  std::string src(const Instruction& inst, unsigned s, unsigned c, OperandType type);
+  // Source `s` channel `c` read as type F/I/U with the opcode's modifiers.
+  std::string src_f(const Instruction& inst, unsigned s, unsigned c) {
+    return src(inst, s, c, OperandType::F32);
+  }
+  std::string src_i(const Instruction& inst, unsigned s, unsigned c) {
+    return src(inst, s, c, OperandType::I32);
+  }
+  std::string src_u(const Instruction& inst, unsigned s, unsigned c) {
+    return src(inst, s, c, OperandType::U32);
+  }
+  // Writes vf expression `value` to channel `chan` of destination `d` (masking,
+  // saturation of float results when `saturate_ok`).
+  void write_channel(const Instruction& inst, unsigned d, unsigned chan, const std::string& value);
+  // Computes the listed channel values first (into block locals), then writes them: TGSI
+  // reads every source before writing. values[c] is ignored for channels outside the
+  // destination's write mask.
+  void write_results(const Instruction& inst, unsigned d, const std::string values[4]);
+  // The vi expression of an indirect bracket: value of its register + offset.
+  std::string index_expr(const Instruction& inst, const IndirectRef& ind, int32_t offset);
+  std::string imm_bits(uint32_t index, unsigned chan) const;
+  std::string temp_name(uint32_t reg, unsigned chan) const;
+  std::string write_mask_expr() const;  // the mask under which writes happen now
+  // Writes at the top level of main need no mask: lanes outside `m` there have not taken
+  // part from the start or were killed, and nobody reads their values. After a divergent
+  // RET in main, returned lanes must keep their values: then every write is masked.
+  bool masked() const { return !constructs_.empty() || uses_ret_; }
+
+ private:
+  std::string vertex_index(const Instruction& inst, const RegisterRef& reg);
+  const Declaration* io_decl(RegFile file, uint32_t index) const;
+  bool tcs_per_vertex_out(const RegisterRef& reg) const;
+
+  // --- emit_cf.cpp
+ public:
+  void cf_if(const Instruction& inst, bool float_test);
+  void cf_else(const Instruction& inst);
+  void cf_endif(const Instruction& inst);
+  void cf_loop(const Instruction& inst);
+  void cf_endloop(const Instruction& inst);
+  void cf_brk(const Instruction& inst);
+  void cf_cont(const Instruction& inst);
+  void cf_switch(uint32_t i);
+  void cf_case(const Instruction& inst);
+  void cf_endswitch(const Instruction& inst);
+  void cf_call(uint32_t i);
+  void cf_ret(const Instruction& inst);
+  void cf_kill(const Instruction& inst);
+  void cf_demote(const Instruction& inst);
+
+ private:
+  // Lanes still allowed to run at a re-enable point (kill, return, the innermost
+  // loop's / switch's exits), as " & ..." terms.
+  std::string enabled_terms(bool include_break, bool include_cont) const;
+  const Construct* innermost(CfRole kind, bool loop_or_switch) const;
+  const Construct* current_sub() const;
+  void open_any();
+  void close_any();
+
+  // --- emit_alu.cpp
+ public:
+  bool emit_alu(const Instruction& inst);
+
+ private:
+  std::string comp_expr(const Instruction& inst, unsigned c);
+  std::string legacy_mul(const std::string& a, const std::string& b) const;
+  void emit_repl(const Instruction& inst);
+  void emit_chan(const Instruction& inst);
+  void emit_address(const Instruction& inst);
+
+  // --- emit_alu64.cpp
+ public:
+  bool emit_alu64(const Instruction& inst);
+
+ private:
+  std::string pair64(const Instruction& inst, unsigned s, unsigned pair, ValType type);
+  void write_pair(const Instruction& inst, unsigned d, unsigned pair, const std::string& value,
+                  ValType type);
+
+  // --- emit_tex.cpp
+ public:
+  bool emit_tex(const Instruction& inst);
+
+ private:
+  void tex_classic(const Instruction& inst);
+  void tex_sample_family(const Instruction& inst);
+  void tex_fetch(const Instruction& inst, TexTarget target, unsigned view_src, bool lz,
+                 int sample_src);
+  void tex_query(const Instruction& inst, TexTarget target, unsigned view_src, int lod_src);
+  // Units a SAMP / SVIEW operand may name: the one unit, or every declared one when
+  // indirect. `lane` gets the vi expression of the per-lane unit.
+  std::vector<uint32_t> units(const Instruction& inst, unsigned s, RegFile file, std::string* lane);
+  void tex_dispatch(const Instruction& inst, unsigned view_src, int sampler_src,
+                    const std::string& call_fmt);
+  std::string tex_offsets(const Instruction& inst, const std::string& coords);
+
+  // --- emit_mem.cpp
+ public:
+  bool emit_mem(const Instruction& inst);
+
+ private:
+  void mem_load(const Instruction& inst);
+  void mem_store(const Instruction& inst);
+  void mem_atomic(const Instruction& inst);
+  void mem_resq(const Instruction& inst);
+  std::string side_effect_mask() const;
+  // The per-candidate expansion of a resource operand (indirect BUFFER / IMAGE / CONST).
+  std::vector<uint32_t> resource_units(const Instruction& inst, const RegisterRef& reg,
+                                       RegFile file, std::string* lane);
+  std::string image_call_prefix(uint32_t unit) const;
+  std::string image_format_expr(const Instruction& inst, uint32_t unit) const;
+
+  // --- emit_stage.cpp
+ public:
+  bool emit_stage_op(const Instruction& inst);
+  void fs_input_prologue();
+  void system_value_prologue();
+
+ private:
+  void interp_at(const Instruction& inst);
+
+  // --- state
+ public:
+  const Shader& s_;
+  const ShaderInfo& info_;
+  const EmitOptions& opt_;
+  const uint32_t lanes_;
+  DeclMap decls_;
+  ControlFlow cf_;
+
+  // Registers.
+  struct TempArray {
+    uint32_t id, first, last;
+  };
+  std::vector<TempArray> temp_arrays_;  // indirectly addressed TEMP arrays
+  bool temp_file_array_ = false;        // all temps in one array (indirect without ARRAY)
+  uint32_t num_temps_ = 0;
+
+  // Output.
+  std::vector<ResourceParam> params_;
+  std::string body_;
+  int indent_ = 1;
+  uint32_t fresh_ = 0;
+  bool uses_alive_ = false;  // KILL: the `alive` mask exists
+  bool uses_ret_ = false;    // RET / early END in main: `mret` exists
+  bool uses_clock_ = false;
+  bool uses_fp64_code_ = false;
+  bool uses_int64_code_ = false;
+  bool uses_sampling_ = false;
+  bool uses_images_ = false;
+
+  std::vector<Construct> constructs_;
+  std::vector<uint32_t> call_stack_;  // BGNSUB instructions being inlined
+  uint64_t inlined_instructions_ = 0;
+};
+
+// Helpers shared by the emit_*.cpp files.
+std::string u32_lit(uint32_t v);
+std::string i32_lit(int32_t v);
+std::string vf_cast(ValType t, const std::string& expr);  // typed expr -> vf expression
+const char* lane_vec_type(ValType t);
+
+}  // namespace clpipe::compiler::emit_detail

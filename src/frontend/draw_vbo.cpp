@@ -1,0 +1,179 @@
+// ContextImpl::draw_vbo: validates the call and the bound state, derives the DrawSetup
+// (draw_setup.h), gets the stage programs (shader_program.h) and runs the draw passes
+// (draw/draw_pipeline.h) for each entry of draws[]; then reports the commands to the
+// resources they used and the counts to active queries.
+#include <algorithm>
+#include <cstring>
+
+#include "compiler/linkage.h"
+#include "frontend/api_guard.h"
+#include "frontend/context_impl.h"
+#include "frontend/draw_setup.h"
+#include "frontend/shader_program.h"
+#include "runtime/error.h"
+
+namespace clpipe::frontend {
+
+namespace {
+
+const CompiledTgsi& compiled_of(const ShaderHandle& s) {
+  return *s->compiled;
+}
+
+// One draw of an indirect call: the range and its instances.
+struct IndirectDraw {
+  DrawStartCountBias range;
+  uint32_t instance_count = 0, start_instance = 0;
+};
+
+// The draws of an indirect call, read from the argument buffer (indexed:
+// {count, instance_count, start, index_bias, start_instance}; else without index_bias).
+std::vector<IndirectDraw> indirect_draws(runtime::Queue& queue, ResourceImpl& buf,
+                                         const DrawIndirectInfo& ind, bool indexed) {
+  const uint32_t words = indexed ? 5 : 4;
+  const uint32_t stride = ind.stride ? ind.stride : words * 4;
+  if (ind.draw_count == 0) return {};
+  const uint64_t need = uint64_t(ind.offset) + uint64_t(stride) * (ind.draw_count - 1) + words * 4;
+  if (need > buf.size_bytes()) {
+    runtime::invalid("draw_vbo: indirect arguments end at byte ", need, " of a ", buf.size_bytes(),
+                     "-byte buffer");
+  }
+  std::vector<IndirectDraw> out;
+  for (uint32_t i = 0; i < ind.draw_count; ++i) {
+    uint32_t a[5] = {};
+    queue.read(buf.storage(), ind.offset + uint64_t(i) * stride, words * 4, a);
+    IndirectDraw d;
+    d.range.count = a[0];
+    d.instance_count = a[1];
+    d.range.start = a[2];
+    if (indexed) d.range.index_bias = int32_t(a[3]);
+    d.start_instance = indexed ? a[4] : a[3];
+    out.push_back(d);
+  }
+  return out;
+}
+
+}  // namespace
+
+Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
+                             const DrawIndirectInfo* indirect,
+                             const std::vector<DrawStartCountBias>& draws_in) {
+  return guard("draw_vbo", [&] {
+    DrawInfo info = info_in;
+    if (unsigned(info.mode) >= kPrimTypes)
+      runtime::invalid("invalid primitive type ", unsigned(info.mode));
+    if (info.mode == PrimType::PATCHES) runtime::unsupported("patches need tessellation");
+    if (info.index_size != 0 && info.index_size != 1 && info.index_size != 2 &&
+        info.index_size != 4) {
+      runtime::invalid("index_size ", unsigned(info.index_size), " (0, 1, 2 or 4)");
+    }
+    const ShaderHandle& vs = state_.shaders[unsigned(ShaderType::VERTEX)];
+    const ShaderHandle& fs = state_.shaders[unsigned(ShaderType::FRAGMENT)];
+    if (!vs) runtime::invalid("no vertex shader bound");
+    if (state_.shaders[unsigned(ShaderType::GEOMETRY)]) {
+      runtime::unsupported("geometry shaders are not supported by the draw pipeline yet (issue 6)");
+    }
+    if (state_.shaders[unsigned(ShaderType::TESS_CTRL)] ||
+        state_.shaders[unsigned(ShaderType::TESS_EVAL)]) {
+      runtime::unsupported("tessellation shaders are not supported");
+    }
+    const bool discard = state_.rasterizer && state_.rasterizer->state.rasterizer_discard;
+    if (!fs && !discard) runtime::invalid("no fragment shader bound");
+    if (!discard && (state_.framebuffer.width == 0 || state_.framebuffer.height == 0)) {
+      return;  // nothing can be drawn into an empty framebuffer
+    }
+
+    std::vector<IndirectDraw> draws;
+    if (indirect) {
+      if (indirect->count_from_stream_output) {
+        runtime::unsupported("draws from stream output need stream output (issue 6)");
+      }
+      if (indirect->indirect_draw_count) runtime::unsupported("indirect draw counts");
+      ResourceImpl& args = resource(indirect->buffer, "draw_vbo indirect buffer");
+      draws = indirect_draws(queue_, args, *indirect, info.index_size != 0);
+    } else {
+      for (const DrawStartCountBias& d : draws_in) {
+        draws.push_back(IndirectDraw{d, info.instance_count, info.start_instance});
+      }
+    }
+
+    // Derived state.
+    const compiler::ShaderInfo& vs_info = compiled_of(vs).info;
+    const compiler::ShaderInfo fs_info = fs ? compiled_of(fs).info : compiler::ShaderInfo{};
+    compiler::LinkOptions lo;
+    lo.sprite_coord_is_texcoord = screen_->get_param(Cap::TGSI_TEXCOORD) != 0;
+    const compiler::FsLinkage linkage =
+        fs ? compiler::link_fs_inputs(vs_info, fs_info, lo) : compiler::FsLinkage{};
+    draw::DrawSetup setup;
+    DrawResources used;
+    fill_draw_setup(state_, screen_->id(), vs_info, fs_info, linkage, info, &setup, &used);
+
+    // User indices: copied into a device buffer for the duration of the draw.
+    if (info.index_size && info.has_user_indices) {
+      if (!info.index_user) runtime::invalid("has_user_indices without index_user");
+      uint64_t end = 0;
+      for (const IndirectDraw& d : draws) {
+        end = std::max<uint64_t>(end, (uint64_t(d.range.start) + d.range.count) * info.index_size);
+      }
+      setup.index_buffer = queue_.create_buffer_from(info.index_user, end);
+      setup.index_offset = 0;
+      setup.index_size_bytes = end;
+    }
+
+    auto vs_prog =
+        program_for(compiled_of(vs), "vertex.cl", screen_->cl_device(), screen_->programs());
+    setup.vs.program = vs_prog->program;
+    setup.vs.num_inputs = vs_info.num_inputs;
+    setup.vs.num_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
+    setup.vs.resources =
+        bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(), queue_, &used);
+    if (fs) {
+      auto fs_prog =
+          program_for(compiled_of(fs), "tile.cl", screen_->cl_device(), screen_->programs());
+      setup.fs.program = fs_prog->program;
+      setup.fs.num_inputs = fs_info.num_inputs;
+      setup.fs.num_outputs = fs_info.num_outputs;
+      setup.fs.resources = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
+                                                screen_->id(), queue_, &used);
+    }
+
+    // Queries and the render condition.
+    const bool counting = state_.queries_active;
+    if (counting && queries_.needs_fragment_counts()) setup.counters = queries_.draw_counters();
+    setup.count_primitives = counting && queries_.needs_primitive_counts();
+    if (state_.render_cond_query) {
+      QueryImpl& q = query_of(state_.render_cond_query, screen_->id(), "render condition");
+      const bool occlusion = q.type == QueryType::OCCLUSION_COUNTER ||
+                             q.type == QueryType::OCCLUSION_PREDICATE ||
+                             q.type == QueryType::OCCLUSION_PREDICATE_CONSERVATIVE;
+      if (q.ended && occlusion) {
+        // Evaluated on the device: the query's counter is final when the draw runs.
+        setup.predicate = q.words;
+        setup.skip_when_true = state_.render_cond_condition;
+      } else if (!render_condition_allows()) {
+        return;
+      }
+    }
+
+    if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+    QueryDrawCounts counts;
+    for (size_t k = 0; k < draws.size(); ++k) {
+      const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);
+      info.instance_count = draws[k].instance_count;
+      info.start_instance = draws[k].start_instance;
+      pipeline_->draw(setup, info, draws[k].range, draw_id);
+      const draw::DrawStats& ds = pipeline_->last_stats();
+      counts.vertices += ds.positions;
+      counts.assembled += ds.assembled;
+      counts.rasterized += ds.records;
+    }
+    const cl::Event done = queue_.marker();
+    for (ResourceImpl* r : used.reads)
+      r->note_use(id(), done, false);
+    for (ResourceImpl* r : used.writes)
+      r->note_use(id(), done, true);
+    if (counting) queries_.after_draw(setup.counters, counts);
+  });
+}
+
+}  // namespace clpipe::frontend

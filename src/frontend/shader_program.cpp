@@ -1,0 +1,257 @@
+#include "frontend/shader_program.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "frontend/draw/stage_program.h"
+#include "frontend/resource.h"
+#include "frontend/views.h"
+#include "kernels/sampling_abi.h"
+#include "kernels/shader_lib_shared.h"
+#include "runtime/error.h"
+
+namespace clpipe::frontend {
+
+static_assert(sizeof(ClpTexView) == 72 + 3 * 4 * CLP_TEX_MAX_LEVELS, "ClpTexView layout");
+static_assert(sizeof(ClpSamplerState) == 20 * 4, "ClpSamplerState layout");
+static_assert(sizeof(ClpResourceInfo) % 16 == 0, "ClpResourceInfo layout");
+
+std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
+                                                const char* template_name,
+                                                const runtime::Device& device,
+                                                runtime::ProgramCache& programs,
+                                                const ComputeState* compute) {
+  std::lock_guard<std::mutex> lock(compiled.programs_mutex);
+  auto it = compiled.programs.find(template_name);
+  if (it != compiled.programs.end()) return it->second;
+  compiler::EmitOptions opt;
+  opt.fp64 = device.limits().fp64;
+  opt.int64 = true;
+  opt.local_mem_size = device.limits().local_mem_size;
+  if (compute) opt.shared_memory_size = compute->req_local_mem;
+  compiler::EmittedShader code = compiler::emit_opencl(compiled.ir, compiled.info, opt);
+  auto p = std::make_shared<StageProgram>();
+  p->program = draw::build_stage_program(programs, draw::GeneratedCode{code.prelude, code.body},
+                                         template_name);
+  p->params = std::move(code.params);
+  compiled.programs.emplace(template_name, p);
+  return p;
+}
+
+namespace {
+
+// A buffer holding bytes [offset, offset + size) of `storage`: a sub-buffer when the
+// offset meets the device's alignment, else a copy (read-only uses only).
+cl::Buffer buffer_range(runtime::Queue& q, const cl::Buffer& storage, uint64_t offset,
+                        uint64_t size, bool writable) {
+  if (offset == 0) return storage;
+  const uint64_t align = std::max<uint32_t>(q.device().limits().mem_base_addr_align / 8, 1);
+  const uint64_t bytes = std::max<uint64_t>(size, 4);
+  if (offset % align == 0) {
+    cl_buffer_region region{size_t(offset), size_t(bytes)};
+    cl_int status = CL_SUCCESS;
+    cl::Buffer parent = storage;
+    cl::Buffer sub = parent.createSubBuffer(writable ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY,
+                                            CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    if (status != CL_SUCCESS) throw runtime::Error(status, "clCreateSubBuffer");
+    return sub;
+  }
+  if (writable) {
+    runtime::unsupported("a shader buffer at offset ", offset, " (the device needs multiples of ",
+                         align, " bytes)");
+  }
+  cl::Buffer copy = q.create_buffer(bytes);
+  q.copy(storage, offset, copy, 0, size);
+  return copy;
+}
+
+uint32_t to_u32(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+ClpTexView tex_view(const ResourceImpl& res, Format format, TextureTarget target,
+                    unsigned first_level, unsigned last_level, unsigned first_layer,
+                    unsigned last_layer, const Swizzle swz[4], uint32_t buf_offset,
+                    uint32_t buf_size) {
+  ClpTexView v{};
+  const ResourceTemplate& t = res.info();
+  v.format = uint32_t(format);
+  v.target = uint32_t(target);
+  v.width = t.width0;
+  v.height = t.height0;
+  v.depth = t.depth0;
+  v.layers = t.array_size;
+  v.first_level = first_level;
+  v.last_level = last_level;
+  v.first_layer = first_layer;
+  v.last_layer = last_layer;
+  for (int i = 0; i < 4; ++i)
+    v.swizzle[i] = uint32_t(swz[i]);
+  v.samples = 1;
+  v.data_size = uint32_t(std::min<uint64_t>(res.size_bytes(), 0xffffffffu));
+  v.buffer_offset = buf_offset;
+  v.buffer_size = buf_size;
+  for (unsigned l = 0; l <= t.last_level && l < CLP_TEX_MAX_LEVELS; ++l) {
+    v.level_offset[l] = uint32_t(res.level_offset(l));
+    v.row_pitch[l] = res.level_row_pitch(l);
+    v.layer_pitch[l] = uint32_t(res.level_layer_pitch(l));
+  }
+  return v;
+}
+
+ClpSamplerState sampler_state(const SamplerState& s) {
+  ClpSamplerState o{};
+  o.wrap[0] = uint32_t(s.wrap_s);
+  o.wrap[1] = uint32_t(s.wrap_t);
+  o.wrap[2] = uint32_t(s.wrap_r);
+  o.min_img_filter = uint32_t(s.min_img_filter);
+  o.mag_img_filter = uint32_t(s.mag_img_filter);
+  o.min_mip_filter = uint32_t(s.min_mip_filter);
+  o.compare_mode = uint32_t(s.compare_mode);
+  o.compare_func = uint32_t(s.compare_func);
+  o.unnormalized_coords = s.unnormalized_coords;
+  o.max_anisotropy = s.max_anisotropy;
+  o.seamless_cube_map = s.seamless_cube_map;
+  o.border_color_is_integer = s.border_color_is_integer;
+  o.reduction_mode = uint32_t(s.reduction_mode);
+  o.lod_bias = s.lod_bias;
+  o.min_lod = s.min_lod;
+  o.max_lod = s.max_lod;
+  for (int i = 0; i < 4; ++i)
+    o.border_color[i] = s.border_color.ui[i];
+  return o;
+}
+
+}  // namespace
+
+std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, ShaderType stage,
+                                             const ContextState& st, uint64_t screen_id,
+                                             runtime::Queue& queue, DrawResources* used) {
+  const unsigned si = unsigned(stage);
+  ClpResourceInfo info{};
+  std::vector<cl::Buffer> args(program.params.size());
+  size_t info_slot = SIZE_MAX;
+  cl::Buffer empty;  // bound where nothing is: sizes say 0, so nothing is read
+  auto dummy = [&]() -> const cl::Buffer& {
+    if (!empty()) empty = queue.create_buffer(16);
+    return empty;
+  };
+  for (size_t i = 0; i < program.params.size(); ++i) {
+    const compiler::ResourceParam& p = program.params[i];
+    switch (p.kind) {
+      case compiler::ParamKind::kResourceInfo:
+        info_slot = i;
+        break;
+      case compiler::ParamKind::kConstBuffer: {
+        if (p.index >= kMaxConstantBuffers) runtime::invalid("constant buffer ", p.index);
+        const BoundConstantBuffer& cb = st.constant_buffers[si][p.index];
+        if (cb.user_data) {
+          args[i] = queue.create_buffer_from(cb.user_data->data(), cb.user_data->size());
+          info.const_size[p.index] = uint32_t(cb.user_data->size());
+        } else if (cb.buffer) {
+          ResourceImpl& res = resource_of(cb.buffer, screen_id, "constant buffer");
+          const uint64_t end =
+              std::min<uint64_t>(res.size_bytes(), uint64_t(cb.buffer_offset) + cb.buffer_size);
+          const uint64_t size = end > cb.buffer_offset ? end - cb.buffer_offset : 0;
+          args[i] = buffer_range(queue, res.storage(), cb.buffer_offset, size, false);
+          info.const_size[p.index] = uint32_t(size);
+          used->reads.push_back(&res);
+        } else {
+          args[i] = dummy();
+        }
+        break;
+      }
+      case compiler::ParamKind::kShaderBuffer: {
+        if (p.index >= kMaxShaderBuffers) runtime::invalid("shader buffer ", p.index);
+        const ShaderBuffer& sb = st.shader_buffers[si][p.index];
+        if (sb.buffer) {
+          ResourceImpl& res = resource_of(sb.buffer, screen_id, "shader buffer");
+          const uint64_t end =
+              std::min<uint64_t>(res.size_bytes(), uint64_t(sb.buffer_offset) + sb.buffer_size);
+          const uint64_t size = end > sb.buffer_offset ? end - sb.buffer_offset : 0;
+          args[i] = buffer_range(queue, res.storage(), sb.buffer_offset, size, true);
+          info.buffer_size[p.index] = uint32_t(size);
+          used->writes.push_back(&res);
+        } else {
+          args[i] = dummy();
+        }
+        break;
+      }
+      case compiler::ParamKind::kSamplerViews: {
+        std::vector<ClpTexView> views(std::max<uint32_t>(p.index, 1));
+        for (uint32_t u = 0; u < p.index && u < kMaxSamplerViews; ++u) {
+          const SamplerViewHandle& h = st.sampler_views[si][u];
+          if (!h) continue;
+          const SamplerViewImpl& v = sampler_view_of(h, screen_id, "sampler view");
+          const ResourceImpl& res = resource_of(v.resource(), screen_id, "sampler view");
+          const SamplerViewTemplate& t = v.info();
+          const Swizzle swz[4] = {t.swizzle_r, t.swizzle_g, t.swizzle_b, t.swizzle_a};
+          views[u] = tex_view(res, t.format, t.target, t.first_level, t.last_level, t.first_layer,
+                              t.last_layer, swz, t.buf_offset, t.buf_size);
+        }
+        args[i] = queue.create_buffer_from(views.data(), views.size() * sizeof(ClpTexView));
+        break;
+      }
+      case compiler::ParamKind::kSamplers: {
+        std::vector<ClpSamplerState> samplers(std::max<uint32_t>(p.index, 1));
+        for (uint32_t u = 0; u < p.index && u < kMaxSamplers; ++u) {
+          if (st.samplers[si][u]) samplers[u] = sampler_state(st.samplers[si][u]->state);
+        }
+        args[i] =
+            queue.create_buffer_from(samplers.data(), samplers.size() * sizeof(ClpSamplerState));
+        break;
+      }
+      case compiler::ParamKind::kTexture: {
+        const SamplerViewHandle& h =
+            p.index < kMaxSamplerViews ? st.sampler_views[si][p.index] : SamplerViewHandle();
+        if (h) {
+          ResourceImpl& res = resource_of(h->resource(), screen_id, "sampler view");
+          args[i] = res.storage();
+          used->reads.push_back(&res);
+        } else {
+          args[i] = dummy();
+        }
+        break;
+      }
+      case compiler::ParamKind::kImageViews: {
+        std::vector<ClpTexView> views(std::max<uint32_t>(p.index, 1));
+        for (uint32_t u = 0; u < p.index && u < kMaxShaderImages; ++u) {
+          const ImageView& iv = st.images[si][u];
+          if (!iv.resource) continue;
+          const ResourceImpl& res = resource_of(iv.resource, screen_id, "image");
+          const Swizzle swz[4] = {Swizzle::X, Swizzle::Y, Swizzle::Z, Swizzle::W};
+          const TextureTarget target = res.info().target;
+          views[u] = tex_view(res, iv.format, target, iv.level, iv.level, iv.first_layer,
+                              iv.last_layer, swz, iv.buf_offset, iv.buf_size);
+        }
+        args[i] = queue.create_buffer_from(views.data(), views.size() * sizeof(ClpTexView));
+        break;
+      }
+      case compiler::ParamKind::kImage: {
+        const ImageView* iv = p.index < kMaxShaderImages ? &st.images[si][p.index] : nullptr;
+        if (iv && iv->resource) {
+          ResourceImpl& res = resource_of(iv->resource, screen_id, "image");
+          args[i] = res.storage();
+          used->writes.push_back(&res);
+        } else {
+          args[i] = dummy();
+        }
+        break;
+      }
+      case compiler::ParamKind::kHwAtomicBuffer:
+      case compiler::ParamKind::kGlobalMemory:
+      case compiler::ParamKind::kInputMemory:
+        // Nothing can be bound there through the API: sizes stay 0, accesses read 0.
+        args[i] = dummy();
+        break;
+      case compiler::ParamKind::kSharedMemory:
+        runtime::invalid("shared memory is only for compute shaders");
+    }
+  }
+  if (info_slot != SIZE_MAX) args[info_slot] = queue.create_buffer_from(&info, sizeof(info));
+  return args;
+}
+
+}  // namespace clpipe::frontend

@@ -1,0 +1,520 @@
+// The device library of generated shader code: lane-parallel helpers the OpenCL C
+// emitter (src/compiler/emit) calls for what is more than one expression: TGSI's defined
+// results of integer division, bit-field and conversion edge cases, derivatives, per-lane
+// gathers and scatters of indirectly addressed registers and of constant, shader-buffer
+// and shared memory (bounds-checked), atomics, packing, subgroup (quad) operations, and
+// the 64-bit value pairs.
+//
+// Included at the top of every generated body, after the prelude, shader_abi.h and
+// format.h (which provides the half-float and normalised conversions). Every function
+// works for CLP_LANES 4 (one value per lane in a vector) and 1 (scalars).
+//
+// Conventions: masks are vi with ~0 (active) or 0 per lane; results of inactive lanes of
+// a gather are 0; scatters and atomics touch memory only for active lanes in range.
+#ifndef CLPIPE_SHADER_LIB_H
+#define CLPIPE_SHADER_LIB_H
+
+#include "shader_lib_shared.h"
+
+#if CLP_LANES == 4
+#define CLP_ANY(m) any(m)
+// Lane l of a vector as the scalar type; lane l set in a mask.
+#define CLP_ONE_LANE(l) ((vi)(0, 1, 2, 3) == (vi)(l))
+#define CLP_LANE_IDS ((vi)(0, 1, 2, 3))
+#define CLP_UNPACK(T, v, a) \
+  T a[4];                   \
+  vstore4((v), 0, a)
+#define CLP_PACK(a) vload4(0, a)
+#define CLP_F2I_SAT(x) convert_int4_sat_rtz(x)
+#define CLP_F2U_SAT(x) convert_uint4_sat_rtz(x)
+#define CLP_F2I_FLOOR(x) convert_int4_sat_rtn(x)
+#define CLP_CVT_VU convert_uint4
+#define CLP_CVT_VI convert_int4
+#define CLP_AS_VUL as_ulong4
+#define CLP_AS_VL as_long4
+#else
+#define CLP_ANY(m) ((m) != 0)
+#define CLP_ONE_LANE(l) ((vi)(-1))
+#define CLP_LANE_IDS ((vi)(0))
+#define CLP_UNPACK(T, v, a) \
+  T a[1];                   \
+  a[0] = (v)
+#define CLP_PACK(a) (a[0])
+#define CLP_F2I_SAT(x) convert_int_sat_rtz(x)
+#define CLP_F2U_SAT(x) convert_uint_sat_rtz(x)
+#define CLP_F2I_FLOOR(x) convert_int_sat_rtn(x)
+#define CLP_CVT_VU convert_uint
+#define CLP_CVT_VI convert_int
+#define CLP_AS_VUL as_ulong
+#define CLP_AS_VL as_long
+#endif
+
+// A lane vector broadcast from bits.
+#define CLP_VF_BITS(u) CLP_AS_VF((vu)(u))
+
+// ---------------------------------------------------------------------------------
+// Float helpers
+
+// _SAT: fmin(fmax(x, 0), 1); fmax returns the non-NaN operand, so NaN -> 0.
+vf clp_sat(vf x) {
+  return fmin(fmax(x, (vf)(0.0f)), (vf)(1.0f));
+}
+// Boolean mask -> 1.0 / 0.0.
+vf clp_b2f(vi m) {
+  return CLP_AS_VF(CLP_AS_VU(m) & (vu)(0x3f800000u));
+}
+// LEGACY_MATH_RULES multiply: 0 * anything (Inf, NaN) = 0.
+vf clp_lmul(vf a, vf b) {
+  return select(a * b, (vf)(0.0f), CLP_MASK(a == (vf)(0.0f)) | CLP_MASK(b == (vf)(0.0f)));
+}
+// SSG: 1, -1 or 0 (NaN -> 0).
+vf clp_ssg(vf x) {
+  vf r = select((vf)(0.0f), (vf)(1.0f), CLP_MASK(x > (vf)(0.0f)));
+  return select(r, (vf)(-1.0f), CLP_MASK(x < (vf)(0.0f)));
+}
+
+// SIN / COS lane by lane: PoCL's float4 sin/cos give wrong results for small lanes when
+// another lane is huge (e.g. sin(0.001) = 0.008 next to 1e10); the scalar calls are right.
+vf clp_sin(vf x) {
+#if CLP_LANES == 4
+  return (vf)(sin(x.s0), sin(x.s1), sin(x.s2), sin(x.s3));
+#else
+  return sin(x);
+#endif
+}
+vf clp_cos(vf x) {
+#if CLP_LANES == 4
+  return (vf)(cos(x.s0), cos(x.s1), cos(x.s2), cos(x.s3));
+#else
+  return cos(x);
+#endif
+}
+
+// ---------------------------------------------------------------------------------
+// Integer division (tgsi.md §15.7: never a trapping division on any lane)
+
+// UDIV: ~0 for a zero divisor.
+vu clp_udiv(vu a, vu b) {
+  const vi z = CLP_MASK(b == (vu)(0u));
+  const vu q = a / select(b, (vu)(1u), z);
+  return select(q, (vu)(0xffffffffu), z);
+}
+// UMOD: ~0 for a zero divisor.
+vu clp_umod(vu a, vu b) {
+  const vi z = CLP_MASK(b == (vu)(0u));
+  const vu r = a % select(b, (vu)(1u), z);
+  return select(r, (vu)(0xffffffffu), z);
+}
+// IDIV: 0 for a zero divisor (softpipe); INT_MIN / -1 = INT_MIN (wraps).
+vi clp_idiv(vi a, vi b) {
+  const vi z = CLP_MASK(b == (vi)(0));
+  const vi ovf = CLP_MASK(a == (vi)(INT_MIN)) & CLP_MASK(b == (vi)(-1));
+  const vi q = a / select(b, (vi)(1), z | ovf);
+  return select(q, (vi)(0), z);
+}
+// MOD: ~0 for a zero divisor (softpipe); INT_MIN % -1 = 0. C remainder (sign of a).
+vi clp_imod(vi a, vi b) {
+  const vi z = CLP_MASK(b == (vi)(0));
+  const vi ovf = CLP_MASK(a == (vi)(INT_MIN)) & CLP_MASK(b == (vi)(-1));
+  const vi r = a % select(b, (vi)(1), z | ovf);
+  return select(r, (vi)(-1), z);
+}
+
+// ---------------------------------------------------------------------------------
+// Bit fields (softpipe's micro_ibfe / micro_ubfe / micro_bfi, with shift counts kept in
+// range): offset & 31; width 32 at offset 0 returns the source; otherwise width & 31,
+// width 0 gives 0, and a field reaching past bit 31 takes the bits up to bit 31.
+
+vi clp_ibfe(vi v, vi offset, vi bits) {
+  const vi o = offset & 31, w = bits & 31;
+  const vi inside = CLP_MASK((w + o) < (vi)(32));
+  const vi a = CLP_AS_VI(CLP_AS_VU(v) << CLP_AS_VU(((vi)(32) - w - o) & 31)) >> (((vi)(32) - w) & 31);
+  const vi b = v >> o;
+  vi r = select(b, a, inside);
+  r = select(r, (vi)(0), CLP_MASK(w == (vi)(0)));
+  return select(r, v, CLP_MASK(bits == (vi)(32)) & CLP_MASK(o == (vi)(0)));
+}
+vu clp_ubfe(vu v, vi offset, vi bits) {
+  const vi o = offset & 31, w = bits & 31;
+  const vi inside = CLP_MASK((w + o) < (vi)(32));
+  const vu a = (v << CLP_AS_VU(((vi)(32) - w - o) & 31)) >> CLP_AS_VU(((vi)(32) - w) & 31);
+  const vu b = v >> CLP_AS_VU(o);
+  vu r = select(b, a, inside);
+  r = select(r, (vu)(0u), CLP_MASK(w == (vi)(0)));
+  return select(r, v, CLP_MASK(bits == (vi)(32)) & CLP_MASK(o == (vi)(0)));
+}
+// BFI: base with `bits` bits of insert placed at `offset`; width 32 returns insert.
+vu clp_bfi(vu base, vu insert, vi offset, vi bits) {
+  const vu o = CLP_AS_VU(offset & 31), w = CLP_AS_VU(bits & 31);
+  const vu field = ((vu)(1u) << w) - (vu)(1u);  // w < 32: no overflow
+  const vu mask = field << o;
+  const vu r = ((insert << o) & mask) | (base & ~mask);
+  return select(r, insert, CLP_MASK(bits == (vi)(32)));
+}
+vu clp_brev(vu x) {
+  x = ((x >> 1) & (vu)(0x55555555u)) | ((x & (vu)(0x55555555u)) << 1);
+  x = ((x >> 2) & (vu)(0x33333333u)) | ((x & (vu)(0x33333333u)) << 2);
+  x = ((x >> 4) & (vu)(0x0f0f0f0fu)) | ((x & (vu)(0x0f0f0f0fu)) << 4);
+  x = ((x >> 8) & (vu)(0x00ff00ffu)) | ((x & (vu)(0x00ff00ffu)) << 8);
+  return (x >> 16) | (x << 16);
+}
+// LSB: index of the lowest set bit, -1 for 0.
+vi clp_lsb(vu x) {
+  const vu low = x & ((vu)(0u) - x);
+  return select((vi)(31) - CLP_AS_VI(clz(low)), (vi)(-1), CLP_MASK(x == (vu)(0u)));
+}
+// UMSB: index of the highest set bit, -1 for 0.
+vi clp_umsb(vu x) {
+  return select((vi)(31) - CLP_AS_VI(clz(x)), (vi)(-1), CLP_MASK(x == (vu)(0u)));
+}
+// IMSB: index of the highest bit that differs from the sign bit; -1 for 0 and -1.
+vi clp_imsb(vi x) {
+  const vu y = CLP_AS_VU(select(x, ~x, CLP_MASK(x < (vi)(0))));
+  return clp_umsb(y);
+}
+vi clp_issg(vi x) {
+  return select(select((vi)(0), (vi)(1), CLP_MASK(x > (vi)(0))), (vi)(-1), CLP_MASK(x < (vi)(0)));
+}
+
+// ---------------------------------------------------------------------------------
+// Packing (PK2H, UP2H, PK2US, PK4B, PK4UB) through format.h's exact converters.
+
+vu clp_f2h(vf x) {
+#if CLP_LANES == 4
+  return clp_float_bits4_to_half4(as_uint4(x));
+#else
+  return clp_float_bits_to_half(as_uint(x));
+#endif
+}
+vf clp_h2f(vu h) {
+#if CLP_LANES == 4
+  return as_float4(clp_half4_to_float_bits4(h & (vu)(0xffffu)));
+#else
+  return as_float(clp_half_to_float_bits(h & 0xffffu));
+#endif
+}
+// Each lane of x through a normalised converter of format_convert.h, n bits.
+vu clp_f2unorm(vf x, uint n) {
+  CLP_UNPACK(float, x, a);
+  uint r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) r[l] = (uint)clp_float_to_unorm(a[l], n);
+  return CLP_PACK(r);
+}
+vu clp_f2snorm(vf x, uint n) {
+  CLP_UNPACK(float, x, a);
+  uint r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) r[l] = (uint)clp_float_to_snorm(a[l], n);
+  return CLP_PACK(r);
+}
+
+// ---------------------------------------------------------------------------------
+// Derivatives of a 2x2 quad (lane = x + 2 * y): coarse ones use the top row / left
+// column for the whole quad, fine ones each row / column.
+#if CLP_LANES == 4
+vf clp_ddx(vf v) {
+  return (vf)(v.s1 - v.s0);
+}
+vf clp_ddy(vf v) {
+  return (vf)(v.s2 - v.s0);
+}
+vf clp_ddx_fine(vf v) {
+  const float a = v.s1 - v.s0, b = v.s3 - v.s2;
+  return (vf)(a, a, b, b);
+}
+vf clp_ddy_fine(vf v) {
+  const float a = v.s2 - v.s0, b = v.s3 - v.s1;
+  return (vf)(a, b, a, b);
+}
+#endif
+
+// ---------------------------------------------------------------------------------
+// Indirectly addressed private registers: element (i, chan) of a `vf [len][4]` array
+// is base[i * 4 + chan]. Out-of-range lanes read 0 and write nothing.
+
+vf clp_reg_gather(const vf* base, int len, vi idx, int chan) {
+  CLP_UNPACK(int, idx, ix);
+  float r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    const int i = ix[l];
+    r[l] = (i >= 0 && i < len) ? CLP_LANE(base[i * 4 + chan], l) : 0.0f;
+  }
+  return CLP_PACK(r);
+}
+void clp_reg_scatter(vf* base, int len, vi idx, int chan, vf v, vi m) {
+  CLP_UNPACK(int, idx, ix);
+  CLP_UNPACK(int, m, mk);
+  for (int l = 0; l < CLP_LANES; ++l) {
+    const int i = ix[l];
+    if (mk[l] && i >= 0 && i < len) base[i * 4 + chan] = select(base[i * 4 + chan], v, CLP_ONE_LANE(l));
+  }
+}
+
+// Per-vertex registers of GS / TCS / TES addressed with a per-lane register index: one
+// hook call per lane (shader_abi.h takes the register as a scalar). Registers outside
+// [0, num_regs) read 0 and are not written.
+#if defined(CLP_STAGE_GEOMETRY) || defined(CLP_STAGE_TESS_CTRL) || defined(CLP_STAGE_TESS_EVAL)
+vf clp_vin_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs) {
+  CLP_UNPACK(int, reg, rg);
+  float r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    r[l] = (rg[l] >= 0 && rg[l] < num_regs) ? CLP_LANE(clp_vertex_input(stage, vertex, rg[l], chan), l)
+                                             : 0.0f;
+  }
+  return CLP_PACK(r);
+}
+#endif
+#ifdef CLP_STAGE_TESS_CTRL
+vf clp_vout_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs) {
+  CLP_UNPACK(int, reg, rg);
+  float r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    r[l] = (rg[l] >= 0 && rg[l] < num_regs)
+               ? CLP_LANE(clp_vertex_output_load(stage, vertex, rg[l], chan), l)
+               : 0.0f;
+  }
+  return CLP_PACK(r);
+}
+void clp_vout_scatter(ClpStageCtx* stage, vi vertex, vi reg, int chan, vf v, vi m, int num_regs) {
+  CLP_UNPACK(int, reg, rg);
+  CLP_UNPACK(int, m, mk);
+  for (int l = 0; l < CLP_LANES; ++l) {
+    if (mk[l] && rg[l] >= 0 && rg[l] < num_regs) {
+      clp_vertex_output_store(stage, vertex, rg[l], chan, v, m & CLP_ONE_LANE(l));
+    }
+  }
+}
+#endif
+
+// ---------------------------------------------------------------------------------
+// Constant buffers: `size` bytes bound; word w (= vec4 slot * 4 + channel) reads 0 at or
+// past the end (LOAD of raw bytes uses clp_mem_load_g).
+
+vf clp_cb_load(global const uint* cb, uint size, int w) {
+  return (w >= 0 && (uint)w < (size >> 2)) ? (vf)(as_float(cb[w])) : (vf)(0.0f);
+}
+// Channel `chan` of vec4 slot `slot` per lane (CONST[ADDR...]).
+vf clp_cb_gather(global const uint* cb, uint size, vi slot, int chan) {
+  CLP_UNPACK(int, slot, ix);
+  uint r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    const int i = ix[l];
+    const uint w = (uint)i * 4u + (uint)chan;  // i < 2^28: no overflow
+    r[l] = (i >= 0 && i < (1 << 28) && w < (size >> 2)) ? cb[w] : 0u;
+  }
+  return CLP_AS_VF(CLP_PACK(r));
+}
+
+// ---------------------------------------------------------------------------------
+// Raw memory (shader buffers, atomic counters, global/input memory, shared memory):
+// `size` bytes; lane address = byte offset (word aligned: the low 2 bits are ignored)
+// plus 4 * chan. Written once per address space.
+
+#define CLP_ATOM_ADD 0
+#define CLP_ATOM_XCHG 1
+#define CLP_ATOM_CAS 2
+#define CLP_ATOM_AND 3
+#define CLP_ATOM_OR 4
+#define CLP_ATOM_XOR 5
+#define CLP_ATOM_UMIN 6
+#define CLP_ATOM_UMAX 7
+#define CLP_ATOM_IMIN 8
+#define CLP_ATOM_IMAX 9
+#define CLP_ATOM_FADD 10
+#define CLP_ATOM_INC_WRAP 11
+#define CLP_ATOM_DEC_WRAP 12
+
+#define CLP_DEFINE_MEMORY(AS, SFX)                                                            \
+  vf clp_mem_load_##SFX(AS const uint* b, uint size, vu addr, int chan) {                     \
+    CLP_UNPACK(uint, addr, ad);                                                               \
+    uint r[CLP_LANES];                                                                        \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
+      const uint w = (ad[l] >> 2) + (uint)chan;                                               \
+      r[l] = w < (size >> 2) ? b[w] : 0u; /* ad >> 2 < 2^30: no overflow */                  \
+    }                                                                                         \
+    return CLP_AS_VF(CLP_PACK(r));                                                            \
+  }                                                                                           \
+  void clp_mem_store_##SFX(AS uint* b, uint size, vu addr, int chan, vf v, vi m) {            \
+    CLP_UNPACK(uint, addr, ad);                                                               \
+    CLP_UNPACK(int, m, mk);                                                                   \
+    CLP_UNPACK(uint, CLP_AS_VU(v), vv);                                                       \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
+      const uint w = (ad[l] >> 2) + (uint)chan;                                               \
+      if (mk[l] && w < (size >> 2)) b[w] = vv[l];                                             \
+    }                                                                                         \
+  }                                                                                           \
+  uint clp_atomic_one_##SFX(volatile AS uint* p, int op, uint v, uint v2) {                   \
+    switch (op) {                                                                             \
+      case CLP_ATOM_ADD: return atomic_add(p, v);                                             \
+      case CLP_ATOM_XCHG: return atomic_xchg(p, v);                                           \
+      case CLP_ATOM_CAS: return atomic_cmpxchg(p, v, v2);                                     \
+      case CLP_ATOM_AND: return atomic_and(p, v);                                             \
+      case CLP_ATOM_OR: return atomic_or(p, v);                                               \
+      case CLP_ATOM_XOR: return atomic_xor(p, v);                                             \
+      case CLP_ATOM_UMIN: return atomic_min(p, v);                                            \
+      case CLP_ATOM_UMAX: return atomic_max(p, v);                                            \
+      case CLP_ATOM_IMIN: return (uint)atomic_min((volatile AS int*)p, (int)v);               \
+      case CLP_ATOM_IMAX: return (uint)atomic_max((volatile AS int*)p, (int)v);               \
+      default: break;                                                                         \
+    }                                                                                         \
+    /* Read-modify-write through compare-and-swap (lock-free: some lane always wins). */      \
+    uint old = *p, seen;                                                                      \
+    for (;;) {                                                                                \
+      uint next;                                                                              \
+      if (op == CLP_ATOM_FADD) {                                                              \
+        next = as_uint(as_float(old) + as_float(v));                                          \
+      } else if (op == CLP_ATOM_INC_WRAP) {                                                   \
+        next = old >= v ? 0u : old + 1u;                                                      \
+      } else {                                                                                \
+        next = (old > 0u && old < v) ? old - 1u : 0u;                                         \
+      }                                                                                       \
+      seen = atomic_cmpxchg(p, old, next);                                                    \
+      if (seen == old) return old;                                                            \
+      old = seen;                                                                             \
+    }                                                                                         \
+  }                                                                                           \
+  vf clp_mem_atomic_##SFX(AS uint* b, uint size, vu addr, int op, vu v, vu v2, vi m) {        \
+    CLP_UNPACK(uint, addr, ad);                                                               \
+    CLP_UNPACK(int, m, mk);                                                                   \
+    CLP_UNPACK(uint, v, a);                                                                   \
+    CLP_UNPACK(uint, v2, c);                                                                  \
+    uint r[CLP_LANES];                                                                        \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
+      const uint w = ad[l] >> 2;                                                              \
+      r[l] = (mk[l] && w < (size >> 2)) ? clp_atomic_one_##SFX(b + w, op, a[l], c[l]) : 0u;   \
+    }                                                                                         \
+    return CLP_AS_VF(CLP_PACK(r));                                                            \
+  }
+
+CLP_DEFINE_MEMORY(global, g)
+CLP_DEFINE_MEMORY(local, l)
+
+// ---------------------------------------------------------------------------------
+// Subgroup operations: the subgroup is the work-item's lanes (a quad, four vertices or
+// primitives, or one compute invocation). `m` = the active lanes.
+
+vi clp_vote_any(vu x, vi m) {
+  return (vi)(CLP_ANY(m & CLP_MASK(x != (vu)(0u))) ? -1 : 0);
+}
+vi clp_vote_all(vu x, vi m) {
+  return (vi)(CLP_ANY(m & CLP_MASK(x == (vu)(0u))) ? 0 : -1);
+}
+// The first active lane (0 when none is).
+int clp_first_lane(vi m) {
+  CLP_UNPACK(int, m, mk);
+  for (int l = 0; l < CLP_LANES; ++l) {
+    if (mk[l]) return l;
+  }
+  return 0;
+}
+vf clp_read_first(vf x, vi m) {
+  return (vf)(CLP_LANE(x, clp_first_lane(m)));
+}
+vi clp_vote_eq(vf x, vi m) {
+  const vu first = (vu)(as_uint(CLP_LANE(x, clp_first_lane(m))));
+  return (vi)(CLP_ANY(m & CLP_MASK(CLP_AS_VU(x) != first)) ? 0 : -1);
+}
+// READ_INVOC: lane `idx` (modulo the subgroup size) of x, per lane.
+vf clp_read_invoc(vf x, vu idx) {
+  CLP_UNPACK(uint, idx, ix);
+  float r[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) r[l] = CLP_LANE(x, (int)(ix[l] % (uint)CLP_LANES));
+  return CLP_PACK(r);
+}
+// BALLOT: bit l set for the active lanes whose x is non-zero (the low word of 64).
+vu clp_ballot(vu x, vi m) {
+  const vi on = m & CLP_MASK(x != (vu)(0u));
+  CLP_UNPACK(int, on, o);
+  uint bits = 0u;
+  for (int l = 0; l < CLP_LANES; ++l) bits |= o[l] ? (1u << l) : 0u;
+  return (vu)(bits);
+}
+
+// ---------------------------------------------------------------------------------
+// 64-bit values in channel pairs: low word in the first channel of the pair.
+#ifdef CLP_SHADER_INT64
+#if CLP_LANES == 4
+typedef long4 vl;
+typedef ulong4 vul;
+#define CLP_CVT_VL convert_long4
+#define CLP_CVT_VUL convert_ulong4
+#define CLP_F2L_SAT(x) convert_long4_sat_rtz(x)
+#define CLP_F2UL_SAT(x) convert_ulong4_sat_rtz(x)
+// 64-bit comparison -> 32-bit lane mask (ints of a pair's result) or 64-bit select mask.
+#define CLP_LMASK(cmp) convert_int4(cmp)
+#define CLP_M64(cmp) (cmp)
+#else
+typedef long vl;
+typedef ulong vul;
+#define CLP_CVT_VL convert_long
+#define CLP_CVT_VUL convert_ulong
+#define CLP_F2L_SAT(x) convert_long_sat_rtz(x)
+#define CLP_F2UL_SAT(x) convert_ulong_sat_rtz(x)
+#define CLP_LMASK(cmp) (-(int)(cmp))
+#define CLP_M64(cmp) (-(long)(cmp))
+#endif
+vul clp_mk64(vf lo, vf hi) {
+  return upsample(CLP_AS_VU(hi), CLP_AS_VU(lo));
+}
+vf clp_lo64(vul x) {
+  return CLP_AS_VF(CLP_CVT_VU(x & (vul)(0xffffffffUL)));
+}
+vf clp_hi64(vul x) {
+  return CLP_AS_VF(CLP_CVT_VU(x >> 32));
+}
+vul clp_u64div(vul a, vul b) {
+  const vl z = CLP_M64(b == (vul)(0UL));
+  return select(a / select(b, (vul)(1UL), z), (vul)(~0UL), z);
+}
+vul clp_u64mod(vul a, vul b) {
+  const vl z = CLP_M64(b == (vul)(0UL));
+  return select(a % select(b, (vul)(1UL), z), (vul)(~0UL), z);
+}
+vl clp_i64div(vl a, vl b) {
+  const vl z = CLP_M64(b == (vl)(0L));
+  const vl ovf = CLP_M64(a == (vl)(LONG_MIN)) & CLP_M64(b == (vl)(-1L));
+  return select(a / select(b, (vl)(1L), z | ovf), (vl)(0L), z);
+}
+vl clp_i64mod(vl a, vl b) {
+  const vl z = CLP_M64(b == (vl)(0L));
+  const vl ovf = CLP_M64(a == (vl)(LONG_MIN)) & CLP_M64(b == (vl)(-1L));
+  return select(a % select(b, (vl)(1L), z | ovf), (vl)(-1L), z);
+}
+#endif
+
+#ifdef CLP_SHADER_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#if CLP_LANES == 4
+typedef double4 vd;
+#define CLP_AS_VD as_double4
+#define CLP_CVT_VD convert_double4
+#define CLP_D2I_SAT(x) convert_int4_sat_rtz(x)
+#define CLP_D2U_SAT(x) convert_uint4_sat_rtz(x)
+#define CLP_D2F(x) convert_float4(x)
+#define CLP_D2L_SAT(x) convert_long4_sat_rtz(x)
+#define CLP_D2UL_SAT(x) convert_ulong4_sat_rtz(x)
+#else
+typedef double vd;
+#define CLP_AS_VD as_double
+#define CLP_CVT_VD convert_double
+#define CLP_D2I_SAT(x) convert_int_sat_rtz(x)
+#define CLP_D2U_SAT(x) convert_uint_sat_rtz(x)
+#define CLP_D2F(x) convert_float(x)
+#define CLP_D2L_SAT(x) convert_long_sat_rtz(x)
+#define CLP_D2UL_SAT(x) convert_ulong_sat_rtz(x)
+#endif
+vd clp_mkd(vf lo, vf hi) {
+  return CLP_AS_VD(clp_mk64(lo, hi));
+}
+vf clp_dlo(vd x) {
+  return clp_lo64(CLP_AS_VUL(x));
+}
+vf clp_dhi(vd x) {
+  return clp_hi64(CLP_AS_VUL(x));
+}
+vd clp_dssg(vd x) {
+  const vd r = select((vd)(0.0), (vd)(1.0), CLP_M64(x > (vd)(0.0)));
+  return select(r, (vd)(-1.0), CLP_M64(x < (vd)(0.0)));
+}
+#endif
+
+#endif  // CLPIPE_SHADER_LIB_H
