@@ -25,7 +25,8 @@ ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
       id_(screen_->next_context_id()),
       queue_(screen_->cl_device()),
       transfer_queue_(std::make_shared<runtime::Queue>(screen_->cl_device())),
-      ops_(queue_, screen_->programs()) {}
+      ops_(queue_, screen_->programs()),
+      blitter_(queue_, screen_->programs(), ops_, id_) {}
 
 ContextImpl::~ContextImpl() {
   // Queued commands may read host data in uploads_; wait before it goes.
@@ -98,15 +99,6 @@ Status ContextImpl::draw_vbo(const DrawInfo&, unsigned, const DrawIndirectInfo*,
 
 Status ContextImpl::launch_grid(const GridInfo&) {
   return not_implemented("launch_grid", "compute is", 0);
-}
-
-Status ContextImpl::blit(const BlitInfo&) {
-  return not_implemented("blit", "blitting is", 0);
-}
-
-Status ContextImpl::generate_mipmap(const ResourceRef&, Format, unsigned, unsigned, unsigned,
-                                    unsigned) {
-  return not_implemented("generate_mipmap", "mipmap generation is", 0);
 }
 
 Result<QueryHandle> ContextImpl::create_query(QueryType type, unsigned) {
