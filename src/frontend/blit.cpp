@@ -76,9 +76,10 @@ Box level_box_of(const LevelLayout& lv) {
 }
 
 // Work-items per group along x: a fixed small set (PoCL compiles a kernel once per
-// local size), 16 for narrow launches such as small mip levels, else 64.
+// local size): 16 for narrow launches such as small mip levels, 64, and 256 for wide
+// rows (fewer, fuller groups schedule faster on PoCL).
 size_t group_for(uint32_t width, size_t max_group) {
-  size_t g = width <= 16 ? 16 : 64;
+  size_t g = width <= 16 ? 16 : width <= 64 ? 64 : 256;
   while (g > max_group && g > 1)
     g /= 2;
   return g;

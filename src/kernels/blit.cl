@@ -29,16 +29,15 @@ float clp_blit_coord(int d, int dst_origin, float src_origin, float scale) {
 
 // The nearest texel of coordinate c in [0, n) (floor, saturated, clamped to edge).
 int clp_blit_nearest(float c, int n) {
-  return clamp(convert_int_sat_rtn(c), 0, n - 1);
+  return (int)clamp(floor(c), 0.0f, (float)(n - 1));
 }
 
 // Linear taps of coordinate c: indices i0, i1 (clamped to [0, n)) and the weight of i1.
 float clp_blit_taps(float c, int n, int* i0, int* i1) {
   const float t = c - 0.5f;
   const float f = floor(t);
-  const int i = convert_int_sat_rtn(t);
-  *i0 = clamp(i, 0, n - 1);
-  *i1 = clamp(add_sat(i, 1), 0, n - 1);
+  *i0 = (int)clamp(f, 0.0f, (float)(n - 1));
+  *i1 = (int)clamp(f + 1.0f, 0.0f, (float)(n - 1));
   return t - f;
 }
 
