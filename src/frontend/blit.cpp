@@ -124,10 +124,21 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
   const Box& db = info.dst.box;
   const Span dx = span_of(db.x, db.width), dy = span_of(db.y, db.height),
              dz = span_of(db.z, db.depth);
-  check_box(d.layout(), dl,
-            Box{int32_t(dx.begin), int32_t(dy.begin), int32_t(dz.begin), int32_t(dx.end - dx.begin),
-                int32_t(dy.end - dy.begin), int32_t(dz.end - dz.begin)},
-            "dst");
+  // (Checked here in 64 bits: a mirrored box may reach below INT32_MIN.)
+  if (dl >= d.layout().num_levels()) {
+    runtime::invalid("dst: level ", dl, " does not exist (the resource has ",
+                     d.layout().num_levels(), " levels)");
+  }
+  const LevelLayout& dlv = d.layout().level(dl);
+  if (db.width == 0 || db.height == 0 || db.depth == 0) {
+    runtime::invalid("dst: empty box (", db.width, "x", db.height, "x", db.depth, ")");
+  }
+  if (dx.begin < 0 || dy.begin < 0 || dz.begin < 0 || dx.end > dlv.width || dy.end > dlv.height ||
+      dz.end > dlv.layers) {
+    runtime::invalid("dst: box (", db.x, ",", db.y, ",", db.z, ") ", db.width, "x", db.height, "x",
+                     db.depth, " exceeds level ", dl, " (", dlv.width, "x", dlv.height, "x",
+                     dlv.layers, ")");
+  }
 
   // The source box is not empty and has at least one texel inside its level; the rest
   // of it reads clamped edge texels (blit.h).
@@ -213,7 +224,6 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
 
   const ResourceLayout& S = s.layout();
   const ResourceLayout& D = d.layout();
-  const LevelLayout& dlv = D.level(dl);
   const bool same_level = &d == &s && dl == sl;
 
   // An unscaled, unmirrored copy of one format with everything written is a raw copy:

@@ -229,6 +229,10 @@ TEST_CASE("bad blits get a clear error and change nothing", "[frontend][blit]") 
     expect(b, kBad, "mirrored dst box beyond the level");
     b.dst.box = make_box_2d(0, 0, 0, 8);
     expect(b, kBad, "empty dst box");
+    b.dst.box = Box{INT32_MIN, 0, 0, -1, 8, 1};
+    expect(b, kBad, "mirrored dst box below INT32_MIN");
+    b.dst.box = Box{INT32_MAX, 0, 0, 1, 8, 1};
+    expect(b, kBad, "dst box beyond INT32_MAX");
     b.dst.box = Box{0, 0, 1, 8, 8, 1};
     expect(b, kBad, "dst layer beyond the texture");
     b = good;

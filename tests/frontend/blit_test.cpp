@@ -137,6 +137,9 @@ TEST_CASE("linear blits filter bilinearly from texel centres", "[frontend][blit]
         {{11, 0, 0, -11, 7, 1}, {0, 0, 0, 30, 19, 1}},   // mirrored and scaled
         {{2, 2, 0, 5, 3, 1}, {6, 6, 0, 5, 3, 1}},        // unscaled: the texels themselves
         {{-3, -2, 0, 17, 11, 1}, {0, 0, 0, 30, 19, 1}},  // partly outside the source
+        // The extreme box: from the last int32 back over the whole range (only its far
+        // end is inside the level, so nearly every texel clamps).
+        {{INT32_MAX, 0, 0, INT32_MIN, 7, 1}, {0, 0, 0, 30, 19, 1}},
     };
     for (const auto& c : cases)
       check_blit(*ctx, make_info(dst, c[1], src, c[0], TexFilter::LINEAR));
