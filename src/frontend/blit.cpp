@@ -95,80 +95,91 @@ size_t max_group_size(const cl::Kernel& k, const cl::Device& device) {
 
 }  // namespace
 
-Blitter::Blitter(runtime::Queue& queue, runtime::ProgramCache& programs, DeviceOps& ops,
-                 uint64_t context_id)
-    : queue_(queue), programs_(programs), ops_(ops), context_id_(context_id) {}
+// The boxes of a validated blit per axis (0 = x, 1 = y, 2 = z), as texel ranges.
+struct BlitGeometry {
+  Span dst[3];    // the destination box, normalised, inside its level
+  Span src[3];    // the source box, normalised; may reach outside its level
+  Span write[3];  // the destination texels written: dst cut by the scissor (may be empty)
+  Span level[3];  // the source level: [0, width), [0, height), [0, layers)
+};
 
-void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
-  // --- Validation: nothing is enqueued before all of it has passed. ------------------
-  if (d.is_buffer() || s.is_buffer()) {
-    runtime::invalid("blit works on textures; buffers are copied with resource_copy_region");
-  }
-  if (info.mask & ~uint32_t(Mask::RGBA | Mask::ZS)) {
-    runtime::invalid("mask 0x", std::hex, info.mask, " has bits beyond PIPE_MASK_RGBA | ZS");
-  }
-  if (info.filter != TexFilter::NEAREST && info.filter != TexFilter::LINEAR) {
-    runtime::invalid("invalid filter ", unsigned(info.filter));
-  }
-  const Format df = info.dst.format, sf = info.src.format;
-  check_side_format(d, df, true, "dst");
-  check_side_format(s, sf, false, "src");
+namespace {
+
+// Validates levels, boxes and scissor of both sides (in 64 bits: a mirrored box may
+// reach below INT32_MIN).
+BlitGeometry check_geometry(const ResourceImpl& d, const ResourceImpl& s, const BlitInfo& info) {
   const unsigned dl = info.dst.level, sl = info.src.level;
-  if (sl >= s.layout().num_levels()) {
-    runtime::invalid("src: level ", sl, " does not exist (the resource has ",
-                     s.layout().num_levels(), " levels)");
-  }
-  const LevelLayout& slv = s.layout().level(sl);
-
-  // The destination box, normalised to positive sizes, lies inside its level.
-  const Box& db = info.dst.box;
-  const Span dx = span_of(db.x, db.width), dy = span_of(db.y, db.height),
-             dz = span_of(db.z, db.depth);
-  // (Checked here in 64 bits: a mirrored box may reach below INT32_MIN.)
   if (dl >= d.layout().num_levels()) {
     runtime::invalid("dst: level ", dl, " does not exist (the resource has ",
                      d.layout().num_levels(), " levels)");
   }
+  if (sl >= s.layout().num_levels()) {
+    runtime::invalid("src: level ", sl, " does not exist (the resource has ",
+                     s.layout().num_levels(), " levels)");
+  }
   const LevelLayout& dlv = d.layout().level(dl);
+  const LevelLayout& slv = s.layout().level(sl);
+  const Box& db = info.dst.box;
+  const Box& sb = info.src.box;
+  BlitGeometry g;
+  g.dst[0] = span_of(db.x, db.width);
+  g.dst[1] = span_of(db.y, db.height);
+  g.dst[2] = span_of(db.z, db.depth);
+  g.src[0] = span_of(sb.x, sb.width);
+  g.src[1] = span_of(sb.y, sb.height);
+  g.src[2] = span_of(sb.z, sb.depth);
+  g.level[0] = Span{0, slv.width};
+  g.level[1] = Span{0, slv.height};
+  g.level[2] = Span{0, slv.layers};
+
+  // The destination box, normalised to positive sizes, lies inside its level.
   if (db.width == 0 || db.height == 0 || db.depth == 0) {
     runtime::invalid("dst: empty box (", db.width, "x", db.height, "x", db.depth, ")");
   }
-  if (dx.begin < 0 || dy.begin < 0 || dz.begin < 0 || dx.end > dlv.width || dy.end > dlv.height ||
-      dz.end > dlv.layers) {
-    runtime::invalid("dst: box (", db.x, ",", db.y, ",", db.z, ") ", db.width, "x", db.height, "x",
-                     db.depth, " exceeds level ", dl, " (", dlv.width, "x", dlv.height, "x",
-                     dlv.layers, ")");
+  const Span dst_level[3] = {{0, dlv.width}, {0, dlv.height}, {0, dlv.layers}};
+  for (int a = 0; a < 3; ++a) {
+    if (g.dst[a].begin < 0 || g.dst[a].end > dst_level[a].end) {
+      runtime::invalid("dst: box (", db.x, ",", db.y, ",", db.z, ") ", db.width, "x", db.height,
+                       "x", db.depth, " exceeds level ", dl, " (", dlv.width, "x", dlv.height, "x",
+                       dlv.layers, ")");
+    }
   }
-
   // The source box is not empty and has at least one texel inside its level; the rest
   // of it reads clamped edge texels (blit.h).
-  const Box& sb = info.src.box;
   if (sb.width == 0 || sb.height == 0 || sb.depth == 0) {
     runtime::invalid("src: empty box (", sb.width, "x", sb.height, "x", sb.depth, ")");
   }
-  const Span sx = span_of(sb.x, sb.width), sy = span_of(sb.y, sb.height),
-             sz = span_of(sb.z, sb.depth);
-  const Span lx{0, slv.width}, ly{0, slv.height}, lz{0, slv.layers};
-  if (!overlaps(sx, lx) || !overlaps(sy, ly) || !overlaps(sz, lz)) {
-    runtime::invalid("src: box (", sb.x, ",", sb.y, ",", sb.z, ") ", sb.width, "x", sb.height, "x",
-                     sb.depth, " lies entirely outside level ", sl, " (", slv.width, "x",
-                     slv.height, "x", slv.layers, ")");
+  for (int a = 0; a < 3; ++a) {
+    if (!overlaps(g.src[a], g.level[a])) {
+      runtime::invalid("src: box (", sb.x, ",", sb.y, ",", sb.z, ") ", sb.width, "x", sb.height,
+                       "x", sb.depth, " lies entirely outside level ", sl, " (", slv.width, "x",
+                       slv.height, "x", slv.layers, ")");
+    }
   }
 
-  if (info.scissor_enable &&
-      (info.scissor.minx > info.scissor.maxx || info.scissor.miny > info.scissor.maxy)) {
-    runtime::invalid("scissor min is beyond max");
+  for (int a = 0; a < 3; ++a)
+    g.write[a] = g.dst[a];
+  if (info.scissor_enable) {
+    const ScissorState& sc = info.scissor;
+    if (sc.minx > sc.maxx || sc.miny > sc.maxy) runtime::invalid("scissor min is beyond max");
+    g.write[0] = intersect(g.write[0], Span{sc.minx, sc.maxx});
+    g.write[1] = intersect(g.write[1], Span{sc.miny, sc.maxy});
   }
+  return g;
+}
 
-  // Conversion class of the format pair, and what the mask selects.
+// How texels convert for this format pair and mask: sets mode, flags and write_mask of
+// *p. Returns false when the mask selects nothing of these formats (Gallium drivers
+// ignore mask bits of the other kind). Throws for pairs and options a blit cannot do.
+bool choose_conversion(const ResourceImpl& s, const BlitInfo& info, ClpBlitParams* p) {
+  const Format df = info.dst.format, sf = info.src.format;
   const bool linear = info.filter == TexFilter::LINEAR;
   const bool dzs = format_is_depth_or_stencil(df);
   if (dzs != format_is_depth_or_stencil(sf)) {
     runtime::invalid("cannot blit between the depth/stencil format ", format_name(dzs ? df : sf),
                      " and the colour format ", format_name(dzs ? sf : df));
   }
-  ClpBlitParams p{};
-  bool full_write = true;  // every component / aspect of the destination is written
+  bool full_write;  // every component / aspect of the destination is written
   if (dzs) {
     const bool depth = (info.mask & Mask::Z) != 0, stencil = (info.mask & Mask::S) != 0;
     if (depth && !(format_has_depth(df) && format_has_depth(sf))) {
@@ -181,10 +192,10 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
     }
     if (stencil && linear) runtime::invalid("stencil is blitted with the NEAREST filter only");
     if (info.alpha_blend) runtime::invalid("alpha_blend applies to colour blits only");
-    if (!depth && !stencil) return;  // the mask selects nothing of these formats
-    p.mode = CLP_BLIT_MODE_ZS;
-    p.flags |= (depth ? CLP_BLIT_DEPTH : 0u) | (stencil ? CLP_BLIT_STENCIL : 0u);
-    if (depth && linear) p.flags |= CLP_BLIT_LINEAR_XY;
+    if (!depth && !stencil) return false;
+    p->mode = CLP_BLIT_MODE_ZS;
+    p->flags |= (depth ? CLP_BLIT_DEPTH : 0u) | (stencil ? CLP_BLIT_STENCIL : 0u);
+    if (depth && linear) p->flags |= CLP_BLIT_LINEAR_XY;
     full_write = depth == format_has_depth(df) && stencil == format_has_stencil(df);
   } else {
     const bool duint = format_is_pure_uint(df), dsint = format_is_pure_sint(df);
@@ -200,77 +211,113 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
       runtime::invalid("alpha_blend does not apply to integer formats (", format_name(df), ")");
     }
     const uint32_t rgba = info.mask & Mask::RGBA;
-    if (rgba == 0) return;  // the mask selects nothing of these formats
-    p.mode = duint ? CLP_BLIT_MODE_UINT : dsint ? CLP_BLIT_MODE_SINT : CLP_BLIT_MODE_FLOAT;
-    if (linear) p.flags |= CLP_BLIT_LINEAR_XY;
-    if (linear && s.info().target == TextureTarget::TEXTURE_3D) p.flags |= CLP_BLIT_LINEAR_Z;
-    if (info.alpha_blend) p.flags |= CLP_BLIT_ALPHA_BLEND;
-    p.write_mask = rgba;
+    if (rgba == 0) return false;
+    p->mode = duint ? CLP_BLIT_MODE_UINT : dsint ? CLP_BLIT_MODE_SINT : CLP_BLIT_MODE_FLOAT;
+    if (linear) p->flags |= CLP_BLIT_LINEAR_XY;
+    if (linear && s.info().target == TextureTarget::TEXTURE_3D) p->flags |= CLP_BLIT_LINEAR_Z;
+    if (info.alpha_blend) p->flags |= CLP_BLIT_ALPHA_BLEND;
+    p->write_mask = rgba;
     full_write = rgba == Mask::RGBA;
   }
-  if (!full_write) p.flags |= CLP_BLIT_MASKED;
+  if (!full_write) p->flags |= CLP_BLIT_MASKED;
+  return true;
+}
+
+}  // namespace
+
+Blitter::Blitter(runtime::Queue& queue, runtime::ProgramCache& programs, DeviceOps& ops,
+                 uint64_t context_id)
+    : queue_(queue), programs_(programs), ops_(ops), context_id_(context_id) {}
+
+void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
+  // Validation: nothing is enqueued before all of it has passed.
+  if (d.is_buffer() || s.is_buffer()) {
+    runtime::invalid("blit works on textures; buffers are copied with resource_copy_region");
+  }
+  if (info.mask & ~uint32_t(Mask::RGBA | Mask::ZS)) {
+    runtime::invalid("mask 0x", std::hex, info.mask, " has bits beyond PIPE_MASK_RGBA | ZS");
+  }
+  if (info.filter != TexFilter::NEAREST && info.filter != TexFilter::LINEAR) {
+    runtime::invalid("invalid filter ", unsigned(info.filter));
+  }
+  check_side_format(d, info.dst.format, true, "dst");
+  check_side_format(s, info.src.format, false, "src");
+  const BlitGeometry g = check_geometry(d, s, info);
+  ClpBlitParams p{};
+  if (!choose_conversion(s, info, &p)) return;
   // render_condition_enable asks the blit to honour the current render condition.
   // Conditional rendering arrives with issue 6: until then render_condition() refuses
   // every query (kConditionalRender is false), so no condition is ever active and the
   // blit always runs. TODO(issue 6): skip the blit when the condition says so.
+  if (g.write[0].empty() || g.write[1].empty()) return;  // scissored away
 
-  // --- The destination texels to write: the box cut by the scissor. ------------------
-  Span wx = dx, wy = dy;
-  if (info.scissor_enable) {
-    wx = intersect(wx, Span{info.scissor.minx, info.scissor.maxx});
-    wy = intersect(wy, Span{info.scissor.miny, info.scissor.maxy});
-    if (wx.empty() || wy.empty()) return;
-  }
-
-  const ResourceLayout& S = s.layout();
-  const ResourceLayout& D = d.layout();
-  const bool same_level = &d == &s && dl == sl;
-
-  // An unscaled, unmirrored copy of one format with everything written is a raw copy:
+  // An unscaled, unmirrored blit of one format that writes everything is a raw copy:
   // decode + encode of one format gives the bits back (up to NaN payloads, the two
-  // encodings of -1 in SNORM and X padding, which a copy keeps).
+  // encodings of -1 in SNORM and X padding, which a copy keeps). The copy kernel needs
+  // disjoint regions, so blits inside one level take the kernel.
+  const Box& db = info.dst.box;
+  const Box& sb = info.src.box;
   const bool unscaled = sb.width == db.width && sb.height == db.height && sb.depth == db.depth &&
                         db.width > 0 && db.height > 0 && db.depth > 0;
-  const bool src_inside = sx.begin >= 0 && sy.begin >= 0 && sz.begin >= 0 && sx.end <= lx.end &&
-                          sy.end <= ly.end && sz.end <= lz.end;
-  if (df == sf && full_write && !info.alpha_blend && unscaled && src_inside && !same_level) {
-    const Box to{int32_t(wx.begin),          int32_t(wy.begin),
-                 int32_t(dz.begin),          int32_t(wx.end - wx.begin),
-                 int32_t(wy.end - wy.begin), int32_t(dz.end - dz.begin)};
-    const Box from{int32_t(sb.x + (wx.begin - db.x)),
-                   int32_t(sb.y + (wy.begin - db.y)),
-                   sb.z,
-                   to.width,
-                   to.height,
-                   to.depth};
-    const cl::Event ev =
-        ops_.copy(s.storage(), region_of(S, sl, from), d.storage(), region_of(D, dl, to));
-    s.note_use(context_id_, ev, false);
-    d.note_use(context_id_, ev, true);
-    return;
+  bool src_inside = true;
+  for (int a = 0; a < 3; ++a)
+    src_inside = src_inside && g.src[a].begin >= 0 && g.src[a].end <= g.level[a].end;
+  const bool same_level = &d == &s && info.dst.level == info.src.level;
+  if (info.dst.format == info.src.format && (p.flags & CLP_BLIT_MASKED) == 0 && !info.alpha_blend &&
+      unscaled && src_inside && !same_level) {
+    copy_texels(d, s, info, g);
+  } else {
+    launch(d, s, info, g, p);
   }
+}
 
-  // --- One blit_texels launch. -------------------------------------------------------
+void Blitter::copy_texels(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info,
+                          const BlitGeometry& g) {
+  const Box& db = info.dst.box;
+  const Box& sb = info.src.box;
+  const Box to{int32_t(g.write[0].begin),
+               int32_t(g.write[1].begin),
+               int32_t(g.write[2].begin),
+               int32_t(g.write[0].end - g.write[0].begin),
+               int32_t(g.write[1].end - g.write[1].begin),
+               int32_t(g.write[2].end - g.write[2].begin)};
+  // Unscaled: destination texel t reads source texel t - dst origin + src origin.
+  const Box from{int32_t(sb.x + (to.x - db.x)),
+                 int32_t(sb.y + (to.y - db.y)),
+                 int32_t(sb.z + (to.z - db.z)),
+                 to.width,
+                 to.height,
+                 to.depth};
+  const cl::Event ev = ops_.copy(s.storage(), region_of(s.layout(), info.src.level, from),
+                                 d.storage(), region_of(d.layout(), info.dst.level, to));
+  s.note_use(context_id_, ev, false);
+  d.note_use(context_id_, ev, true);
+}
+
+void Blitter::launch(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, const BlitGeometry& g,
+                     ClpBlitParams p) {
+  const LevelLayout& slv = s.layout().level(info.src.level);
+  const LevelLayout& dlv = d.layout().level(info.dst.level);
+  const Box& db = info.dst.box;
+  const Box& sb = info.src.box;
   p.src_base = slv.offset;
   p.src_layer_pitch = slv.layer_pitch;
   p.src_row_pitch = slv.row_pitch;
   p.dst_base = dlv.offset;
   p.dst_layer_pitch = dlv.layer_pitch;
   p.dst_row_pitch = dlv.row_pitch;
-  p.src_format = uint32_t(sf);
-  p.dst_format = uint32_t(df);
+  p.src_format = uint32_t(info.src.format);
+  p.dst_format = uint32_t(info.dst.format);
   p.src_size[0] = int32_t(slv.width);
   p.src_size[1] = int32_t(slv.height);
   p.src_size[2] = int32_t(slv.layers);
   p.dst_origin[0] = db.x;
   p.dst_origin[1] = db.y;
   p.dst_origin[2] = db.z;
-  p.launch_origin[0] = int32_t(wx.begin);
-  p.launch_origin[1] = int32_t(wy.begin);
-  p.launch_origin[2] = int32_t(dz.begin);
-  p.launch_size[0] = uint32_t(wx.end - wx.begin);
-  p.launch_size[1] = uint32_t(wy.end - wy.begin);
-  p.launch_size[2] = uint32_t(dz.end - dz.begin);
+  for (int a = 0; a < 3; ++a) {
+    p.launch_origin[a] = int32_t(g.write[a].begin);
+    p.launch_size[a] = uint32_t(g.write[a].end - g.write[a].begin);
+  }
   p.src_origin[0] = float(sb.x);
   p.src_origin[1] = float(sb.y);
   p.src_origin[2] = float(sb.z);
@@ -282,12 +329,14 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info) {
 
   cl::Buffer src_storage = s.storage();
   const cl::Buffer dst_storage = d.storage();
-  if (same_level && overlaps(footprint(sx, lx.end), wx) && overlaps(footprint(sy, ly.end), wy) &&
-      overlaps(footprint(sz, lz.end), dz)) {
+  bool overlap = &d == &s && info.dst.level == info.src.level;
+  for (int a = 0; a < 3; ++a)
+    overlap = overlap && overlaps(footprint(g.src[a], g.level[a].end), g.write[a]);
+  if (overlap) {
     // The launch would read texels it writes: read a copy of the source level instead.
     // The staging buffer lives until the launch has finished (OpenCL keeps memory objects
     // of queued commands alive).
-    const ByteRegion level = region_of(S, sl, level_box_of(slv));
+    const ByteRegion level = region_of(s.layout(), info.src.level, level_box_of(slv));
     ByteRegion staged = level;
     staged.base = 0;
     cl::Buffer staging = queue_.create_buffer(size_t(slv.size));

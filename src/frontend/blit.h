@@ -24,10 +24,13 @@
 #include "clpipe/state.h"
 #include "frontend/device_ops.h"
 #include "frontend/resource.h"
+#include "kernels/blit_shared.h"
 #include "runtime/program_cache.h"
 #include "runtime/queue.h"
 
 namespace clpipe::frontend {
+
+struct BlitGeometry;  // blit.cpp
 
 class Blitter {
  public:
@@ -40,6 +43,13 @@ class Blitter {
   void blit(ResourceImpl& dst, ResourceImpl& src, const BlitInfo& info);
 
  private:
+  // An unscaled blit of one format that writes everything: one raw copy.
+  void copy_texels(ResourceImpl& dst, ResourceImpl& src, const BlitInfo& info,
+                   const BlitGeometry& g);
+  // One blit_texels launch with the conversion already chosen in p.
+  void launch(ResourceImpl& dst, ResourceImpl& src, const BlitInfo& info, const BlitGeometry& g,
+              ClpBlitParams p);
+
   runtime::Queue& queue_;
   runtime::ProgramCache& programs_;
   DeviceOps& ops_;
