@@ -27,7 +27,8 @@ float clp_blit_coord(int d, int dst_origin, float src_origin, float scale) {
   return src_origin + ((float)(d - dst_origin) + 0.5f) * scale;
 }
 
-// The nearest texel of coordinate c in [0, n) (floor, saturated, clamped to edge).
+// The nearest texel of coordinate c in [0, n): floor, clamped to the edge. The clamp runs
+// in float, which is exact: level sizes are far below 2^24.
 int clp_blit_nearest(float c, int n) {
   return (int)clamp(floor(c), 0.0f, (float)(n - 1));
 }
