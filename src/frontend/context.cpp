@@ -26,7 +26,8 @@ ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
       queue_(screen_->cl_device()),
       transfer_queue_(std::make_shared<runtime::Queue>(screen_->cl_device())),
       ops_(queue_, screen_->programs()),
-      queries_(queue_, screen_->programs()) {}
+      queries_(queue_, screen_->programs()),
+      blitter_(queue_, screen_->programs(), ops_, id_) {}
 
 ContextImpl::~ContextImpl() {
   // Queued commands may read host data in uploads_; wait before it goes.
@@ -94,15 +95,6 @@ void ContextImpl::reap_uploads() {
 
 Status ContextImpl::launch_grid(const GridInfo&) {
   return not_implemented("launch_grid", "compute is", 0);
-}
-
-Status ContextImpl::blit(const BlitInfo&) {
-  return not_implemented("blit", "blitting is", 0);
-}
-
-Status ContextImpl::generate_mipmap(const ResourceRef&, Format, unsigned, unsigned, unsigned,
-                                    unsigned) {
-  return not_implemented("generate_mipmap", "mipmap generation is", 0);
 }
 
 }  // namespace clpipe::frontend

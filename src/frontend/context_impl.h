@@ -2,7 +2,8 @@
 //
 // The methods live in one file per responsibility: context.cpp (construction, flush,
 // barriers, the draw-side calls other issues implement), state_<cso>.cpp (one CSO kind
-// each), state_params.cpp (set_* calls), views.cpp, transfer.cpp, clear.cpp, copy.cpp.
+// each), state_params.cpp (set_* calls), views.cpp, transfer.cpp, clear.cpp, copy.cpp,
+// blit.cpp, mipmap.cpp.
 // State calls validate, then store into state_ and set dirty bits (context_state.h);
 // data calls enqueue kernels through ops_ and report each command to the resources it
 // uses (ResourceImpl::note_use). Used by one thread at a time.
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "clpipe/context.h"
+#include "frontend/blit.h"
 #include "frontend/context_state.h"
 #include "frontend/device_ops.h"
 #include "frontend/draw/draw_pipeline.h"
@@ -97,6 +99,8 @@ class ContextImpl final : public Context {
   Status draw_vbo(const DrawInfo& info, unsigned drawid_offset, const DrawIndirectInfo* indirect,
                   const std::vector<DrawStartCountBias>& draws) override;
   Status launch_grid(const GridInfo& grid) override;
+
+  // Blits (blit.cpp) and mipmap generation (mipmap.cpp).
   Status blit(const BlitInfo& info) override;
   Status generate_mipmap(const ResourceRef& res, Format format, unsigned base_level,
                          unsigned last_level, unsigned first_layer, unsigned last_layer) override;
@@ -175,6 +179,7 @@ class ContextImpl final : public Context {
   std::shared_ptr<runtime::Queue> transfer_queue_;
   DeviceOps ops_;
   QueryTracker queries_;
+  Blitter blitter_;                               // blit and generate_mipmap (blit.cpp, mipmap.cpp)
   std::unique_ptr<draw::DrawPipeline> pipeline_;  // created by the first draw
   ContextState state_;
   // Host copies of subdata uploads with the write that reads them, oldest first.

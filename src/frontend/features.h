@@ -28,9 +28,9 @@ constexpr bool kConditionalRender = true;
 // launch_grid with compute shaders.
 constexpr bool kCompute = false;
 // Context::blit (scaling, format conversion, mirroring, filtering).
-constexpr bool kBlit = false;
+constexpr bool kBlit = true;
 // Context::generate_mipmap.
-constexpr bool kGenerateMipmap = false;
+constexpr bool kGenerateMipmap = true;
 
 // Issue number named by draw_vbo's "not implemented yet" error.
 constexpr int kDrawIssue = 4;
