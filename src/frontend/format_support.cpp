@@ -7,9 +7,10 @@ namespace {
 
 // Binds a BUFFER supports whatever its format (the format only matters for vertex fetch
 // and texture-buffer views).
+// CUSTOM marks driver-private buffers (virgl's query results and staging): plain memory.
 constexpr uint32_t kBufferBinds = Bind::VERTEX_BUFFER | Bind::INDEX_BUFFER | Bind::CONSTANT_BUFFER |
                                   Bind::STREAM_OUTPUT | Bind::SHADER_BUFFER | Bind::QUERY_BUFFER |
-                                  Bind::COMMAND_ARGS_BUFFER | Bind::LINEAR;
+                                  Bind::COMMAND_ARGS_BUFFER | Bind::CUSTOM | Bind::LINEAR;
 
 bool same_channel(const FormatDesc& a, FormatSwizzle sa, const FormatDesc& b, FormatSwizzle sb) {
   if (sa == FormatSwizzle::NONE) return true;   // the view lacks this aspect
@@ -48,6 +49,11 @@ uint32_t supported_binds(Format f, TextureTarget target) {
     return Bind::DEPTH_STENCIL | Bind::SAMPLER_VIEW | Bind::LINEAR;
   }
   uint32_t binds = Bind::RENDER_TARGET | Bind::SAMPLER_VIEW | Bind::LINEAR;
+  // A display target is an ordinary 2D image whose pixels the window system (the vtest
+  // client) reads back with transfers; nothing is scanned out by clpipe itself.
+  if (target == TextureTarget::TEXTURE_2D || target == TextureTarget::TEXTURE_RECT) {
+    binds |= Bind::DISPLAY_TARGET | Bind::SCANOUT | Bind::SHARED;
+  }
   // Pure integer targets are written as they are: never blended (gallium.md §2.2).
   if (!format_is_pure_integer(f)) binds |= Bind::BLENDABLE;
   return binds;

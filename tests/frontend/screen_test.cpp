@@ -137,8 +137,11 @@ TEST_CASE("format support follows the format table", "[frontend][screen][formats
   CHECK(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 1, 1, rt));
   CHECK_FALSE(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 4, 4, rt));
   CHECK_FALSE(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 0, 0, ds));
-  CHECK_FALSE(
-      s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 0, 0, Bind::DISPLAY_TARGET));
+  // Display targets are 2D images the client reads back (vtest), not 3D or arrays.
+  const uint32_t display = Bind::DISPLAY_TARGET | Bind::SCANOUT | Bind::SHARED;
+  CHECK(s->is_format_supported(Format::B5G6R5_UNORM, T::TEXTURE_2D, 0, 0, rt | display));
+  CHECK_FALSE(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_3D, 0, 0, display));
+  CHECK_FALSE(s->is_format_supported(Format::Z24_UNORM_S8_UINT, T::TEXTURE_2D, 0, 0, display));
   CHECK(s->is_format_supported(Format::R32G32B32A32_UINT, T::TEXTURE_2D, 0, 0, rt));
   CHECK_FALSE(
       s->is_format_supported(Format::R32G32B32A32_UINT, T::TEXTURE_2D, 0, 0, Bind::BLENDABLE));
