@@ -1,20 +1,41 @@
 #include "frontend/shader_program.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 
+#include "compiler/tgsi/printer.h"
 #include "frontend/draw/stage_program.h"
 #include "frontend/resource.h"
 #include "frontend/views.h"
 #include "kernels/sampling_abi.h"
 #include "kernels/shader_lib_shared.h"
 #include "runtime/error.h"
+#include "runtime/sha256.h"
 
 namespace clpipe::frontend {
 
 static_assert(sizeof(ClpTexView) == 72 + 3 * 4 * CLP_TEX_MAX_LEVELS, "ClpTexView layout");
 static_assert(sizeof(ClpSamplerState) == 20 * 4, "ClpSamplerState layout");
 static_assert(sizeof(ClpResourceInfo) % 16 == 0, "ClpResourceInfo layout");
+
+namespace {
+
+// CLPIPE_DUMP_SHADERS=DIR writes each shader variant as DIR/<hash>.<template>.tgsi and .cl
+// when it is first built: how a developer sees what a GL program's shaders became.
+void dump_shader(const CompiledTgsi& compiled, const char* template_name,
+                 const compiler::EmittedShader& code) {
+  const char* dir = std::getenv("CLPIPE_DUMP_SHADERS");
+  if (!dir || !*dir) return;
+  const std::string name = std::string(dir) + "/" +
+                           runtime::Sha256::hex(runtime::Sha256::of(code.body)).substr(0, 12) +
+                           "." + template_name;
+  std::ofstream(name + ".tgsi") << compiler::print_tgsi(compiled.ir);
+  std::ofstream(name + ".cl") << code.prelude << "\n// ---- body ----\n" << code.body;
+}
+
+}  // namespace
 
 std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
                                                 const char* template_name,
@@ -30,6 +51,7 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   opt.local_mem_size = device.limits().local_mem_size;
   if (compute) opt.shared_memory_size = compute->req_local_mem;
   compiler::EmittedShader code = compiler::emit_opencl(compiled.ir, compiled.info, opt);
+  dump_shader(compiled, template_name, code);
   auto p = std::make_shared<StageProgram>();
   p->program = draw::build_stage_program(programs, draw::GeneratedCode{code.prelude, code.body},
                                          template_name);
