@@ -67,22 +67,22 @@ IMM[4] UINT32 {36, 40, 7, 0}
   for (uint32_t i = 0; i < n; ++i) {
     INFO("invocation " << i);
     add_old.insert(b0[i * 8 + 0]);
-    CHECK(b0[i * 8 + 1] < n);                       // UMAX: some earlier maximum
-    CHECK(int32_t(b0[i * 8 + 3]) > -int32_t(n));    // IMIN: some earlier minimum
+    CHECK(b0[i * 8 + 1] < n);                     // UMAX: some earlier maximum
+    CHECK(int32_t(b0[i * 8 + 3]) > -int32_t(n));  // IMIN: some earlier minimum
   }
   CHECK(add_old.size() == n);  // every ATOMUADD saw a different old value
   CHECK(*add_old.rbegin() == n - 1);
   CHECK(b1[0] == n);
-  CHECK(b1[1] == n - 1);               // UMAX
-  CHECK(b1[2] == 0u);                  // UMIN
+  CHECK(b1[1] == n - 1);                     // UMAX
+  CHECK(b1[2] == 0u);                        // UMIN
   CHECK(int32_t(b1[3]) == -int32_t(n - 1));  // IMIN of -i
-  CHECK(b1[4] == 0u);                  // IMAX of -i (and the initial 0)
-  CHECK(b1[5] == 0xffffffffu);         // OR of 1 << (i & 31)
-  CHECK(b1[6] == 0u);                  // XOR: every bit twice
-  CHECK(b1[7] == 0u);                  // AND of ~(1 << i)
-  CHECK(bitsf(b1[9]) == 1.0f + 0.5f * n);  // FADD through CAS
-  CHECK(b1[10] == n % 8);              // INC_WRAP with limit 7: wraps 0..7
-  CHECK(b1[250] < n);                  // XCHG kept one invocation's value
+  CHECK(b1[4] == 0u);                        // IMAX of -i (and the initial 0)
+  CHECK(b1[5] == 0xffffffffu);               // OR of 1 << (i & 31)
+  CHECK(b1[6] == 0u);                        // XOR: every bit twice
+  CHECK(b1[7] == 0u);                        // AND of ~(1 << i)
+  CHECK(bitsf(b1[9]) == 1.0f + 0.5f * n);    // FADD through CAS
+  CHECK(b1[10] == n % 8);                    // INC_WRAP with limit 7: wraps 0..7
+  CHECK(b1[250] < n);                        // XCHG kept one invocation's value
 }
 
 TEST_CASE("emit: buffer RESQ and out-of-bounds LOAD / STORE", "[emit][memory]") {
@@ -107,11 +107,11 @@ IMM[1] UINT32 {7, 8, 9, 10}
   HarnessResult r = run_shader(in);
   const auto& b = r.buffers[0];
   CHECK(b[0] == 1);
-  CHECK(b[1] == 40);   // LOAD .x at byte 12
-  CHECK(b[2] == 0);    // .y at byte 16
-  CHECK(b[3] == 24);   // RESQ: bytes bound
-  CHECK(b[4] == 7);    // .w (0, from out of range) went to byte 16 first, then IMM[1].x
-  CHECK(b[5] == 8);    // bytes 24.. of the second store are past the end: dropped
+  CHECK(b[1] == 40);  // LOAD .x at byte 12
+  CHECK(b[2] == 0);   // .y at byte 16
+  CHECK(b[3] == 24);  // RESQ: bytes bound
+  CHECK(b[4] == 7);   // .w (0, from out of range) went to byte 16 first, then IMM[1].x
+  CHECK(b[5] == 8);   // bytes 24.. of the second store are past the end: dropped
 }
 
 TEST_CASE("emit: shared memory across BARRIER and shared atomics", "[emit][memory]") {
@@ -246,23 +246,25 @@ IMM[1] FLT32 {0x3f800000, 0x3f000000, 0x00000000, 0x3e800000}
     t.view.depth = 1;
     t.view.layers = layers;
     t.view.last_layer = layers - 1;
-    for (int c = 0; c < 4; ++c) t.view.swizzle[c] = uint32_t(c);
+    for (int c = 0; c < 4; ++c)
+      t.view.swizzle[c] = uint32_t(c);
     t.view.row_pitch[0] = w * bpp;
     t.view.layer_pitch[0] = w * h * bpp;
     t.data.assign(size_t(w) * h * layers * bpp, 0);
     return t;
   };
   in.images[0] = view2d(clpipe::Format::R32_UINT, 4, 4, 1, 4);
-  for (uint32_t k = 0; k < 16; ++k) in.images[0].data[k * 4] = uint8_t(10 * k);
+  for (uint32_t k = 0; k < 16; ++k)
+    in.images[0].data[k * 4] = uint8_t(10 * k);
   in.images[1] = view2d(clpipe::Format::R8G8B8A8_UNORM, 4, 4, 2, 4);
   HarnessResult r = run_shader(in);
   for (uint32_t y = 0; y < 4; ++y) {
     for (uint32_t x = 0; x < 4; ++x) {
       const uint32_t i = y * 4 + x;
       INFO("thread " << x << "," << y);
-      CHECK(r.buffers[0][i * 4 + 2] == 10 * i);      // old value of the atomic
-      CHECK(r.buffers[0][i * 4 + 0] == 10 * i + x);  // loaded after the add
-      CHECK(r.buffers[0][i * 4 + 3] == 2u);          // RESQ: layers
+      CHECK(r.buffers[0][i * 4 + 2] == 10 * i);          // old value of the atomic
+      CHECK(r.buffers[0][i * 4 + 0] == 10 * i + x);      // loaded after the add
+      CHECK(r.buffers[0][i * 4 + 3] == 2u);              // RESQ: layers
       const uint8_t* px = &r.images[1][16 * 4 + i * 4];  // layer 1
       CHECK(px[0] == 255);
       CHECK(px[1] == 128);
@@ -294,7 +296,8 @@ IMM[1] FLT32 {0x3f000000, 0x00000000, 0x00000000, 0x00000000}
 )";
   in.count = 8;
   const float kill[8] = {1, 0, 1, 1, 0, 0, 1, 1};
-  for (uint32_t i = 0; i < 8; ++i) in.in.insert(in.in.end(), {fbits(float(i + 1)), fbits(kill[i]), 0, 0});
+  for (uint32_t i = 0; i < 8; ++i)
+    in.in.insert(in.in.end(), {fbits(float(i + 1)), fbits(kill[i]), 0, 0});
   in.helper = {0, 0, -1, 0, 0, 0, 0, -1};
   in.buffers[0].assign(10, 0);
   HarnessResult r = run_shader(in);

@@ -24,7 +24,8 @@ struct TexDesc {
   Format format = Format::R32G32B32A32_FLOAT;
 };
 
-using TexelFn = std::function<std::array<float, 4>(uint32_t x, uint32_t y, uint32_t z, uint32_t level)>;
+using TexelFn =
+    std::function<std::array<float, 4>(uint32_t x, uint32_t y, uint32_t z, uint32_t level)>;
 
 std::array<float, 4> default_texel(uint32_t x, uint32_t y, uint32_t z, uint32_t level) {
   return {float(x) + 100.0f * float(level), float(y), float(z), float(level)};
@@ -43,7 +44,8 @@ TextureBinding make_texture(const TexDesc& t, const TexelFn& texel = default_tex
   v.last_level = t.levels - 1;
   v.first_layer = 0;
   v.last_layer = t.layers - 1;
-  for (int c = 0; c < 4; ++c) v.swizzle[c] = uint32_t(c);
+  for (int c = 0; c < 4; ++c)
+    v.swizzle[c] = uint32_t(c);
   const uint32_t bpp = clpipe::format_desc(t.format).block_bytes;
   uint32_t off = 0;
   for (uint32_t l = 0; l < t.levels; ++l) {
@@ -60,7 +62,8 @@ TextureBinding make_texture(const TexDesc& t, const TexelFn& texel = default_tex
           uint8_t* p = &b.data[off + z * v.layer_pitch[l] + y * v.row_pitch[l] + x * bpp];
           if (t.format == Format::R32G32B32A32_FLOAT) {
             std::memcpy(p, c.data(), 16);
-          } else if (t.format == Format::R32G32B32A32_UINT || t.format == Format::R32G32B32A32_SINT) {
+          } else if (t.format == Format::R32G32B32A32_UINT ||
+                     t.format == Format::R32G32B32A32_SINT) {
             for (int k = 0; k < 4; ++k) {
               const uint32_t u = uint32_t(int32_t(c[k]));
               std::memcpy(p + 4 * k, &u, 4);
@@ -68,7 +71,8 @@ TextureBinding make_texture(const TexDesc& t, const TexelFn& texel = default_tex
           } else if (t.format == Format::R32_FLOAT || t.format == Format::Z32_FLOAT) {
             std::memcpy(p, &c[0], 4);
           } else if (t.format == Format::R8G8B8A8_UNORM) {
-            for (int k = 0; k < 4; ++k) p[k] = uint8_t(c[k]);
+            for (int k = 0; k < 4; ++k)
+              p[k] = uint8_t(c[k]);
           }
         }
       }
@@ -85,23 +89,29 @@ int wrap_nearest(uint32_t wrap, float x, int size) {
   if (wrap >= CLP_WRAP_MIRROR_CLAMP) x = std::fabs(x);
   const int i = int(std::floor(x));
   switch (wrap) {
-    case CLP_WRAP_REPEAT: return ((i % size) + size) % size;
+    case CLP_WRAP_REPEAT:
+      return ((i % size) + size) % size;
     case CLP_WRAP_MIRROR_REPEAT: {
       const int m = ((i % (2 * size)) + 2 * size) % (2 * size);
       return m >= size ? 2 * size - 1 - m : m;
     }
     case CLP_WRAP_CLAMP_TO_BORDER:
-    case CLP_WRAP_MIRROR_CLAMP_TO_BORDER: return (i < 0 || i >= size) ? -1 : i;
-    default: return std::min(std::max(i, 0), size - 1);
+    case CLP_WRAP_MIRROR_CLAMP_TO_BORDER:
+      return (i < 0 || i >= size) ? -1 : i;
+    default:
+      return std::min(std::max(i, 0), size - 1);
   }
 }
 
 void wrap_linear(uint32_t wrap, float x, int size, int* i0, int* i1, float* a) {
   if (wrap >= CLP_WRAP_MIRROR_CLAMP) x = std::fabs(x);
   const float fs = float(size);
-  if (wrap == CLP_WRAP_CLAMP_TO_EDGE || wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE) x = std::fmin(std::fmax(x, 0.5f), fs - 0.5f);
-  if (wrap == CLP_WRAP_CLAMP || wrap == CLP_WRAP_MIRROR_CLAMP) x = std::fmin(std::fmax(x, 0.0f), fs);
-  if (wrap == CLP_WRAP_CLAMP_TO_BORDER || wrap == CLP_WRAP_MIRROR_CLAMP_TO_BORDER) x = std::fmin(std::fmax(x, -0.5f), fs + 0.5f);
+  if (wrap == CLP_WRAP_CLAMP_TO_EDGE || wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE)
+    x = std::fmin(std::fmax(x, 0.5f), fs - 0.5f);
+  if (wrap == CLP_WRAP_CLAMP || wrap == CLP_WRAP_MIRROR_CLAMP)
+    x = std::fmin(std::fmax(x, 0.0f), fs);
+  if (wrap == CLP_WRAP_CLAMP_TO_BORDER || wrap == CLP_WRAP_MIRROR_CLAMP_TO_BORDER)
+    x = std::fmin(std::fmax(x, -0.5f), fs + 0.5f);
   x -= 0.5f;
   const float f = std::floor(x);
   *a = x - f;
@@ -112,8 +122,14 @@ void wrap_linear(uint32_t wrap, float x, int size, int* i0, int* i1, float* a) {
     return m >= size ? 2 * size - 1 - m : m;
   };
   switch (wrap) {
-    case CLP_WRAP_REPEAT: *i0 = rep(j); *i1 = rep(j + 1); break;
-    case CLP_WRAP_MIRROR_REPEAT: *i0 = mir(j); *i1 = mir(j + 1); break;
+    case CLP_WRAP_REPEAT:
+      *i0 = rep(j);
+      *i1 = rep(j + 1);
+      break;
+    case CLP_WRAP_MIRROR_REPEAT:
+      *i0 = mir(j);
+      *i1 = mir(j + 1);
+      break;
     case CLP_WRAP_CLAMP_TO_EDGE:
     case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
       *i0 = std::min(std::max(j, 0), size - 1);
@@ -148,7 +164,8 @@ std::array<float, 4> ref_sample_2d(uint32_t wrap, bool linear, float s, float t,
 
 void set_border(TextureBinding& t) {
   const float border[4] = {9, 8, 7, 6};
-  for (int k = 0; k < 4; ++k) t.sampler.border_color[k] = fbits(border[k]);
+  for (int k = 0; k < 4; ++k)
+    t.sampler.border_color[k] = fbits(border[k]);
 }
 
 }  // namespace
@@ -156,7 +173,8 @@ void set_border(TextureBinding& t) {
 TEST_CASE("emit: TXL filtering with every wrap mode (vertex stage)", "[emit][tex]") {
   // Texture unit u uses wrap mode u on both axes; even units nearest, odd linear: 16 units.
   std::string tgsi = "VERT\nDCL IN[0]\nDCL OUT[0..15], GENERIC[0]\nDCL SAMP[0..15]\n";
-  for (int u = 0; u < 16; ++u) tgsi += "DCL SVIEW[" + std::to_string(u) + "], 2D, FLOAT\n";
+  for (int u = 0; u < 16; ++u)
+    tgsi += "DCL SVIEW[" + std::to_string(u) + "], 2D, FLOAT\n";
   for (int u = 0; u < 16; ++u) {
     tgsi += "  " + std::to_string(u) + ": TXL OUT[" + std::to_string(u) + "], IN[0], SAMP[" +
             std::to_string(u) + "], 2D\n";
@@ -178,17 +196,20 @@ TEST_CASE("emit: TXL filtering with every wrap mode (vertex stage)", "[emit][tex
   }
   std::vector<std::array<float, 2>> coords;
   for (float s : {-1.3f, -0.55f, -0.1f, 0.0f, 0.05f, 0.3f, 0.5f, 0.77f, 0.99f, 1.0f, 1.2f, 2.6f}) {
-    for (float t : {-0.7f, 0.0f, 0.2f, 0.5f, 0.95f, 1.4f}) coords.push_back({s, t});
+    for (float t : {-0.7f, 0.0f, 0.2f, 0.5f, 0.95f, 1.4f})
+      coords.push_back({s, t});
   }
   in.count = uint32_t(coords.size());
-  for (const auto& c : coords) in.in.insert(in.in.end(), {fbits(c[0]), fbits(c[1]), 0, 0});
+  for (const auto& c : coords)
+    in.in.insert(in.in.end(), {fbits(c[0]), fbits(c[1]), 0, 0});
   HarnessResult r = run_shader(in);
   for (uint32_t i = 0; i < in.count; ++i) {
     for (uint32_t u = 0; u < 16; ++u) {
       const auto want = ref_sample_2d(u / 2, u & 1, coords[i][0], coords[i][1], 5, 3);
       INFO("unit " << u << " (wrap " << u / 2 << (u & 1 ? " linear" : " nearest") << ") at "
                    << coords[i][0] << ", " << coords[i][1]);
-      for (uint32_t c = 0; c < 4; ++c) CHECK(r.f(i, u, c) == Approx(want[c]).margin(1e-4));
+      for (uint32_t c = 0; c < 4; ++c)
+        CHECK(r.f(i, u, c) == Approx(want[c]).margin(1e-4));
     }
   }
 }
@@ -260,7 +281,8 @@ IMM[0] FLT32 {0x3f800000, 0x40000000, 0x3e000000, 0x00000000}
   }
 }
 
-TEST_CASE("emit: TXF, offsets, TXQ, integer formats, swizzles, arrays, 3D and buffers", "[emit][tex]") {
+TEST_CASE("emit: TXF, offsets, TXQ, integer formats, swizzles, arrays, 3D and buffers",
+          "[emit][tex]") {
   HarnessInput in;
   in.tgsi = R"(VERT
 DCL IN[0..1]
@@ -326,10 +348,10 @@ IMM[1] FLT32 {0x3f000000, 0x3f000000, 0x3f400000, 0x00000000}
     int32_t x, y, z, level;
     float s, layer;
   };
-  const std::vector<Lane> lanes = {{0, 0, 0, 0, 0.1f, 0.4f},  {3, 1, 1, 0, 0.6f, 0.6f},
-                                   {1, 0, 2, 1, 0.9f, 1.5f},  {4, 0, 0, 0, 0.3f, 2.5f},
+  const std::vector<Lane> lanes = {{0, 0, 0, 0, 0.1f, 0.4f},   {3, 1, 1, 0, 0.6f, 0.6f},
+                                   {1, 0, 2, 1, 0.9f, 1.5f},   {4, 0, 0, 0, 0.3f, 2.5f},
                                    {-1, 0, 3, 0, 0.3f, -3.0f}, {1, 1, 0, 2, 0.8f, 9.0f},
-                                   {2, 1, 1, 1, 0.5f, 1.0f},  {0, 2, 0, -1, 0.2f, 0.0f}};
+                                   {2, 1, 1, 1, 0.5f, 1.0f},   {0, 2, 0, -1, 0.2f, 0.0f}};
   in.count = uint32_t(lanes.size());
   for (const Lane& l : lanes) {
     in.in.insert(in.in.end(), {uint32_t(l.x), uint32_t(l.y), uint32_t(l.z), uint32_t(l.level)});
@@ -352,7 +374,8 @@ IMM[1] FLT32 {0x3f000000, 0x3f000000, 0x3f400000, 0x00000000}
       CHECK(r.f(i, 1, c) == f1[c]);
     }
     // TXF 2D array (integers): layer z of the view = resource layer z + 1.
-    const bool in_arr = l.level == 0 && l.x >= 0 && l.x < 3 && l.y >= 0 && l.y < 3 && l.z >= 0 && l.z < 3;
+    const bool in_arr =
+        l.level == 0 && l.x >= 0 && l.x < 3 && l.y >= 0 && l.y < 3 && l.z >= 0 && l.z < 3;
     CHECK(r.u(i, 2, 0) == (in_arr ? uint32_t(l.x) : 0u));
     CHECK(r.u(i, 2, 2) == (in_arr ? uint32_t(l.z + 1) : 0u));
     CHECK(r.u(i, 2, 3) == (in_arr ? 77u : 0u));
@@ -422,9 +445,10 @@ IMM[0] UINT32 {0, 1, 0, 0}
     float s, t, ref;
     float dir[3];
   };
-  const std::vector<Lane> lanes = {{0.5f, 0.5f, 0.4f, {1, 0.2f, 0.1f}},   {0.25f, 0.25f, 0.2f, {-1, 0.5f, -0.3f}},
-                                   {0.75f, 0.75f, 0.6f, {0.1f, 2, 0.3f}}, {0.5f, 0.25f, 0.0f, {0.2f, -3, 0.1f}},
-                                   {0.3f, 0.6f, 1.0f, {0.1f, 0.2f, 5}},   {0.5f, 0.5f, 0.75f, {0.3f, 0.1f, -0.9f}}};
+  const std::vector<Lane> lanes = {
+      {0.5f, 0.5f, 0.4f, {1, 0.2f, 0.1f}},   {0.25f, 0.25f, 0.2f, {-1, 0.5f, -0.3f}},
+      {0.75f, 0.75f, 0.6f, {0.1f, 2, 0.3f}}, {0.5f, 0.25f, 0.0f, {0.2f, -3, 0.1f}},
+      {0.3f, 0.6f, 1.0f, {0.1f, 0.2f, 5}},   {0.5f, 0.5f, 0.75f, {0.3f, 0.1f, -0.9f}}};
   in.count = uint32_t(lanes.size());
   for (const Lane& l : lanes) {
     in.in.insert(in.in.end(), {fbits(l.s), fbits(l.t), fbits(l.ref), 0});
@@ -456,13 +480,17 @@ IMM[0] UINT32 {0, 1, 0, 0}
     wrap_linear(CLP_WRAP_CLAMP_TO_EDGE, l.s * 2, 2, &i0, &i1, &a);
     wrap_linear(CLP_WRAP_CLAMP_TO_EDGE, l.t * 2, 2, &j0, &j1, &b);
     const int si[4] = {i0, i1, i1, i0}, sj[4] = {j1, j1, j0, j0};
-    for (uint32_t k = 0; k < 4; ++k) CHECK(r.f(i, 4, k) == cmp(si[k], sj[k]));
+    for (uint32_t k = 0; k < 4; ++k)
+      CHECK(r.f(i, 4, k) == cmp(si[k], sj[k]));
     // Cube: the face of the major axis (+X -X +Y -Y +Z -Z) is the texel's layer.
     const float ax = std::fabs(l.dir[0]), ay = std::fabs(l.dir[1]), az = std::fabs(l.dir[2]);
     int face;
-    if (ax >= ay && ax >= az) face = l.dir[0] >= 0 ? 0 : 1;
-    else if (ay >= az) face = l.dir[1] >= 0 ? 2 : 3;
-    else face = l.dir[2] >= 0 ? 4 : 5;
+    if (ax >= ay && ax >= az)
+      face = l.dir[0] >= 0 ? 0 : 1;
+    else if (ay >= az)
+      face = l.dir[1] >= 0 ? 2 : 3;
+    else
+      face = l.dir[2] >= 0 ? 4 : 5;
     CHECK(r.f(i, 3, 2) == float(face));
   }
 }
@@ -497,13 +525,14 @@ IMM[0] FLT32 {0x00000000, 0x00000000, 0x00000000, 0x00000000}
   in.textures[1].sampler.min_img_filter = in.textures[1].sampler.mag_img_filter = CLP_FILTER_LINEAR;
   in.count = 4;
   const float s[4] = {0.1f, 0.3f, 0.55f, 0.9f};
-  for (uint32_t i = 0; i < 4; ++i) in.in.insert(in.in.end(), {fbits(s[i]), fbits(0.5f), i % 2, i / 2});
+  for (uint32_t i = 0; i < 4; ++i)
+    in.in.insert(in.in.end(), {fbits(s[i]), fbits(0.5f), i % 2, i / 2});
   HarnessResult r = run_shader(in);
   for (uint32_t i = 0; i < 4; ++i) {
     INFO("lane " << i);
-    CHECK(r.f(i, 0, 0) == float(int(s[i] * 8)));                 // view 1, nearest
+    CHECK(r.f(i, 0, 0) == float(int(s[i] * 8)));  // view 1, nearest
     CHECK(r.f(i, 1, 0) == Approx(ref_sample_2d(CLP_WRAP_REPEAT, true, s[i], 0.5f, 8, 4)[0]));
-    CHECK(r.f(i, 2, 0) == float(i % 2));                           // texel fetch of view 0
+    CHECK(r.f(i, 2, 0) == float(i % 2));  // texel fetch of view 0
     CHECK(r.f(i, 2, 1) == float(i / 2));
     CHECK(r.u(i, 3, 0) == 8u);
     CHECK(r.u(i, 3, 1) == 4u);
