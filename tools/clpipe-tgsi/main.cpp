@@ -1,6 +1,7 @@
 // clpipe-tgsi: runs the TGSI compiler of src/compiler over files or folders.
 //
-//   clpipe-tgsi [--dump | --check | --info | --emit-cl [--full] | --build [-j N]] [-q] PATH...
+//   clpipe-tgsi [--dump | --check | --info | --emit-cl [--full] | --build [-j N]]
+//               [--template NAME] [-q] PATH...
 //
 // Each PATH is a .tgsi file or a folder whose *.tgsi files are taken in name order.
 // --dump (the default) parses, validates and prints each shader in tgsi_dump layout;
@@ -9,7 +10,9 @@
 // as it is built: prelude, libraries, body and the harness template of the stage);
 // --build builds each shader on the OpenCL device ($CLPIPE_DEVICE, programs cached in
 // $CLPIPE_CACHE_DIR or $XDG_CACHE_HOME/clpipe) against the harness template of its stage
-// (harness.cl, compute.cl) and prints the build log of failures.
+// (harness.cl, compute.cl; --template names another, e.g. vertex.cl or tile.cl), prints
+// one line per shader with where the program came from (source or disk cache) and how
+// long that took, and the build log of failures.
 // Diagnostics go to stderr as "file:line:col: message". A summary line ("N ok, M failed,
 // T s") follows when more than one shader was given. The exit status is 0 when every
 // shader passed, 1 when one did not, 2 for a usage error or an unreadable path.
@@ -65,11 +68,12 @@ struct Options {
   bool quiet = false;
   bool full = false;
   unsigned jobs = 1;
+  std::string template_name;  // empty: the stage's harness
   std::vector<std::string> paths;
 };
 
 void usage(std::ostream& os) {
-  os << "usage: clpipe-tgsi [ACTION] [-q] PATH...\n"
+  os << "usage: clpipe-tgsi [ACTION] [OPTIONS] PATH...\n"
         "PATH is a .tgsi file or a folder (its *.tgsi files, in name order).\n"
         "Actions:\n";
   for (const ActionRow& a : kActions) {
@@ -77,6 +81,8 @@ void usage(std::ostream& os) {
   }
   os << "Options:\n"
         "  --full       with --emit-cl: print the whole program\n"
+        "  --template T with --emit-cl --full / --build: wrap the shader in template T\n"
+        "               (harness.cl, compute.cl, vertex.cl, tile.cl) instead of its harness\n"
         "  -j N         with --build: build N shaders at a time\n"
         "  -q, --quiet  print only diagnostics and the summary line\n"
         "  -h, --help   this text\n"
@@ -98,6 +104,14 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
     }
     if (arg == "--full") {
       opt->full = true;
+      continue;
+    }
+    if (arg == "--template") {
+      if (i + 1 >= argc) {
+        std::cerr << "clpipe-tgsi: --template needs a template name\n";
+        return false;
+      }
+      opt->template_name = argv[++i];
       continue;
     }
     if (arg == "-j" || arg.rfind("-j", 0) == 0) {
@@ -195,9 +209,10 @@ std::unique_ptr<BuildContext> make_build_context() {
   return ctx;
 }
 
-std::string program_source(const EmittedShader& code) {
+std::string program_source(const EmittedShader& code, const std::string& template_name) {
   clpipe::frontend::draw::GeneratedCode g{code.prelude, code.body};
-  return clpipe::frontend::draw::stage_program_source(g, harness_template_name(code.stage));
+  return clpipe::frontend::draw::stage_program_source(
+      g, template_name.empty() ? harness_template_name(code.stage) : template_name.c_str());
 }
 
 // Runs the action on one file; false when the shader failed. Output is appended to
@@ -210,12 +225,22 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
       const EmitOptions emit = build ? build->emit : EmitOptions{};
       CompiledShader c = compile_tgsi(text, emit);
       if (opt.action == Action::kBuild) {
-        build->cache->get(program_source(c.code));
+        const clpipe::runtime::ProgramRef p =
+            build->cache->get(program_source(c.code, opt.template_name));
+        if (!opt.quiet) {
+          char line[64];
+          std::snprintf(line, sizeof line, ": ok (%s, %.0f ms)\n",
+                        p->origin == clpipe::runtime::Program::Origin::kDisk ? "disk cache"
+                                                                             : "built",
+                        p->build_ms);
+          *out += path.string() + line;
+        }
         return true;
       }
       if (opt.quiet) return true;
       *out += header;
-      *out += opt.full ? program_source(c.code) : c.code.prelude + "\n" + c.code.body;
+      *out += opt.full ? program_source(c.code, opt.template_name)
+                       : c.code.prelude + "\n" + c.code.body;
       return true;
     }
     Shader shader = parse_tgsi(text);
