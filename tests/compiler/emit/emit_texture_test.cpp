@@ -539,3 +539,72 @@ IMM[0] FLT32 {0x00000000, 0x00000000, 0x00000000, 0x00000000}
     CHECK(r.u(i, 3, 3) == 1u);
   }
 }
+
+TEST_CASE("emit: textureGatherOffsets and cube arrays (TXL2, TEX2)", "[emit][tex]") {
+  HarnessInput in;
+  in.tgsi = R"(VERT
+DCL IN[0..1]
+DCL OUT[0..2], GENERIC[0]
+DCL SAMP[0..2]
+DCL SVIEW[0], 2D, FLOAT
+DCL SVIEW[1], CUBEARRAY, FLOAT
+DCL SVIEW[2], SHADOWCUBEARRAY, FLOAT
+IMM[0] INT32 {0, 1, -1, 2}
+IMM[1] FLT32 {0x00000000, 0x3f000000, 0x00000000, 0x00000000}
+  0: TG4 OUT[0], IN[0], IMM[0].xxxx, SAMP[0], 2D, IMM[0].xxx, IMM[0].yxx, IMM[0].zwx, IMM[0].wzx
+  1: TXL2 OUT[1], IN[1], IMM[1].xxxx, SAMP[1], CUBEARRAY
+  2: TEX2 OUT[2], IN[1], IMM[1].yyyy, SAMP[2], SHADOWCUBEARRAY
+  3: END
+)";
+  TexDesc d;
+  d.w = d.h = 8;
+  in.textures[0] = make_texture(d);
+  TexDesc dc;
+  dc.target = CLP_TEXTARGET_CUBE_ARRAY;
+  dc.w = dc.h = 2;
+  dc.layers = 12;                     // two cubes
+  in.textures[1] = make_texture(dc);  // texel .z = layer = face + 6 * cube
+  TexDesc ds = dc;
+  ds.format = Format::R32_FLOAT;
+  in.textures[2] = make_texture(ds, [](uint32_t, uint32_t, uint32_t z, uint32_t) {
+    return std::array<float, 4>{z < 6 ? 0.25f : 0.75f, 0, 0, 0};
+  });
+  in.textures[2].sampler.compare_mode = 1;
+  in.textures[2].sampler.compare_func = 1;  // LESS: ref < texel
+  struct Lane {
+    float s, t;
+    float dir[3], layer;
+  };
+  const std::vector<Lane> lanes = {{0.5f, 0.5f, {1, 0, 0}, 0.2f},
+                                   {0.1f, 0.9f, {0, -1, 0.1f}, 1.0f},
+                                   {0.7f, 0.3f, {0, 0, 1}, 1.6f},
+                                   {0.95f, 0.05f, {-1, 0.2f, 0}, 7.0f}};
+  in.count = uint32_t(lanes.size());
+  for (const Lane& l : lanes) {
+    in.in.insert(in.in.end(), {fbits(l.s), fbits(l.t), 0, 0});
+    in.in.insert(in.in.end(), {fbits(l.dir[0]), fbits(l.dir[1]), fbits(l.dir[2]), fbits(l.layer)});
+  }
+  HarnessResult r = run_shader(in);
+  const int off[4][2] = {{0, 0}, {1, 0}, {-1, 2}, {2, -1}};
+  for (uint32_t i = 0; i < in.count; ++i) {
+    const Lane& l = lanes[i];
+    INFO("lane " << i);
+    // Texel k of the footprint taken with offset k: (i0,j1) (i1,j1) (i1,j0) (i0,j0).
+    for (int k = 0; k < 4; ++k) {
+      int i0, i1, j0, j1;
+      float a, b;
+      wrap_linear(CLP_WRAP_REPEAT, l.s * 8 + off[k][0], 8, &i0, &i1, &a);
+      wrap_linear(CLP_WRAP_REPEAT, l.t * 8 + off[k][1], 8, &j0, &j1, &b);
+      const int gi[4] = {i0, i1, i1, i0};
+      CHECK(r.f(i, 0, uint32_t(k)) == float(gi[k]));
+    }
+    const float ax = std::fabs(l.dir[0]), ay = std::fabs(l.dir[1]), az = std::fabs(l.dir[2]);
+    const int face = (ax >= ay && ax >= az) ? (l.dir[0] >= 0 ? 0 : 1)
+                     : (ay >= az)           ? (l.dir[1] >= 0 ? 2 : 3)
+                                            : (l.dir[2] >= 0 ? 4 : 5);
+    const int cube = std::min(std::max(int(std::floor(l.layer + 0.5f)), 0), 1);
+    CHECK(r.f(i, 1, 2) == float(face + 6 * cube));
+    // Reference 0.5 against 0.25 (cube 0) or 0.75 (cube 1).
+    CHECK(r.f(i, 2, 0) == (cube == 1 ? 1.0f : 0.0f));
+  }
+}
