@@ -443,7 +443,8 @@ TEST_CASE("fuzz: emitted mutants build on the device", "[compiler][fuzz][emit]")
   for (const auto& [stage, list] : by_stage) {
     for (size_t b = 0; b < list.size(); b += 12) {
       std::vector<const EmittedShader*> batch;
-      for (size_t k = b; k < std::min(b + 12, list.size()); ++k) batch.push_back(&list[k]);
+      for (size_t k = b; k < std::min(b + 12, list.size()); ++k)
+        batch.push_back(&list[k]);
       try {
         clpipe::test::test_program_cache().get(clpipe::test::emit::batch_source(batch));
       } catch (const clpipe::runtime::Error& e) {

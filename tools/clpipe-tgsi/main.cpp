@@ -229,10 +229,10 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
             build->cache->get(program_source(c.code, opt.template_name));
         if (!opt.quiet) {
           char line[64];
-          std::snprintf(line, sizeof line, ": ok (%s, %.0f ms)\n",
-                        p->origin == clpipe::runtime::Program::Origin::kDisk ? "disk cache"
-                                                                             : "built",
-                        p->build_ms);
+          std::snprintf(
+              line, sizeof line, ": ok (%s, %.0f ms)\n",
+              p->origin == clpipe::runtime::Program::Origin::kDisk ? "disk cache" : "built",
+              p->build_ms);
           *out += path.string() + line;
         }
         return true;

@@ -24,16 +24,23 @@ std::vector<cl::Buffer> bind(DrawFixture& fx, const compiler::EmittedShader& cod
   std::vector<cl::Buffer> out;
   for (const compiler::ResourceParam& p : code.params) {
     switch (p.kind) {
-      case compiler::ParamKind::kResourceInfo: out.push_back(fx.buffer(&ri, sizeof ri)); break;
-      case compiler::ParamKind::kConstBuffer: out.push_back(fx.buffer(cb0.data(), cb0.size() * 4)); break;
+      case compiler::ParamKind::kResourceInfo:
+        out.push_back(fx.buffer(&ri, sizeof ri));
+        break;
+      case compiler::ParamKind::kConstBuffer:
+        out.push_back(fx.buffer(cb0.data(), cb0.size() * 4));
+        break;
       case compiler::ParamKind::kSamplerViews:
         out.push_back(fx.buffer(views.data(), views.size() * sizeof(ClpTexView)));
         break;
       case compiler::ParamKind::kSamplers:
         out.push_back(fx.buffer(samplers.data(), samplers.size() * sizeof(ClpSamplerState)));
         break;
-      case compiler::ParamKind::kTexture: out.push_back(fx.buffer(tex0.data(), tex0.size())); break;
-      default: FAIL("unexpected parameter " << p.name);
+      case compiler::ParamKind::kTexture:
+        out.push_back(fx.buffer(tex0.data(), tex0.size()));
+        break;
+      default:
+        FAIL("unexpected parameter " << p.name);
     }
   }
   return out;
@@ -93,7 +100,8 @@ DCL CONST[0][0]
   view.target = CLP_TEXTARGET_2D;
   view.width = view.height = 2;
   view.depth = view.layers = 1;
-  for (int c = 0; c < 4; ++c) view.swizzle[c] = uint32_t(c);
+  for (int c = 0; c < 4; ++c)
+    view.swizzle[c] = uint32_t(c);
   view.data_size = uint32_t(tex.size());
   view.row_pitch[0] = 32;
   view.layer_pitch[0] = 64;
@@ -110,8 +118,8 @@ DCL CONST[0][0]
 
   // A full-window quad; the viewport puts NDC y = 1 at window row H, so t = (1 + y) / 2
   // grows with the row.
-  fx.set_vertices(s, {-1, 1, 0, 1, 0, 1, 0, 0,   //
-                      1,  1, 0, 1, 1, 1, 0, 0,   //
+  fx.set_vertices(s, {-1, 1,  0, 1, 0, 1, 0, 0,  //
+                      1,  1,  0, 1, 1, 1, 0, 0,  //
                       -1, -1, 0, 1, 0, 0, 0, 0,  //
                       1,  -1, 0, 1, 1, 0, 0, 0},
                   8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
