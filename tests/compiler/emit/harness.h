@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/emit/batch.h"
 #include "compiler/emit/compile.h"
 #include "kernels/sampling_abi.h"
 #include "kernels/shader_lib_shared.h"
@@ -86,11 +87,9 @@ void build_emitted(const compiler::EmittedShader& code);
 // The program text of emitted code with its harness template.
 std::string harness_source(const compiler::EmittedShader& code);
 
-// One program holding several emitted shaders of one stage (PoCL spends about a second
-// on every program whatever its size, so the corpus test builds shaders in batches):
-// every body under its own name, a dispatcher clp_shader_main over the union of their
-// resource parameters (names are fixed per kind and unit, so equal names are equal
-// declarations), register files sized for the largest, and the stage's harness template.
-std::string batch_source(const std::vector<const compiler::EmittedShader*>& shaders);
+// compiler::batch_program_source (compiler/emit/batch.h).
+inline std::string batch_source(const std::vector<const compiler::EmittedShader*>& shaders) {
+  return compiler::batch_program_source(shaders);
+}
 
 }  // namespace clpipe::test::emit
