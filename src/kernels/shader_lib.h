@@ -59,6 +59,15 @@
 vf clp_sat(vf x) {
   return fmin(fmax(x, (vf)(0.0f)), (vf)(1.0f));
 }
+// MIN / MAX order -0 below +0 (IEEE 754-2019 minimum/maximumNumber): GLSL's abs(x) is
+// lowered to MAX(x, -x), which must give +0 for x = +-0, and fmin/fmax may return either
+// zero. Equal operands differ at most in the sign bit, so AND / OR of the bits picks it.
+vf clp_max(vf a, vf b) {
+  return select(fmax(a, b), CLP_AS_VF(CLP_AS_VU(a) & CLP_AS_VU(b)), CLP_MASK(a == b));
+}
+vf clp_min(vf a, vf b) {
+  return select(fmin(a, b), CLP_AS_VF(CLP_AS_VU(a) | CLP_AS_VU(b)), CLP_MASK(a == b));
+}
 // Boolean mask -> 1.0 / 0.0.
 vf clp_b2f(vi m) {
   return CLP_AS_VF(CLP_AS_VU(m) & (vu)(0x3f800000u));
