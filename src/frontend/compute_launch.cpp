@@ -13,6 +13,10 @@
 // template: its size comes from the CSO (req_local_mem) at launch time, so one program
 // serves every size and nothing is compiled per size.
 //
+// Active PIPELINE_STATISTICS queries count the threads in cs_invocations. The render
+// condition does not apply: Gallium's render_condition gates draws, clears and blits, and GL
+// does not make dispatches conditional.
+//
 // Indirect grids are read with one blocking read. The NDRange size must be known on the
 // host when the launch is enqueued (OpenCL 1.2 has no device-side enqueue), and the read
 // waits only for this context's queued work, which is what the in-order semantics need
@@ -110,6 +114,14 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
     // order, so the copies see every write of the dispatch.
     for (const BufferWriteBack& wb : write_backs)
       queue_.copy(wb.copy, 0, wb.storage, wb.offset, wb.size);
+
+    if (state_.queries_active) {
+      // PIPELINE_STATISTICS counts the threads that ran (partial blocks included as run).
+      QueryDrawCounts counts;
+      for (const GridRegion& r : plan.regions)
+        counts.cs_invocations += uint64_t(r.global[0]) * r.global[1] * r.global[2];
+      queries_.after_draw(cl::Buffer(), counts);
+    }
 
     const cl::Event done = queue_.marker();
     if (indirect) indirect->note_use(id(), done, false);

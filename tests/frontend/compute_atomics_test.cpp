@@ -226,8 +226,8 @@ ENDIF
 BARRIER
 UMAD TEMP[1].x, SV[1].xxxx, SV[2].xxxx, SV[0].xxxx
 UMUL TEMP[1].y, TEMP[1].xxxx, IMM[0].xxxx
-LOAD TEMP[1].z, BUFFER[0], TEMP[1].yyyy
-AND TEMP[1].z, TEMP[1].zzzz, IMM[0].zzzz
+LOAD TEMP[5].x, BUFFER[0], TEMP[1].yyyy
+AND TEMP[1].z, TEMP[5].xxxx, IMM[0].zzzz
 UMUL TEMP[1].w, TEMP[1].zzzz, IMM[0].xxxx
 ATOMUADD TEMP[2].x, MEMORY[0], TEMP[1].wwww, IMM[1].yyyy
 BARRIER

@@ -241,3 +241,31 @@ TEST_CASE("compute: bad launches fail with a clear error", "[frontend][compute][
   // Nothing ran.
   CHECK(read_words(*ctx, counter, 0, 1)[0] == 0);
 }
+
+TEST_CASE("compute: pipeline statistics count compute invocations",
+          "[frontend][compute][launch][query]") {
+  auto ctx = new_context();
+  bind_compute(*ctx, records_shader(""));
+  auto stats = ctx->create_query(QueryType::PIPELINE_STATISTICS, 0);
+  auto single = ctx->create_query(QueryType::PIPELINE_STATISTICS_SINGLE, 10);  // cs_invocations
+  REQUIRE(stats.is_ok());
+  REQUIRE(single.is_ok());
+  REQUIRE(ctx->begin_query(stats.value()).is_ok());
+  REQUIRE(ctx->begin_query(single.value()).is_ok());
+  GridInfo g = make_grid({4, 3, 1}, {3, 2, 1});
+  g.last_block[0] = 1;  // per row of groups: 4 + 4 + 1 threads wide
+  CHECK(run_records(*ctx, g, 72).size() == 9 * 3 * 2);
+  GridInfo zero = make_grid({4, 3, 1}, {0, 2, 1});
+  CHECK(run_records(*ctx, zero, 8).empty());
+  REQUIRE(ctx->end_query(stats.value()).is_ok());
+  REQUIRE(ctx->end_query(single.value()).is_ok());
+  // Not counted after end_query.
+  CHECK(run_records(*ctx, g, 72).size() == 54);
+  QueryResult r{}, s{};
+  REQUIRE(ctx->get_query_result(stats.value(), true, &r).is_ok());
+  REQUIRE(ctx->get_query_result(single.value(), true, &s).is_ok());
+  CHECK(r.pipeline_statistics.cs_invocations == 54);
+  CHECK(r.pipeline_statistics.vs_invocations == 0);
+  CHECK(r.pipeline_statistics.ps_invocations == 0);
+  CHECK(s.u64 == 54);
+}

@@ -33,15 +33,15 @@ DCL CONST[1][0..5]
 DCL BUFFER[0]
 DCL BUFFER[1]
 DCL BUFFER[2]
-DCL TEMP[0..1]
+DCL TEMP[0..2]
 IMM[0] UINT32 {4, 0, 0, 0}
 UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
 LOAD TEMP[1].x, BUFFER[0], TEMP[0].xxxx
-LOAD TEMP[1].y, BUFFER[2], TEMP[0].xxxx
+LOAD TEMP[2].x, BUFFER[2], TEMP[0].xxxx
 UADD TEMP[1].x, TEMP[1].xxxx, CONST[0][1].xxxx
 UADD TEMP[1].x, TEMP[1].xxxx, CONST[1][3].yyyy
 UADD TEMP[1].x, TEMP[1].xxxx, CONST[1][4].zzzz
-UADD TEMP[1].x, TEMP[1].xxxx, TEMP[1].yyyy
+UADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx
 STORE BUFFER[1].x, TEMP[0].xxxx, TEMP[1].xxxx
 STORE BUFFER[2].x, TEMP[0].xxxx, TEMP[1].xxxx
 END
@@ -90,6 +90,9 @@ SumSetup sum_setup() {
 void run_sum(SumSetup& s, uint32_t in_offset, uint32_t out_offset) {
   INFO("in at byte " << in_offset << ", out at byte " << out_offset);
   Context& ctx = *s.ctx;
+  REQUIRE(ctx.buffer_subdata(s.out, Map::WRITE, 0, uint32_t(s.out_words.size() * 4),
+                             s.out_words.data())
+              .is_ok());
   std::vector<ShaderBuffer> sb(2);
   sb[0].buffer = s.in;
   sb[0].buffer_offset = in_offset;
@@ -159,7 +162,7 @@ TEST_CASE("compute: unaligned writable slots are written back bytewise",
 DCL SV[0], THREAD_ID
 DCL BUFFER[0]
 DCL TEMP[0]
-IMM[0] UINT32 {4, 0x04030201, 0, 0}
+IMM[0] UINT32 {4, 67305985, 0, 0}
 UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx
 STORE BUFFER[0].x, TEMP[0].xxxx, IMM[0].yyyy
 END
@@ -293,7 +296,7 @@ DCL SV[0], THREAD_ID
 DCL CONST[0][0..3]
 DCL IMAGE[0], BUFFER, PIPE_FORMAT_R32_UINT
 DCL BUFFER[0]
-DCL TEMP[0..1]
+DCL TEMP[0..2]
 DCL ADDR[0]
 IMM[0] UINT32 {4, 2, 3, 0}
 USHR TEMP[0].x, SV[0].xxxx, IMM[0].yyyy
@@ -301,8 +304,8 @@ UARL ADDR[0].x, TEMP[0].xxxx
 AND TEMP[0].y, SV[0].xxxx, IMM[0].zzzz
 MOV TEMP[1], CONST[0][ADDR[0].x]
 UCMP TEMP[1].x, TEMP[0].yyyy, TEMP[1].yyyy, TEMP[1].xxxx
-LOAD TEMP[0].z, IMAGE[0], SV[0], BUFFER, PIPE_FORMAT_R32_UINT
-UADD TEMP[1].x, TEMP[1].xxxx, TEMP[0].zzzz
+LOAD TEMP[2].x, IMAGE[0], SV[0], BUFFER, PIPE_FORMAT_R32_UINT
+UADD TEMP[1].x, TEMP[1].xxxx, TEMP[2].xxxx
 UMUL TEMP[0].w, SV[0].xxxx, IMM[0].xxxx
 STORE BUFFER[0].x, TEMP[0].wwww, TEMP[1].xxxx
 END

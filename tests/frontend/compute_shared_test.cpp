@@ -31,7 +31,7 @@ DCL SV[2], BLOCK_SIZE
 DCL BUFFER[0]
 DCL BUFFER[1]
 DCL MEMORY[0], SHARED
-DCL TEMP[0..5]
+DCL TEMP[0..7]
 IMM[0] UINT32 {4, 1, 0, 2}
 UMAD TEMP[0].x, SV[1].xxxx, SV[2].xxxx, SV[0].xxxx
 UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx
@@ -53,19 +53,19 @@ BGNLOOP
   AND TEMP[4].x, TEMP[4].xxxx, TEMP[4].yyyy
   UIF TEMP[4].xxxx
     UMUL TEMP[5].x, TEMP[3].wwww, IMM[0].xxxx
-    LOAD TEMP[5].y, MEMORY[0], TEMP[5].xxxx
-    LOAD TEMP[5].z, MEMORY[0], TEMP[0].zzzz
-    UADD TEMP[5].z, TEMP[5].zzzz, TEMP[5].yyyy
-    STORE MEMORY[0].x, TEMP[0].zzzz, TEMP[5].zzzz
+    LOAD TEMP[6].x, MEMORY[0], TEMP[5].xxxx
+    LOAD TEMP[7].x, MEMORY[0], TEMP[0].zzzz
+    UADD TEMP[7].x, TEMP[7].xxxx, TEMP[6].xxxx
+    STORE MEMORY[0].x, TEMP[0].zzzz, TEMP[7].xxxx
   ENDIF
   BARRIER
   MOV TEMP[2].x, TEMP[3].yyyy
 ENDLOOP
 USEQ TEMP[4].z, SV[0].xxxx, IMM[0].zzzz
 UIF TEMP[4].zzzz
-  LOAD TEMP[5].w, MEMORY[0], IMM[0].zzzz
+  LOAD TEMP[6].x, MEMORY[0], IMM[0].zzzz
   UMUL TEMP[1].y, SV[1].xxxx, IMM[0].xxxx
-  STORE BUFFER[1].x, TEMP[1].yyyy, TEMP[5].wwww
+  STORE BUFFER[1].x, TEMP[1].yyyy, TEMP[6].xxxx
 ENDIF
 END
 )";
@@ -79,7 +79,7 @@ DCL SV[2], BLOCK_SIZE
 DCL BUFFER[0]
 DCL BUFFER[1]
 DCL MEMORY[0], SHARED
-DCL TEMP[0..7]
+DCL TEMP[0..8]
 IMM[0] UINT32 {4, 1, 0, 2}
 UMAD TEMP[0].x, SV[1].xxxx, SV[2].xxxx, SV[0].xxxx
 UMUL TEMP[0].y, TEMP[0].xxxx, IMM[0].xxxx
@@ -103,8 +103,8 @@ BGNLOOP
     UMUL TEMP[5].x, TEMP[2].xxxx, IMM[0].xxxx
     INEG TEMP[5].y, TEMP[5].xxxx
     UADD TEMP[5].z, TEMP[3].yyyy, TEMP[5].yyyy
-    LOAD TEMP[4].y, MEMORY[0], TEMP[5].zzzz
-    UADD TEMP[4].x, TEMP[4].xxxx, TEMP[4].yyyy
+    LOAD TEMP[8].x, MEMORY[0], TEMP[5].zzzz
+    UADD TEMP[4].x, TEMP[4].xxxx, TEMP[8].xxxx
   ENDIF
   UADD TEMP[3].w, TEMP[2].zzzz, TEMP[0].zzzz
   STORE MEMORY[0].x, TEMP[3].wwww, TEMP[4].xxxx
@@ -115,12 +115,13 @@ BGNLOOP
   UMUL TEMP[2].x, TEMP[2].xxxx, IMM[0].wwww
 ENDLOOP
 UADD TEMP[7].x, TEMP[2].yyyy, TEMP[0].zzzz
-LOAD TEMP[7].y, MEMORY[0], TEMP[7].xxxx
-STORE BUFFER[1].x, TEMP[0].yyyy, TEMP[7].yyyy
+LOAD TEMP[8].x, MEMORY[0], TEMP[7].xxxx
+STORE BUFFER[1].x, TEMP[0].yyyy, TEMP[8].xxxx
 END
 )";
 
-// Three rounds of: thread 0 clears a shared counter, BARRIER, every thread adds 1, BARRIER,
+// Three rounds of: thread 0 clears a shared counter, BARRIER, every thread adds 1 (and
+// MEMBAR for shared memory), BARRIER,
 // every thread reads the count, BARRIER. out[block_id * BLOCK_SIZE + tid] = sum of counts,
 // i.e. 3 x the threads that exist in the group.
 const char* kCountThreads = R"(COMP
@@ -131,6 +132,7 @@ DCL BUFFER[0]
 DCL MEMORY[0], SHARED
 DCL TEMP[0..4]
 IMM[0] UINT32 {4, 1, 0, 3}
+IMM[1] UINT32 {8, 0, 0, 0}
 MOV TEMP[0].x, IMM[0].zzzz
 MOV TEMP[0].y, IMM[0].zzzz
 BGNLOOP
@@ -144,9 +146,10 @@ BGNLOOP
   ENDIF
   BARRIER
   ATOMUADD TEMP[2].x, MEMORY[0], IMM[0].zzzz, IMM[0].yyyy
+  MEMBAR IMM[1].xxxx
   BARRIER
-  LOAD TEMP[2].y, MEMORY[0], IMM[0].zzzz
-  UADD TEMP[0].x, TEMP[0].xxxx, TEMP[2].yyyy
+  LOAD TEMP[4].x, MEMORY[0], IMM[0].zzzz
+  UADD TEMP[0].x, TEMP[0].xxxx, TEMP[4].xxxx
   BARRIER
   UADD TEMP[0].y, TEMP[0].yyyy, IMM[0].yyyy
 ENDLOOP

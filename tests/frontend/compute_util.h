@@ -60,6 +60,7 @@ inline ResourceRef words_resource(Context& ctx, const std::vector<uint32_t>& wor
 // commands that write the buffer: the test of ResourceImpl::note_use by launch_grid).
 inline std::vector<uint32_t> read_words(Context& ctx, const ResourceRef& r, uint32_t first,
                                         uint32_t count) {
+  if (count == 0) return {};
   const std::vector<uint8_t> bytes =
       read_box(ctx, r, 0, make_box_1d(int(first * 4), int(count * 4)));
   std::vector<uint32_t> w(count);
