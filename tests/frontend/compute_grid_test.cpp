@@ -4,9 +4,12 @@
 // which must report the very limits launch_grid enforces.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "frontend/compute_grid.h"
 #include "frontend/features.h"
 #include "frontend/screen_impl.h"
+#include "frontend/vtest/caps.h"
 #include "frontend_util.h"
 #include "runtime/error.h"
 
@@ -231,4 +234,25 @@ TEST_CASE("compute caps report the limits launch_grid enforces", "[frontend][com
                                     Bind::SHADER_IMAGE));
   CHECK_FALSE(screen->is_format_supported(Format::Z32_FLOAT, TextureTarget::TEXTURE_2D, 0, 0,
                                           Bind::SHADER_IMAGE));
+}
+
+TEST_CASE("the vtest caps advertise compute from the screen's caps", "[frontend][compute][caps]") {
+  namespace vt = clpipe::frontend::vtest;
+  auto screen = test::shared_screen();
+  const vt::CapsBlob blob = vt::build_caps(*screen);
+  CHECK((vt::caps_u32(blob.data(), vt::CapsOffset::CAPABILITY_BITS) &
+         vt::VirglCap::COMPUTE_SHADER) != 0);
+  auto first = [&](ComputeCap c) {
+    return uint32_t(std::min<uint64_t>(screen->get_compute_param(c).at(0), UINT32_MAX));
+  };
+  CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_COMPUTE_WORK_GROUP_INVOCATIONS) ==
+        first(ComputeCap::MAX_THREADS_PER_BLOCK));
+  CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_COMPUTE_SHARED_MEMORY_SIZE) ==
+        first(ComputeCap::MAX_LOCAL_SIZE));
+  const auto grid = screen->get_compute_param(ComputeCap::MAX_GRID_SIZE);
+  const auto block = screen->get_compute_param(ComputeCap::MAX_BLOCK_SIZE);
+  for (uint32_t d = 0; d < 3; ++d) {
+    CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_COMPUTE_GRID_SIZE + 4 * d) == grid[d]);
+    CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_COMPUTE_BLOCK_SIZE + 4 * d) == block[d]);
+  }
 }

@@ -1,6 +1,7 @@
 // Shader images in compute shaders through set_shader_images and launch_grid: loads and
 // stores with format conversion (typed and format-less declarations: IMAGE_LOAD_FORMATTED
-// / IMAGE_STORE_FORMATTED), every target (1D array, 2D, 2D array, 3D, cube, buffer), the
+// / IMAGE_STORE_FORMATTED), every target (1D, 1D array, 2D, rectangle, 2D array, 3D, cube,
+// cube array, buffer), the
 // view's level and layer range, RESQ, and out-of-range coordinates (loads read zero,
 // stores are dropped), all checked byte by byte against the resource's layout.
 #include <catch2/catch.hpp>
@@ -180,6 +181,31 @@ TEST_CASE("compute: image stores to every target, level and layer range",
                    4,
                    {2, 2, 6, 1},
                    always});
+  // Cube array: the view is the second cube (layers 6..11 of 12); z = face + 6 * cube,
+  // so z = 6 falls outside the view. RESQ reports cubes in z.
+  cases.push_back({"CUBEARRAY",
+                   image_templ(T::TEXTURE_CUBE_ARRAY, Format::R32G32B32A32_UINT, 2, 2, 1, 12),
+                   view_of(Format::R32G32B32A32_UINT, 0, 6, 11),
+                   {2, 2, 7},
+                   4,
+                   4,
+                   {2, 2, 1, 1},
+                   [](uint32_t, uint32_t, uint32_t z, uint32_t* layer) {
+                     *layer = 6 + z;
+                     return z < 6;
+                   }});
+  // Rectangle: x = 3 is past the width.
+  cases.push_back({"RECT",
+                   image_templ(T::TEXTURE_RECT, Format::R16G16_UINT, 3, 2, 1, 1),
+                   view_of(Format::R16G16_UINT, 0, 0, 0),
+                   {4, 2, 1},
+                   2,
+                   2,
+                   {3, 2, 1, 1},
+                   [](uint32_t x, uint32_t, uint32_t, uint32_t* layer) {
+                     *layer = 0;
+                     return x < 3;
+                   }});
   // 1D array: (x, layer); x = 5 and layer 2 fall outside the 5-wide, 2-layer view.
   cases.push_back({"1D_ARRAY",
                    image_templ(T::TEXTURE_1D_ARRAY, Format::R8G8B8A8_UINT, 5, 1, 1, 3),

@@ -90,9 +90,9 @@ SumSetup sum_setup() {
 void run_sum(SumSetup& s, uint32_t in_offset, uint32_t out_offset) {
   INFO("in at byte " << in_offset << ", out at byte " << out_offset);
   Context& ctx = *s.ctx;
-  REQUIRE(ctx.buffer_subdata(s.out, Map::WRITE, 0, uint32_t(s.out_words.size() * 4),
-                             s.out_words.data())
-              .is_ok());
+  REQUIRE(
+      ctx.buffer_subdata(s.out, Map::WRITE, 0, uint32_t(s.out_words.size() * 4), s.out_words.data())
+          .is_ok());
   std::vector<ShaderBuffer> sb(2);
   sb[0].buffer = s.in;
   sb[0].buffer_offset = in_offset;
