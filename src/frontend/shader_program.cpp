@@ -103,10 +103,16 @@ struct BoundShaderBuffer {
 };
 
 // A copied writable range is written back whole after the pass, so it must not overlap
-// another slot's range of the same resource: writes through that slot would be lost.
+// another slot's range of the same resource, nor share its resource with an image: writes
+// through that slot or image would be lost.
 void check_write_back_aliasing(const std::vector<BufferWriteBack>& write_backs,
-                               const std::vector<BoundShaderBuffer>& bound) {
+                               const std::vector<BoundShaderBuffer>& bound,
+                               const std::vector<const ResourceImpl*>& images) {
   for (const BufferWriteBack& wb : write_backs) {
+    if (std::find(images.begin(), images.end(), wb.resource) != images.end()) {
+      runtime::unsupported("an image views the resource of a writable shader buffer at offset ",
+                           wb.offset, ", which the device cannot address without a copy");
+    }
     unsigned copies = 0;
     for (const BoundShaderBuffer& b : bound) {
       if (b.resource != wb.resource || b.offset + b.size <= wb.offset ||
@@ -121,12 +127,6 @@ void check_write_back_aliasing(const std::vector<BufferWriteBack>& write_backs,
                            wb.offset, ", which the device cannot address without a copy");
     }
   }
-}
-
-uint32_t to_u32(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
 }
 
 ClpTexView tex_view(const ResourceImpl& res, Format format, TextureTarget target,
@@ -191,6 +191,7 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
   const unsigned si = unsigned(stage);
   ClpResourceInfo info{};
   std::vector<BoundShaderBuffer> shader_buffers;
+  std::vector<const ResourceImpl*> images;
   std::vector<cl::Buffer> args(program.params.size());
   size_t info_slot = SIZE_MAX;
   cl::Buffer empty;  // bound where nothing is: sizes say 0, so nothing is read
@@ -300,6 +301,7 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
           ResourceImpl& res = resource_of(iv->resource, screen_id, "image");
           args[i] = res.storage();
           used->writes.push_back(&res);
+          images.push_back(&res);
         } else {
           args[i] = dummy();
         }
@@ -318,7 +320,7 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
         break;
     }
   }
-  if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers);
+  if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers, images);
   if (info_slot != SIZE_MAX) args[info_slot] = queue.create_buffer_from(&info, sizeof(info));
   return args;
 }

@@ -144,6 +144,27 @@ TEST_CASE("compute: aliasing writable copies are refused", "[frontend][compute][
   CHECK(st.code() == ErrorCode::kUnsupported);
   CHECK_THAT(st.message(), Catch::Contains("overlaps"));
   CHECK(read_words(*s.ctx, s.out) == s.out_words);
+  // So is an image of the resource next to the copied slot.
+  ImageView iv;
+  iv.resource = s.out;
+  iv.format = Format::R32_UINT;
+  iv.access = iv.shader_access = ImageAccess::READ_WRITE;
+  iv.buf_size = 16;
+  REQUIRE(s.ctx->set_shader_buffers(ShaderType::COMPUTE, 0, {sb[1]}, 0x1).is_ok());
+  REQUIRE(s.ctx->set_shader_images(ShaderType::COMPUTE, 0, {iv}).is_ok());
+  bind_compute(*s.ctx, R"(COMP
+DCL IMAGE[0], BUFFER, PIPE_FORMAT_R32_UINT, WR
+DCL BUFFER[0]
+IMM[0] UINT32 {0, 1, 0, 0}
+STORE BUFFER[0].x, IMM[0].xxxx, IMM[0].yyyy
+STORE IMAGE[0], IMM[0].xxxx, IMM[0].yyyy, BUFFER
+END
+)");
+  const Status img = s.ctx->launch_grid(make_grid({1, 1, 1}, {1, 1, 1}));
+  CHECK(img.code() == ErrorCode::kUnsupported);
+  CHECK_THAT(img.message(), Catch::Contains("image"));
+  CHECK(read_words(*s.ctx, s.out) == s.out_words);
+  bind_compute(*s.ctx, kSum);
   // Disjoint ranges of one resource are fine.
   sb[0].buffer_size = 12;
   REQUIRE(s.ctx->set_shader_buffers(ShaderType::COMPUTE, 0, sb, 0x2).is_ok());
