@@ -121,10 +121,10 @@ void check_write_back_aliasing(const std::vector<BufferWriteBack>& write_backs,
       }
       // The slot of the write-back itself overlaps it exactly once.
       if (b.offset == wb.offset && b.size == wb.size && copies++ == 0) continue;
-      runtime::unsupported("shader buffer ", b.slot,
-                           " overlaps a writable shader buffer of the "
-                           "same resource at offset ",
-                           wb.offset, ", which the device cannot address without a copy");
+      runtime::unsupported("shader buffer ", b.slot, " overlaps the writable shader buffer at ",
+                           wb.offset,
+                           " of its resource, which the device cannot address without "
+                           "a copy");
     }
   }
 }
