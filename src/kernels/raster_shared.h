@@ -34,6 +34,7 @@ typedef struct {
 #define CLP_LINK_CHAN_SHIFT 4      // 4 bits: channel c comes from src_reg (else def[c])
 #define CLP_LINK_ALL_CHANNELS (0xfu << CLP_LINK_CHAN_SHIFT)
 #define CLP_LINK_BCOLOR_CHAN_SHIFT 8  // 4 bits: channel c comes from bcolor_reg on back faces
+#define CLP_LINK_ALL_BCOLOR_CHANNELS (0xfu << CLP_LINK_BCOLOR_CHAN_SHIFT)
 
 // How one fragment shader input register gets its value.
 typedef struct {

@@ -83,7 +83,7 @@ DCL CONST[0][0]
   s.fs_color_reg.fill(-1);
   s.fs_color_reg[0] = fs.info.fs_outputs.color[0];
   s.outputs.pos_reg = 0;
-  s.fs_links = {ClpFsLink{1, -1, 0, {0, 0, 0, 1}}};
+  s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   s.cbufs[0] = fx.target(Format::R32G32B32A32_FLOAT, W, H);
 
   // A 2x2 RGBA32F texture, nearest: texel (i, j) = (i, j, 0.5, 1), but texel (1, 1) has
