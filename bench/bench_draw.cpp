@@ -142,9 +142,10 @@ class Bench {
     return v;
   }
 
-  // Runs one case: `tris` non-indexed triangles, `pixels` fragments per draw.
+  // Runs one case: the triangle list `verts` (non-indexed) in `draws` draw_vbo calls of
+  // equal size, covering `pixels` pixels in all.
   void run(const char* name, const std::vector<Vertex>& verts, bool blend, bool depth,
-           double pixels) {
+           double pixels, uint32_t draws = 1) {
     if (std::string(name).find(filter_) == std::string::npos) return;
     ResourceTemplate t;
     t.target = TextureTarget::BUFFER;
@@ -171,8 +172,12 @@ class Bench {
       take(ctx_->collect_pass_times(), "collect_pass_times");  // drop the clear's
       const double c0 = cpu_seconds();
       const auto t0 = std::chrono::steady_clock::now();
-      DrawInfo info;
-      check(ctx_->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, count, 0}}), "draw_vbo");
+      const uint32_t per_draw = count / 3 / draws * 3;
+      for (uint32_t d = 0; d < draws; ++d) {
+        const uint32_t start = d * per_draw, n = d + 1 == draws ? count - start : per_draw;
+        check(ctx_->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{start, n, 0}}),
+              "draw_vbo");
+      }
       finish();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const double cpu = cpu_seconds() - c0;
@@ -286,5 +291,8 @@ int main(int argc, char** argv) {
   b.run("depth overdraw x8, front to back", layers(b, depths, 0xff20c040u), false, true, 8 * full);
   std::reverse(depths.begin(), depths.end());
   b.run("depth overdraw x8, back to front", layers(b, depths, 0xff20c040u), false, true, 8 * full);
+  // The fixed cost of a draw_vbo call: 500 draws of two 16x16-pixel triangles each.
+  b.run("500 draws of 2 triangles (256 px)", grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false,
+        false, std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10);
   return 0;
 }

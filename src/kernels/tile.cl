@@ -329,7 +329,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     const bool value = (predicate[0] | predicate[1]) != 0;
     if (value == ((rp->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
   }
-  const uint tile = get_group_id(0);
+  const uint group = get_group_id(0);
+  const uint tile = (rp->tile_y0 + group / rp->tiles_w) * rp->tiles_x + rp->tile_x0 +
+                    group % rp->tiles_w;
   const uint nc = rp->bin_chunks;
   const uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
   const uint list_end = bin_offsets[tile * nc + nc - 1];
