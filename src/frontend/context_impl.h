@@ -149,6 +149,9 @@ class ContextImpl final : public Context {
   void set_active_query_state(bool enable) override;
   Status render_condition(const QueryHandle& query, bool condition, RenderCondMode mode) override;
 
+  // Profiling (context_profile.cpp).
+  Result<std::vector<PassTime>> collect_pass_times() override;
+
   // For the passes and for tests.
   const ContextState& state() const { return state_; }
   // Whether the render condition lets host-side work (clears, blits) run now: no

@@ -97,6 +97,10 @@ typedef struct {
   CLP_U32 fb_width, fb_height;
   CLP_U32 tiles_x;
   CLP_U32 bin_chunks;  // chunks of the binning pass (see bin.cl)
+  // The tile pass runs over the rectangle of tiles_w tiles per row from tile (tile_x0,
+  // tile_y0) that bounds the draw's primitives (bin_count's bounds): work-group g shades
+  // tile (tile_x0 + g % tiles_w, tile_y0 + g / tiles_w).
+  CLP_U32 tile_x0, tile_y0, tiles_w;
   CLP_U32 sprite_coord_enable;
   CLP_U32 num_fs_inputs;
   CLP_U32 stipple[32];
