@@ -1,9 +1,8 @@
 # Finds what clpipe builds against. Every dependency is a Debian 12 package:
 #   ocl-icd-opencl-dev (libOpenCL + CL headers), opencl-clhpp-headers (CL/opencl.hpp),
-#   catch2 (tests), clang (build-time kernel syntax check), libpng-dev (PNG output of tools).
+#   catch2 (tests), clang (build-time kernel syntax check), zlib1g-dev (compressed captures).
 find_package(OpenCL REQUIRED)
 find_path(CLPIPE_CLHPP_INCLUDE CL/opencl.hpp REQUIRED)
-find_package(PNG REQUIRED)
 find_package(Threads REQUIRED)
 if(CLPIPE_BUILD_TESTS)
   find_package(Catch2 2 REQUIRED)

@@ -5,10 +5,11 @@
 #   pocl-opencl-icd                          PoCL: the OpenCL CPU device (any GPU driver works too)
 #   clang                                    build-time syntax check of the OpenCL C kernels
 #   catch2                                   tests
-#   libpng-dev                               PNG output of clpipe-demo and the tools
 #   zlib1g-dev                               gzip-compressed vtest captures (replay)
+#   piglit libgl1-mesa-dri                   the piglit smoke test: piglit's GL tests through
+#                                            Mesa's virpipe driver and clpipe-vtest
 set -eu
-PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 libpng-dev zlib1g-dev"
+PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 zlib1g-dev piglit libgl1-mesa-dri"
 [ $# -gt 0 ] && PACKAGES="$PACKAGES $*"
 missing=""
 for p in $PACKAGES; do

@@ -24,9 +24,11 @@ void check_finite(float v, const char* field) {
   if (!std::isfinite(v)) runtime::invalid(field, " is not finite");
 }
 
-void check_positive(float v, const char* field) {
-  if (!(std::isfinite(v) && v > 0.0f))
-    runtime::invalid(field, " ", v, " must be positive and finite");
+// Widths and sizes of 0 are valid state (Mesa's state tracker sends line_width 0 when it
+// does not draw lines); the draw passes clamp them to the 1-pixel minimum.
+void check_non_negative(float v, const char* field) {
+  if (!(std::isfinite(v) && v >= 0.0f))
+    runtime::invalid(field, " ", v, " must be finite and not negative");
 }
 
 }  // namespace
@@ -47,8 +49,8 @@ void validate_rasterizer(const RasterizerState& s) {
   if (s.sprite_coord_enable != 0 && !s.point_quad_rasterization) {
     runtime::invalid("sprite_coord_enable needs point_quad_rasterization");
   }
-  check_positive(s.line_width, "line_width");
-  check_positive(s.point_size, "point_size");
+  check_non_negative(s.line_width, "line_width");
+  check_non_negative(s.point_size, "point_size");
   check_finite(s.offset_units, "offset_units");
   check_finite(s.offset_scale, "offset_scale");
   check_finite(s.offset_clamp, "offset_clamp");

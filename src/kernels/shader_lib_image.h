@@ -52,6 +52,10 @@ uint clp_view_layers(global const ClpTexView* v) {
 float4 clp_texel_decode(uint fmt, global const uchar* data, long off) {
   if (off < 0) return (float4)(0.0f);
   const uint4 raw = clp_load_block(fmt, data + off);
+  // Stencil-only views (S8_UINT, X24S8_UINT, S8X24_UINT, X32_S8X24_UINT) sample as the
+  // unsigned integer (S, 0, 0, 1), like any UINT format with one channel.
+  if (clp_format_has_stencil(fmt) && !clp_format_has_depth(fmt))
+    return as_float4((uint4)(clp_decode_stencil(fmt, raw), 0u, 0u, 1u));
   if (clp_format_is_pure_uint(fmt)) return as_float4(clp_decode_uint(fmt, raw));
   if (clp_format_is_pure_sint(fmt)) return as_float4(clp_decode_sint(fmt, raw));
   return clp_decode_float(fmt, raw);

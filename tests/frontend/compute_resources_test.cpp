@@ -287,6 +287,72 @@ END
     }
 }
 
+TEST_CASE("compute: stencil views sample the stencil in R", "[frontend][compute][sampling]") {
+  // Mesa copies stencil (glCopyPixels) by sampling an S8X24/X24S8 view of the depth/stencil
+  // texture and exporting .x as the stencil: the view must return (S, 0, 0, 1).
+  const char* kFetch = R"(COMP
+PROPERTY CS_FIXED_BLOCK_WIDTH 4
+PROPERTY CS_FIXED_BLOCK_HEIGHT 1
+PROPERTY CS_FIXED_BLOCK_DEPTH 1
+DCL SV[0], THREAD_ID
+DCL SAMP[0]
+DCL SVIEW[0], 2D, UINT
+DCL BUFFER[0]
+DCL TEMP[0..2]
+IMM[0] UINT32 {16, 0, 0, 0}
+MOV TEMP[0].x, SV[0].xxxx
+MOV TEMP[0].yzw, IMM[0].yyyy
+TXF TEMP[1], TEMP[0], SAMP[0], 2D
+UMUL TEMP[2].x, SV[0].xxxx, IMM[0].xxxx
+STORE BUFFER[0].xyzw, TEMP[2].xxxx, TEMP[1]
+END
+)";
+  struct Case {
+    Format resource, view;
+    uint32_t (*pack)(uint32_t s, uint32_t z);
+  };
+  const Case cases[] = {
+      {Format::Z24_UNORM_S8_UINT, Format::X24S8_UINT,
+       [](uint32_t s, uint32_t z) { return z | s << 24; }},
+      {Format::S8_UINT_Z24_UNORM, Format::S8X24_UINT,
+       [](uint32_t s, uint32_t z) { return s | z << 8; }},
+  };
+  for (const Case& c : cases) {
+    INFO("view " << format_name(c.view));
+    auto ctx = new_context();
+    ResourceRef tex = create(
+        make_templ(TextureTarget::TEXTURE_2D, c.resource, 4, 1, 1, 1, 1, Bind::SAMPLER_VIEW));
+    const uint32_t stencil[4] = {0x00, 0x33, 0x80, 0xff};
+    std::vector<uint8_t> b(16);
+    for (uint32_t x = 0; x < 4; ++x) {
+      const uint32_t raw = c.pack(stencil[x], 0x123456u * (x + 1) & 0xffffffu);
+      std::memcpy(&b[x * 4], &raw, 4);
+    }
+    write_box(*ctx, tex, 0, make_box_2d(0, 0, 4, 1), b);
+    SamplerViewTemplate vt;
+    vt.format = c.view;
+    vt.target = TextureTarget::TEXTURE_2D;
+    auto view = ctx->create_sampler_view(tex, vt);
+    REQUIRE(view.is_ok());
+    auto sampler = ctx->create_sampler_state(SamplerState{});
+    REQUIRE(sampler.is_ok());
+    REQUIRE(ctx->bind_sampler_states(ShaderType::COMPUTE, 0, {sampler.value()}).is_ok());
+    REQUIRE(ctx->set_sampler_views(ShaderType::COMPUTE, 0, {view.value()}).is_ok());
+    ResourceRef out = words_resource(*ctx, {}, 64);
+    bind_buffers(*ctx, {out});
+    bind_compute(*ctx, kFetch);
+    launch(*ctx, make_grid({4, 1, 1}, {1, 1, 1}));
+    const std::vector<uint32_t> w = read_words(*ctx, out);
+    for (uint32_t x = 0; x < 4; ++x) {
+      INFO("texel " << x);
+      CHECK(w[x * 4 + 0] == stencil[x]);
+      CHECK(w[x * 4 + 1] == 0u);
+      CHECK(w[x * 4 + 2] == 0u);
+      CHECK(w[x * 4 + 3] == 1u);
+    }
+  }
+}
+
 TEST_CASE("compute: a dispatch reads what the previous one wrote",
           "[frontend][compute][resources]") {
   // Dispatch 1 writes i * i into a buffer through BUFFER[0]; after memory_barrier, dispatch 2
