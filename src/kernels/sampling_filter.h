@@ -52,9 +52,16 @@ int clp_wrap_mirror(int i, int size) {
   return m >= size ? 2 * size - 1 - m : m;
 }
 
+// MIRROR_CLAMP and MIRROR_CLAMP_TO_BORDER (EXT_texture_mirror_clamp) mirror the
+// coordinate itself, then clamp it.
 bool clp_wrap_is_mirror_clamp(uint wrap) {
-  return wrap == CLP_WRAP_MIRROR_CLAMP || wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE ||
-         wrap == CLP_WRAP_MIRROR_CLAMP_TO_BORDER;
+  return wrap == CLP_WRAP_MIRROR_CLAMP || wrap == CLP_WRAP_MIRROR_CLAMP_TO_BORDER;
+}
+
+// MIRROR_CLAMP_TO_EDGE of an integer texel index (GL 4.6 table 8.20):
+// clamp(mirror(i), 0, size - 1) with mirror(a) = a >= 0 ? a : -(1 + a).
+int clp_wrap_mirror_edge(int i, int size) {
+  return clamp(i >= 0 ? i : -(1 + i), 0, size - 1);
 }
 
 // Nearest texel of texel coordinate x along an axis of `size` texels.
@@ -66,30 +73,39 @@ int clp_wrap_nearest(uint wrap, float x, int size) {
       return clp_wrap_repeat(i, size);
     case CLP_WRAP_MIRROR_REPEAT:
       return clp_wrap_mirror(i, size);
+    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+      return clp_wrap_mirror_edge(i, size);
     case CLP_WRAP_CLAMP_TO_BORDER:
     case CLP_WRAP_MIRROR_CLAMP_TO_BORDER:
       return (i < 0 || i >= size) ? -1 : i;
     default:
-      return clamp(i, 0, size - 1);  // CLAMP, CLAMP_TO_EDGE, MIRROR_CLAMP(_TO_EDGE)
+      return clamp(i, 0, size - 1);  // CLAMP, CLAMP_TO_EDGE, MIRROR_CLAMP
   }
 }
 
-// The two texels of linear filtering around x and the weight of the second one.
+// The two texels of linear filtering around x and the weight of the second one. The
+// texels are GL 4.6's (8.14.2, table 8.20): i0 = wrap(floor(x - 1/2)), i1 = wrap(i0 + 1)
+// before wrapping, so that textureGather sees the same footprint at the edges (clamping
+// the coordinate instead would move it inwards). Coordinates are first limited to a
+// range that leaves every result unchanged and keeps the integers small.
 void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, float* a) {
   if (clp_wrap_is_mirror_clamp(wrap)) x = fabs(x);
   const float fs = (float)size;
   switch (wrap) {
-    case CLP_WRAP_CLAMP_TO_EDGE:
-    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
-      x = clamp(x, 0.5f, fs - 0.5f);
-      break;
     case CLP_WRAP_CLAMP:
     case CLP_WRAP_MIRROR_CLAMP:
-      x = clamp(x, 0.0f, fs);
+      x = clamp(x, 0.0f, fs);  // GL_CLAMP clamps s to [0, 1]
       break;
+    case CLP_WRAP_CLAMP_TO_EDGE:
     case CLP_WRAP_CLAMP_TO_BORDER:
+      // Past one texel outside, both texels are the edge (or border) texel already.
+      x = clamp(x, -1.0f, fs + 1.0f);
+      break;
     case CLP_WRAP_MIRROR_CLAMP_TO_BORDER:
-      x = clamp(x, -0.5f, fs + 0.5f);
+      x = fmin(x, fs + 0.5f);  // EXT_texture_mirror_clamp: clamp(|s|, .., 1 + 1/2N)
+      break;
+    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+      x = clamp(x, -fs - 0.5f, fs + 0.5f);
       break;
     default:
       break;
@@ -108,9 +124,12 @@ void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, float* a) {
       *i1 = clp_wrap_mirror(j + 1, size);
       break;
     case CLP_WRAP_CLAMP_TO_EDGE:
-    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
       *i0 = clamp(j, 0, size - 1);
       *i1 = clamp(j + 1, 0, size - 1);
+      break;
+    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+      *i0 = clp_wrap_mirror_edge(j, size);
+      *i1 = clp_wrap_mirror_edge(j + 1, size);
       break;
     default:  // CLAMP and the border modes: outside texels are the border colour
       *i0 = (j < 0 || j >= size) ? -1 : j;
@@ -186,7 +205,8 @@ float4 clp_filter_texel(global const ClpTexView* v, global const uchar* data,
 
 // Texel (i, j) of the seamless cube face f->cube_face (size x size), where i and j may lie
 // one texel outside the face: across an edge the adjacent face's texel, across a corner
-// the average of the three texels that meet at the cube's corner (GL 4.6 8.13.1).
+// the average of the three texels that meet at the cube's corner (GL 4.6 8.13.1; pure
+// integer formats, which are not averaged, take the face's own corner texel).
 float4 clp_cube_filter_texel(global const ClpTexView* v, global const uchar* data,
                              global const ClpSamplerState* smp, const ClpFilterArgs* f, int i,
                              int j, int size) {
@@ -197,6 +217,10 @@ float4 clp_cube_filter_texel(global const ClpTexView* v, global const uchar* dat
   if (out_i != out_j) {
     const int3 n = clp_cube_neighbor(f->cube_face, i, j, size);
     return clp_filter_texel(v, data, smp, f, n.x, n.y, face0 + n.z);
+  }
+  // Integer texels are never averaged: the face's own corner texel stands in.
+  if (clp_format_is_pure_integer(v->format) && !f->shadow) {
+    return clp_filter_texel(v, data, smp, f, ci, cj, f->layer);
   }
   const int3 a = clp_cube_neighbor(f->cube_face, i, cj, size);
   const int3 b = clp_cube_neighbor(f->cube_face, ci, j, size);

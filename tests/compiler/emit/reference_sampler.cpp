@@ -199,9 +199,14 @@ struct Sampler {
     const int m = a >= 0 ? a : -(1 + a);
     return size - 1 - m;
   }
+  // EXT_texture_mirror_clamp's modes mirror the coordinate, then clamp it.
   static bool mirror_clamp(uint32_t w) {
-    return w == CLP_WRAP_MIRROR_CLAMP || w == CLP_WRAP_MIRROR_CLAMP_TO_EDGE ||
-           w == CLP_WRAP_MIRROR_CLAMP_TO_BORDER;
+    return w == CLP_WRAP_MIRROR_CLAMP || w == CLP_WRAP_MIRROR_CLAMP_TO_BORDER;
+  }
+  // GL 4.6 table 8.20, MIRROR_CLAMP_TO_EDGE: clamp(mirror(i), 0, size - 1).
+  static int mirror_edge(int i, int size) {
+    const int m = i >= 0 ? i : -(1 + i);
+    return std::min(std::max(m, 0), size - 1);
   }
 
   int wrap_nearest(uint32_t wrap, double x, int size) {
@@ -213,6 +218,8 @@ struct Sampler {
         return mod(i, size);
       case CLP_WRAP_MIRROR_REPEAT:
         return mirror_index(i, size);
+      case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+        return mirror_edge(i, size);
       case CLP_WRAP_CLAMP_TO_BORDER:
       case CLP_WRAP_MIRROR_CLAMP_TO_BORDER:
         return i < 0 || i >= size ? -1 : i;
@@ -239,9 +246,12 @@ struct Sampler {
         *i1 = mirror_index(j + 1, size);
         break;
       case CLP_WRAP_CLAMP_TO_EDGE:
-      case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
         *i0 = std::min(std::max(j, 0), size - 1);
         *i1 = std::min(std::max(j + 1, 0), size - 1);
+        break;
+      case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+        *i0 = mirror_edge(j, size);
+        *i1 = mirror_edge(j + 1, size);
         break;
       default:
         *i0 = j < 0 || j >= size ? -1 : j;
@@ -336,6 +346,7 @@ struct Sampler {
       return value(level, x, y, face0 + f, shadow, ref);
     }
     Vec4 r = value(level, ci, cj, face0 + face, shadow, ref);
+    if (integer && !shadow) return r;  // integers are not averaged: the face's corner
     fold(face, i, cj, n, &f, &x, &y);
     const Vec4 a = value(level, x, y, face0 + f, shadow, ref);
     fold(face, ci, j, n, &f, &x, &y);
@@ -477,6 +488,14 @@ struct Sampler {
     return r;
   }
 
+  // Out of range for a texel fetch: all four results 0, whatever the swizzle
+  // (sampling_abi.h).
+  Result zero() const {
+    Result out;
+    out.integer = integer;
+    return out;
+  }
+
   Result finish(const Vec4& v) const {
     Result out;
     out.integer = integer;
@@ -554,27 +573,27 @@ Result fetch(const Texture& tex, int target, int x, int y, int z, int level, con
   if (axes >= 3) z += off[2];
   if (target == CLP_TGSI_TEX_BUFFER) {
     const uint32_t bb = format_desc(s.fmt).block_bytes;
-    if (x < 0 || uint64_t(x) * bb + bb > v.buffer_size) return s.finish(Vec4{});
+    if (x < 0 || uint64_t(x) * bb + bb > v.buffer_size) return s.zero();
     return s.finish(s.decode_at(int64_t(v.buffer_offset) + int64_t(x) * bb));
   }
-  if (level < 0 || uint32_t(level) + v.first_level > v.last_level) return s.finish(Vec4{});
+  if (level < 0 || uint32_t(level) + v.first_level > v.last_level) return s.zero();
   const uint32_t L = v.first_level + uint32_t(level);
   int layer = int(v.first_layer);
   if (target == CLP_TGSI_TEX_1D_ARRAY || target == CLP_TGSI_TEX_SHADOW1D_ARRAY) {
-    if (y < 0 || uint32_t(y) >= s.view_layers()) return s.finish(Vec4{});
+    if (y < 0 || uint32_t(y) >= s.view_layers()) return s.zero();
     layer += y;
     y = 0;
   } else if (is_array(target)) {
-    if (z < 0 || uint32_t(z) >= s.view_layers()) return s.finish(Vec4{});
+    if (z < 0 || uint32_t(z) >= s.view_layers()) return s.zero();
     layer += z;
   } else if (target == CLP_TGSI_TEX_3D) {
-    if (z < 0 || uint32_t(z) >= level_size(v.depth, L)) return s.finish(Vec4{});
+    if (z < 0 || uint32_t(z) >= level_size(v.depth, L)) return s.zero();
     layer = z;
   }
-  if (dims_of(target) == 1 && y != 0) return s.finish(Vec4{});
+  if (dims_of(target) == 1 && y != 0) return s.zero();
   const bool one_d = dims_of(target) == 1;
   const uint32_t w = level_size(v.width, L), h = one_d ? 1 : level_size(v.height, L);
-  if (x < 0 || y < 0 || uint32_t(x) >= w || uint32_t(y) >= h) return s.finish(Vec4{});
+  if (x < 0 || y < 0 || uint32_t(x) >= w || uint32_t(y) >= h) return s.zero();
   return s.finish(s.texel(L, x, y, layer));
 }
 

@@ -153,7 +153,7 @@ DCL TEMP[0..2]
 TEST_CASE("sampling vs reference: TXF on every target, offsets, out of range is zero",
           "[emit][tex][sampling]") {
   // IN[0] = (x, y, z, layer) and IN[1].x = level, integers. Offsets as Mesa swizzles an
-  // offset immediate: 1D .xxxx, 2D .xyyy, 3D .xyzz, 1D array .yyyy, 2D array .xyyy.
+  // offset immediate: 1D .xxx, 2D .xyy, 3D .xyz, 1D array .yyy, 2D array .xyy.
   HarnessInput in;
   in.tgsi = R"(VERT
 DCL IN[0..1]
@@ -177,17 +177,17 @@ IMM[0] INT32 {1, -2, 1, 0}
   6: MOV TEMP[5].xyw, TEMP[0]
   7: MOV TEMP[5].z, IN[0].wwww
   8: TXF OUT[0], TEMP[0], SAMP[0], 1D
-  9: TXF OUT[1], TEMP[0], SAMP[0], 1D, IMM[0].xxxx
+  9: TXF OUT[1], TEMP[0], SAMP[0], 1D, IMM[0].xxx
  10: TXF OUT[2], TEMP[1], SAMP[1], 2D
- 11: TXF OUT[3], TEMP[1], SAMP[1], 2D, IMM[0].xyyy
+ 11: TXF OUT[3], TEMP[1], SAMP[1], 2D, IMM[0].xyy
  12: TXF OUT[4], TEMP[1], SAMP[2], RECT
- 13: TXF OUT[5], TEMP[1], SAMP[2], RECT, IMM[0].yxxx
+ 13: TXF OUT[5], TEMP[1], SAMP[2], RECT, IMM[0].yxx
  14: TXF OUT[6], TEMP[3], SAMP[3], 3D
- 15: TXF OUT[7], TEMP[3], SAMP[3], 3D, IMM[0].xyzz
+ 15: TXF OUT[7], TEMP[3], SAMP[3], 3D, IMM[0].xyz
  16: TXF OUT[8], TEMP[4], SAMP[4], 1D_ARRAY
- 17: TXF OUT[9], TEMP[4], SAMP[4], 1D_ARRAY, IMM[0].yyyy
+ 17: TXF OUT[9], TEMP[4], SAMP[4], 1D_ARRAY, IMM[0].yyy
  18: TXF OUT[10], TEMP[5], SAMP[5], 2D_ARRAY
- 19: TXF OUT[11], TEMP[5], SAMP[5], 2D_ARRAY, IMM[0].xyyy
+ 19: TXF OUT[11], TEMP[5], SAMP[5], 2D_ARRAY, IMM[0].xyy
  20: TXF OUT[12], TEMP[0], SAMP[6], BUFFER
  21: TXF_LZ OUT[13], TEMP[1], SAMP[1], 2D
  22: END
@@ -235,7 +235,10 @@ IMM[0] INT32 {1, -2, 1, 0}
       const auto& l = lanes[i];
       for (uint32_t t = 0; t < 7; ++t) {
         const ref::Texture tex = as_ref(in.textures[t]);
-        const int x = l[0], y = t == 4 ? l[3] : l[1], z = t == 5 ? l[3] : l[2];
+        // 1D and buffer fetches read x only, 1D/2D/RECT no z (the emitter passes 0).
+        const bool one_d = t == 0 || t == 6;
+        const int x = l[0], y = t == 4 ? l[3] : (one_d ? 0 : l[1]);
+        const int z = t == 5 ? l[3] : (t == 3 ? l[2] : 0);
         const int zero[3] = {0, 0, 0};
         for (uint32_t with_off = 0; with_off < (t == 6 ? 1u : 2u); ++with_off) {
           const uint32_t reg = t == 6 ? 12 : 2 * t + with_off;
@@ -280,16 +283,16 @@ IMM[1] INT32 {-1, 3, -8, 7}
   0: TG4 OUT[0], IN[0], IN[1].xxxx, SAMP[0], 2D
   1: MOV TEMP[0].xyw, IN[0]
   2: MOV TEMP[0].z, IN[0].wwww
-  3: TG4 OUT[1], TEMP[0], IN[1].xxxx, SAMP[1], 2D_ARRAY, IMM[0].xyyy
+  3: TG4 OUT[1], TEMP[0], IN[1].xxxx, SAMP[1], 2D_ARRAY, IMM[0].xyy
   4: TG4 OUT[2], IN[0], IN[1].xxxx, SAMP[2], CUBE
   5: TG4 OUT[3], IN[0], IN[1].xxxx, SAMP[3], CUBEARRAY
   6: MOV TEMP[1].xyw, IN[0]
   7: MOV TEMP[1].z, IN[1].yyyy
-  8: TG4 OUT[4], TEMP[1], IN[1].xxxx, SAMP[4], SHADOW2D, IMM[0].yxxx
+  8: TG4 OUT[4], TEMP[1], IN[1].xxxx, SAMP[4], SHADOW2D, IMM[0].yxx
   9: MOV TEMP[2].xyz, IN[0]
  10: MOV TEMP[2].w, IN[1].yyyy
  11: TG4 OUT[5], TEMP[2], IN[1].xxxx, SAMP[5], SHADOWCUBE
- 12: TG4 OUT[6], IN[0], IN[1].xxxx, SAMP[6], 2D, IMM[0].xyyy, IMM[1].xyyy, IMM[1].zwww, IMM[0].zzzz
+ 12: TG4 OUT[6], IN[0], IN[1].xxxx, SAMP[6], 2D, IMM[0].xyy, IMM[1].xyy, IMM[1].zww, IMM[0].zzz
  13: MOV TEMP[3].xyz, TEMP[0]
  14: MOV TEMP[3].w, IN[1].yyyy
  15: TG4 OUT[7], TEMP[3], IN[1].xxxx, SAMP[7], SHADOW2D_ARRAY
@@ -366,9 +369,12 @@ IMM[1] INT32 {-1, 3, -8, 7}
         const ref::Result want =
             ref::gather(as_ref(in.textures[t]), targets[t], c, int(i % 4), t == 6 ? four : nullptr);
         const uint32_t got[4] = {r.u(i, t, 0), r.u(i, t, 1), r.u(i, t, 2), r.u(i, t, 3)};
-        checker.check("config " + std::to_string(k) + " unit " + std::to_string(t) + " lane " +
-                          std::to_string(i),
-                      want, got);
+        std::ostringstream where;
+        where << "config " << k << " unit " << t << " ("
+              << format_name(Format(in.textures[t].view.format)) << ", wrap "
+              << in.textures[t].sampler.wrap[0] << ") lane " << i << " (" << c.s << ", " << c.t
+              << ", " << c.r << ", layer " << c.layer << ", ref " << c.ref << ")";
+        checker.check(where.str(), want, got);
       }
     }
   }
