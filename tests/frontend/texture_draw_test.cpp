@@ -195,3 +195,47 @@ TEST_CASE("textures: a 2D view of one layer of an array and of a cube face",
     CHECK_FALSE(s.ctx->create_sampler_view(tex, vt).is_ok());
   }
 }
+
+TEST_CASE("textures: the vertex stage samples with explicit LOD (TXL)", "[frontend][draw][tex]") {
+  // VS: the colour of every vertex is texel (1, 2) of level 1, fetched with TXL at the
+  // texture coordinate of that texel's centre; the FS passes it on (flat across the quad).
+  TexScene s;
+  ShaderState vs;
+  vs.tgsi =
+      "VERT\n"
+      "DCL IN[0]\n"
+      "DCL IN[1]\n"
+      "DCL OUT[0], POSITION\n"
+      "DCL OUT[1], GENERIC[0]\n"
+      "DCL SAMP[0]\n"
+      "DCL SVIEW[0], 2D, FLOAT\n"
+      "IMM[0] FLT32 {0.375, 0.625, 0.0, 1.0}\n"
+      "  0: MOV OUT[0], IN[0]\n"
+      "  1: TXL OUT[1], IMM[0].xyzw, SAMP[0], 2D\n"
+      "  2: END\n";
+  ShaderState fs;
+  fs.tgsi =
+      "FRAG\n"
+      "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+      "DCL OUT[0], COLOR\n"
+      "  0: MOV OUT[0], IN[0]\n"
+      "  1: END\n";
+  REQUIRE(s.ctx->bind_vs_state(s.ctx->create_vs_state(vs).value()).is_ok());
+  REQUIRE(s.ctx->bind_fs_state(s.ctx->create_fs_state(fs).value()).is_ok());
+  SamplerState smp;
+  smp.min_mip_filter = TexMipFilter::NEAREST;
+  REQUIRE(
+      s.ctx->bind_sampler_states(ShaderType::VERTEX, 0, {s.ctx->create_sampler_state(smp).value()})
+          .is_ok());
+  ResourceRef tex = make_texture(*s.ctx, TextureTarget::TEXTURE_2D, 1);
+  SamplerViewTemplate vt;
+  vt.format = Format::R32G32B32A32_FLOAT;
+  vt.last_level = 1;
+  REQUIRE(
+      s.ctx->set_sampler_views(ShaderType::VERTEX, 0, {s.ctx->create_sampler_view(tex, vt).value()})
+          .is_ok());
+  const auto px = s.draw(SamplerViewHandle());  // nothing bound to the fragment stage
+  // Level 1 is 4x4: (0.375, 0.625) * 4 = (1.5, 2.5) -> texel (1, 2).
+  CHECK(px[0] == texel(1, 2, 1, 0));
+  CHECK(px[kSize * kSize - 1] == texel(1, 2, 1, 0));
+}

@@ -39,7 +39,7 @@ constexpr float kSphereRadius = 0.9f;
 constexpr Vec3 kRedPaneCentre{0.94f, 1.02f, 0.71f};
 constexpr float kRedPaneHalfSize = 0.3f;  // a square facing +z
 // The textured panel: a square facing +z, its texture repeated kPanelRepeat times.
-constexpr Vec3 kPanelCentre{-3.1f, 1.3f, -2.6f};
+constexpr Vec3 kPanelCentre{-3.7f, 1.3f, -2.6f};
 constexpr float kPanelHalfSize = 1.0f;
 constexpr float kPanelRepeat = 3.0f;
 // Texels of the brick texture: brick and mortar colours.
