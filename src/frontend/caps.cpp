@@ -229,7 +229,11 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::MAX_VERTEX_STREAMS:
       return 1;
 
-    // --- Texturing (kTexturing). -----------------------------------------------------
+    // --- Texturing (kTexturing): the sampling library (src/kernels/sampling*.h), tested
+    // against the host reference sampler (tests/compiler/emit/sampling_*_test.cpp).
+    // SEAMLESS_CUBE_MAP(_PER_TEXTURE): seamless_cube_map of each sampler is honoured.
+    // TEXTURE_BARRIER: draws run in queue order and are not batched, so a draw sees what
+    // earlier draws rendered.
     case Cap::TEXTURE_SHADOW_MAP:
     case Cap::TEXTURE_SWIZZLE:
     case Cap::TEXTURE_MIRROR_CLAMP:

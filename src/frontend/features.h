@@ -13,8 +13,9 @@ namespace clpipe::frontend {
 constexpr bool kDraw = true;
 // Issue 3: shader CSOs translated from TGSI to OpenCL C and linked at draw time.
 constexpr bool kShaders = true;
-// Texture sampling from generated shaders (all targets, filters, wraps, shadow, gather).
-constexpr bool kTexturing = false;
+// Issue 5: texture sampling from generated shaders (all targets, filters, wraps, shadow,
+// gather, seamless cube maps), tested against a host reference sampler.
+constexpr bool kTexturing = true;
 // Geometry shaders in the draw pipeline.
 constexpr bool kGeometryShaders = false;
 // Tessellation control / evaluation shaders in the draw pipeline.

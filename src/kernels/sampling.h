@@ -9,10 +9,12 @@
 //   (NONE: first level; NEAREST: GL's ceil(lambda + 1/2) - 1; LINEAR: blend of floor and
 //   floor + 1) -> wrap and filter (nearest / linear) at each level -> shadow compare
 //   (per texel, before filtering) -> view swizzle.
-// Integer formats are never filtered (nearest texel of the nearest level). What this
-// version does not do yet (issue 5): anisotropic filtering (isotropic is used), seamless
-// cube filtering (texels are clamped to the face), min/max reduction modes (weighted
-// average is used), multisampled textures (only sample 0 exists).
+// Integer formats are never filtered (nearest texel of the nearest level). Texel offsets
+// apply to the target's spatial axes only (never to an array layer). Seamless cube
+// filtering follows the sampler's seamless_cube_map (sampling_cube.h). Not done, and
+// capped off accordingly (caps.cpp): anisotropic filtering (max_anisotropy is ignored:
+// ANISOTROPIC_FILTER = 0, MAX_TEXTURE_ANISOTROPY = 0), min/max reduction modes (refused
+// at sampler creation), multisampled textures (only sample 0 exists).
 #ifndef CLPIPE_SAMPLING_H
 #define CLPIPE_SAMPLING_H
 
@@ -68,52 +70,6 @@ bool clp_target_is_rect(int target) {
   return target == CLP_TGSI_TEX_RECT || target == CLP_TGSI_TEX_SHADOWRECT;
 }
 
-// Cube face of direction (x, y, z) (GL's major-axis table: +X -X +Y -Y +Z -Z).
-int clp_cube_face(float x, float y, float z) {
-  const float ax = fabs(x), ay = fabs(y), az = fabs(z);
-  if (ax >= ay && ax >= az) return x >= 0.0f ? 0 : 1;
-  if (ay >= az) return y >= 0.0f ? 2 : 3;
-  return z >= 0.0f ? 4 : 5;
-}
-// Face coordinates (s, t) in [0, 1] of direction (x, y, z) on `face`.
-float2 clp_cube_st(int face, float x, float y, float z) {
-  float sc, tc, ma;
-  switch (face) {
-    case 0:
-      sc = -z;
-      tc = -y;
-      ma = x;
-      break;
-    case 1:
-      sc = z;
-      tc = -y;
-      ma = -x;
-      break;
-    case 2:
-      sc = x;
-      tc = z;
-      ma = y;
-      break;
-    case 3:
-      sc = x;
-      tc = -z;
-      ma = -y;
-      break;
-    case 4:
-      sc = x;
-      tc = -y;
-      ma = z;
-      break;
-    default:
-      sc = -x;
-      tc = -y;
-      ma = -z;
-      break;
-  }
-  const float inv = 1.0f / fabs(ma);
-  return (float2)(0.5f * (sc * inv + 1.0f), 0.5f * (tc * inv + 1.0f));
-}
-
 // One lane's coordinates.
 typedef struct {
   float s, t, r, layer, ref, lod;
@@ -121,7 +77,13 @@ typedef struct {
   int off[3];
 } ClpTexLane;
 
-void clp_tex_lane(const ClpTexCoords* c, int l, ClpTexLane* a) {
+// Offsets along the target's spatial axes (none for cube maps); others are ignored, as
+// TGSI's offset register may repeat a channel into the unused ones.
+int clp_offset_axes(int target) {
+  return clp_target_is_cube(target) ? 0 : clp_target_dims(target);
+}
+
+void clp_tex_lane(const ClpTexCoords* c, int target, int l, ClpTexLane* a) {
   a->s = CLP_LANE(c->s, l);
   a->t = CLP_LANE(c->t, l);
   a->r = CLP_LANE(c->r, l);
@@ -131,7 +93,7 @@ void clp_tex_lane(const ClpTexCoords* c, int l, ClpTexLane* a) {
   for (int k = 0; k < 3; ++k) {
     a->ddx[k] = CLP_LANE(c->ddx[k], l);
     a->ddy[k] = CLP_LANE(c->ddy[k], l);
-    a->off[k] = CLP_LANE(c->offset[k], l);
+    a->off[k] = k < clp_offset_axes(target) ? CLP_LANE(c->offset[k], l) : 0;
   }
 }
 
@@ -140,6 +102,7 @@ void clp_tex_lane(const ClpTexCoords* c, int l, ClpTexLane* a) {
 typedef struct {
   float u, v, w;     // normalized (or texel, for unnormalized) coordinates
   int layer;         // absolute layer (arrays, cube faces)
+  int face;          // cube face (cube targets), else 0
   float lambda_raw;  // log2 of the scale factor (GRADIENTS / BIAS modes)
   bool normalized;
 } ClpTexPoint;
@@ -165,11 +128,13 @@ void clp_tex_point(global const ClpTexView* v, global const ClpSamplerState* smp
       dw[k] = 0.0f;
     }
     layer = face;
+    p->face = face;
     if (clp_target_is_array(target)) {
       const int cubes = (int)(clp_view_layers(v) / 6u);
       layer += 6 * clamp(clp_floor_int(a->layer + 0.5f), 0, max(cubes - 1, 0));
     }
   } else {
+    p->face = 0;
     p->u = a->s;
     p->v = dims >= 2 ? a->t : 0.0f;
     p->w = dims >= 3 ? a->r : 0.0f;
@@ -222,6 +187,7 @@ float4 clp_sample_lane(global const ClpTexView* v, global const uchar* data,
   ClpFilterArgs f;
   f.dims = clp_target_is_cube(target) ? 2 : clp_target_dims(target);
   f.layer = p.layer;
+  f.cube_face = clp_target_is_cube(target) && smp->seamless_cube_map ? p.face : -1;
   f.shadow = clp_target_is_shadow(target) && smp->compare_mode != 0u;
   f.ref = a->ref;
   const uint base = v->first_level;
@@ -261,7 +227,7 @@ void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
     float4 t = (float4)(0.0f);
     if (mk[l]) {
       ClpTexLane a;
-      clp_tex_lane(c, l, &a);
+      clp_tex_lane(c, target, l, &a);
       t = clp_sample_lane(view, data, smp, target, lod_mode, &a);
     }
     r[0][l] = t.x;
@@ -278,9 +244,11 @@ void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
 
 float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* data, int target, int x,
                       int y, int z, int level, const int* off) {
+  // Offsets move the spatial axes only: 1D arrays keep their layer in y, 2D arrays in z.
+  const int axes = clp_offset_axes(target);
   x += off[0];
-  y += off[1];
-  z += off[2];
+  if (axes >= 2) y += off[1];
+  if (axes >= 3) z += off[2];
   if (target == CLP_TGSI_TEX_BUFFER) {
     const long o = clp_texel_offset(v, 0u, x, 0, 0);
     return o < 0 ? (float4)(0.0f) : clp_view_swizzle(v, clp_texel_decode(v->format, data, o));
@@ -414,12 +382,29 @@ float4 clp_gather_lane(global const ClpTexView* v, global const uchar* data,
     const float3 x = clp_tex_texel_coords(v, &p, &b, level);
     int i0, i1, j0 = 0, j1 = 0;
     float fa, fb;
-    clp_wrap_linear(smp->wrap[0], x.x, w, &i0, &i1, &fa);
-    if (!one_d) clp_wrap_linear(smp->wrap[1], x.y, h, &j0, &j1, &fb);
-    const float4 t = clp_fetch_texel(v, data, smp, level, pick_i[k] ? i1 : i0,
-                                     one_d ? 0 : (pick_j[k] ? j1 : j0), p.layer);
+    float4 t;
+    const bool seamless = clp_target_is_cube(target) && smp->seamless_cube_map;
+    if (seamless) {
+      // Across an edge or corner: the adjacent faces' texels (sampling_filter.h).
+      ClpFilterArgs f;
+      f.level = level;
+      f.dims = 2;
+      f.layer = p.layer;
+      f.cube_face = p.face;
+      f.linear = true;
+      f.shadow = shadow;  // compared per texel, so a corner averages three compares
+      f.ref = a->ref;
+      i0 = clp_linear_unwrapped(clamp(x.x, -0.5f, (float)w + 0.5f), &fa);
+      j0 = clp_linear_unwrapped(clamp(x.y, -0.5f, (float)w + 0.5f), &fb);
+      t = clp_cube_filter_texel(v, data, smp, &f, i0 + pick_i[k], j0 + pick_j[k], w);
+    } else {
+      clp_wrap_linear(smp->wrap[0], x.x, w, &i0, &i1, &fa);
+      if (!one_d) clp_wrap_linear(smp->wrap[1], x.y, h, &j0, &j1, &fb);
+      t = clp_fetch_texel(v, data, smp, level, pick_i[k] ? i1 : i0,
+                          one_d ? 0 : (pick_j[k] ? j1 : j0), p.layer);
+    }
     if (shadow) {
-      r[k] = clp_shadow_value(smp, v->format, a->ref, t);
+      r[k] = seamless ? t.x : clp_shadow_value(smp, v->format, a->ref, t);
     } else {
       const float4 s = clp_view_swizzle(v, t);
       r[k] = comp == 0 ? s.x : comp == 1 ? s.y : comp == 2 ? s.z : s.w;
@@ -438,7 +423,7 @@ void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
     float4 t = (float4)(0.0f);
     if (mk[l]) {
       ClpTexLane a;
-      clp_tex_lane(c, l, &a);
+      clp_tex_lane(c, target, l, &a);
       int o4[8];
       if (offsets4) {
         for (int k = 0; k < 8; ++k)
@@ -468,7 +453,7 @@ void clp_tex_query_lod(global const ClpTexView* v, global const ClpSamplerState*
     x[l] = y[l] = 0.0f;
     if (!mk[l]) continue;
     ClpTexLane a;
-    clp_tex_lane(c, l, &a);
+    clp_tex_lane(c, target, l, &a);
     ClpTexPoint p;
     clp_tex_point(v, smp, target, &a, &p);
     y[l] = p.lambda_raw + smp->lod_bias;

@@ -99,14 +99,8 @@ typedef struct {
 #undef CLP_SA_U32
 #undef CLP_SA_F32
 
-#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
-// ---------------------------------------------------------------------------------
-// Device functions (sampling.h). `target` is the TGSI texture target of the instruction
-// (tgsi.md §6.2 numbering, CLP_TGSI_TEX_*), which fixes how coordinates are read; the view
-// descriptor gives the real sizes. Results are four lane vectors: floats for float, unorm
-// and snorm formats, raw integer bits for pure-integer formats; after the view swizzle.
-// Lanes outside `mask` return zero and read nothing.
-
+// TGSI texture targets (tgsi.md §6.2 numbering) of the device functions below, also used
+// by host code that models them (the reference sampler of the tests).
 #define CLP_TGSI_TEX_BUFFER 0
 #define CLP_TGSI_TEX_1D 1
 #define CLP_TGSI_TEX_2D 2
@@ -125,6 +119,14 @@ typedef struct {
 #define CLP_TGSI_TEX_2D_ARRAY_MSAA 15
 #define CLP_TGSI_TEX_CUBE_ARRAY 16
 #define CLP_TGSI_TEX_SHADOWCUBE_ARRAY 17
+
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+// ---------------------------------------------------------------------------------
+// Device functions (sampling.h). `target` is the TGSI texture target of the instruction
+// (tgsi.md §6.2 numbering, CLP_TGSI_TEX_*), which fixes how coordinates are read; the view
+// descriptor gives the real sizes. Results are four lane vectors: floats for float, unorm
+// and snorm formats, raw integer bits for pure-integer formats; after the view swizzle.
+// Lanes outside `mask` return zero and read nothing.
 
 // How the level of detail is chosen.
 #define CLP_LOD_GRADIENTS 0  // from ddx/ddy (implicit in the fragment stage, or TXD)

@@ -249,6 +249,16 @@ TEST_CASE("clpipe-demo: renders the scene to a PNG with depth, blending and ligh
   const float rad = clpipe::demo::kSphereRadius;
   CHECK(brightness(d, clpipe::demo::kSphereCentre + lit * rad) >
         brightness(d, clpipe::demo::kSphereCentre + dark * rad) + 90);
+
+  // Texturing: the panel's pixels are its minified brick texture (red bricks, light
+  // mortar, trilinear), not its white vertex colour nor the clear colour. (Its left
+  // half: the torus hides part of the right half.)
+  clpipe::demo::project_to_pixel(clpipe::demo::kPanelCentre - Vec3{0.5f, 0, 0}, 160, 120, &x, &y);
+  const uint8_t* p = d.at(uint32_t(x), uint32_t(y));
+  INFO("panel centre pixel " << int(p[0]) << "," << int(p[1]) << "," << int(p[2]));
+  CHECK(p[0] > p[1] + 40);
+  CHECK(p[0] > p[2] + 40);
+  CHECK(p[1] > 20);  // some mortar is averaged in
 }
 
 TEST_CASE("clpipe-demo: bad options and unwritable outputs are errors", "[tools][demo]") {

@@ -2,6 +2,7 @@
 // sequence of one frame.
 #include "demo_scene.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace clpipe::demo {
@@ -9,8 +10,9 @@ namespace clpipe::demo {
 namespace {
 
 // VS: clip position = MVP * p, world position = M * p, world normal = M * n (the models
-// are rotations and translations, so M's upper 3x3 maps normals too), colour passed on.
-// CONST[0..3] = MVP columns, CONST[4..7] = model columns.
+// are rotations and translations, so M's upper 3x3 maps normals too), colour passed on,
+// texture coordinates (DP4 of the world position, whose w is 1, with CONST[8], CONST[9]).
+// CONST[0..3] = MVP columns, CONST[4..7] = model columns, CONST[8..9] = planar mapping.
 const char* kVertexShader =
     "VERT\n"
     "DCL IN[0]\n"
@@ -20,7 +22,8 @@ const char* kVertexShader =
     "DCL OUT[1], GENERIC[0]\n"
     "DCL OUT[2], GENERIC[1]\n"
     "DCL OUT[3], GENERIC[2]\n"
-    "DCL CONST[0..7]\n"
+    "DCL OUT[4], GENERIC[3]\n"
+    "DCL CONST[0..9]\n"
     "DCL TEMP[0..1]\n"
     "  0: MUL TEMP[0], CONST[0], IN[0].xxxx\n"
     "  1: MAD TEMP[0], CONST[1], IN[0].yyyy, TEMP[0]\n"
@@ -29,12 +32,15 @@ const char* kVertexShader =
     "  4: MUL TEMP[1], CONST[4], IN[0].xxxx\n"
     "  5: MAD TEMP[1], CONST[5], IN[0].yyyy, TEMP[1]\n"
     "  6: MAD TEMP[1], CONST[6], IN[0].zzzz, TEMP[1]\n"
-    "  7: ADD OUT[3], CONST[7], TEMP[1]\n"
-    "  8: MUL TEMP[1], CONST[4], IN[1].xxxx\n"
-    "  9: MAD TEMP[1], CONST[5], IN[1].yyyy, TEMP[1]\n"
-    " 10: MAD OUT[1], CONST[6], IN[1].zzzz, TEMP[1]\n"
-    " 11: MOV OUT[2], IN[2]\n"
-    " 12: END\n";
+    "  7: ADD TEMP[1], CONST[7], TEMP[1]\n"
+    "  8: MOV OUT[3], TEMP[1]\n"
+    "  9: DP4 OUT[4].x, TEMP[1], CONST[8]\n"
+    " 10: DP4 OUT[4].y, TEMP[1], CONST[9]\n"
+    " 11: MUL TEMP[1], CONST[4], IN[1].xxxx\n"
+    " 12: MAD TEMP[1], CONST[5], IN[1].yyyy, TEMP[1]\n"
+    " 13: MAD OUT[1], CONST[6], IN[1].zzzz, TEMP[1]\n"
+    " 14: MOV OUT[2], IN[2]\n"
+    " 15: END\n";
 
 // FS: per-pixel Blinn-Phong. IN[0] world normal, IN[1] albedo (alpha = opacity),
 // IN[2] world position. CONST[0] = direction to the light (unit), CONST[1] = eye,
@@ -68,6 +74,33 @@ const char* kFragmentShader =
     " 17: MAD OUT[0].xyz, IN[1], TEMP[1].xxxx, TEMP[3].xxxx\n"
     " 18: MOV OUT[0].w, IN[1].wwww\n"
     " 19: END\n";
+
+// FS of textured materials: albedo = TEX of the texture coordinates (IN[1]), times
+// (ambient + diffuse) of the world normal IN[0]; opaque. Constants as kFragmentShader.
+const char* kTexturedFragmentShader =
+    "FRAG\n"
+    "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+    "DCL IN[1], GENERIC[3], PERSPECTIVE\n"
+    "DCL OUT[0], COLOR\n"
+    "DCL SAMP[0]\n"
+    "DCL SVIEW[0], 2D, FLOAT\n"
+    "DCL CONST[0..2]\n"
+    "DCL TEMP[0..1]\n"
+    "IMM[0] FLT32 {0.0, 1.0, 0.0, 0.0}\n"
+    "  0: DP3 TEMP[0].x, IN[0], IN[0]\n"
+    "  1: RSQ TEMP[0].x, TEMP[0].xxxx\n"
+    "  2: MUL TEMP[0].xyz, IN[0], TEMP[0].xxxx\n"
+    "  3: DP3 TEMP[0].x, TEMP[0], CONST[0]\n"
+    "  4: MAX TEMP[0].x, TEMP[0].xxxx, IMM[0].xxxx\n"
+    "  5: MAD TEMP[0].x, TEMP[0].xxxx, CONST[2].wwww, CONST[2].xxxx\n"
+    "  6: TEX TEMP[1], IN[1], SAMP[0], 2D\n"
+    "  7: MUL OUT[0].xyz, TEMP[1], TEMP[0].xxxx\n"
+    "  8: MOV OUT[0].w, IMM[0].yyyy\n"
+    "  9: END\n";
+
+// Side of the brick texture in texels, and its mip levels (down to 1x1).
+constexpr uint32_t kBrickSize = 128;
+constexpr uint32_t kBrickLevels = 8;
 
 void check(const Status& s, const char* what) {
   if (!s.is_ok()) throw DemoError(std::string(what) + ": " + s.to_string());
@@ -142,6 +175,8 @@ DemoScene::DemoScene(Screen& screen, Context& ctx, uint32_t width, uint32_t heig
   vs_ = take(ctx_.create_vs_state(ss), "vertex shader");
   ss.tgsi = kFragmentShader;
   fs_ = take(ctx_.create_fs_state(ss), "fragment shader");
+  ss.tgsi = kTexturedFragmentShader;
+  textured_fs_ = take(ctx_.create_fs_state(ss), "textured fragment shader");
   check(ctx_.bind_vs_state(vs_), "bind_vs_state");
   check(ctx_.bind_fs_state(fs_), "bind_fs_state");
   VertexElement pos, normal, color;
@@ -179,6 +214,14 @@ DemoScene::DemoScene(Screen& screen, Context& ctx, uint32_t width, uint32_t heig
   blend.rt[0].alpha_src_factor = BlendFactor::ONE;
   blend.rt[0].alpha_dst_factor = BlendFactor::INV_SRC_ALPHA;
   translucent_.blend = take(ctx_.create_blend_state(blend), "blend state");
+  textured_.rasterizer = opaque_.rasterizer;
+  textured_.blend = opaque_.blend;
+  textured_.depth_stencil = opaque_.depth_stencil;
+  textured_.texture = brick_texture();
+  SamplerState smp;
+  smp.min_img_filter = smp.mag_img_filter = TexFilter::LINEAR;
+  smp.min_mip_filter = TexMipFilter::LINEAR;
+  textured_.sampler = take(ctx_.create_sampler_state(smp), "sampler state");
 
   // Draw order: the sphere before the ground behind it (the depth test must keep the
   // sphere), translucent panes last and back to front.
@@ -189,6 +232,17 @@ DemoScene::DemoScene(Screen& screen, Context& ctx, uint32_t width, uint32_t heig
   objects_.push_back(
       {upload(make_ground(7.0f, 14, Rgba8{205, 205, 200, 255}, Rgba8{70, 74, 86, 255})),
        &two_sided_, Mat4()});
+  {
+    Object panel{upload(make_quad(kPanelCentre, {kPanelHalfSize, 0, 0}, {0, kPanelHalfSize, 0},
+                                  Rgba8{255, 255, 255, 255})),
+                 &textured_, Mat4()};
+    // s along +x, t along -y (row 0 of the texture at the top), kPanelRepeat repeats.
+    const float k = kPanelRepeat / (2 * kPanelHalfSize);
+    const float st[8] = {k, 0,  0, -k * (kPanelCentre.x - kPanelHalfSize),
+                         0, -k, 0, k * (kPanelCentre.y + kPanelHalfSize)};
+    std::memcpy(panel.st, st, sizeof(st));
+    objects_.push_back(panel);
+  }
   objects_.push_back({upload(make_quad({-0.6f, 0.9f, -2.4f}, {0.9f, 0, 0}, {0, 0.9f, 0},
                                        Rgba8{250, 210, 40, 140})),
                       &translucent_, Mat4()});
@@ -201,6 +255,37 @@ DemoScene::DemoScene(Screen& screen, Context& ctx, uint32_t width, uint32_t heig
 }
 
 DemoScene::~DemoScene() = default;
+
+SamplerViewHandle DemoScene::brick_texture() {
+  ResourceTemplate t = texture_2d(Format::R8G8B8A8_UNORM, kBrickSize, kBrickSize,
+                                  Bind::SAMPLER_VIEW | Bind::RENDER_TARGET);
+  t.last_level = kBrickLevels - 1;
+  brick_ = take(screen_.resource_create(t), "brick texture");
+  // Rows of 32x16-texel bricks, every other row shifted by half a brick, 2-texel mortar;
+  // a little per-brick shade so the mip levels differ from a flat colour.
+  std::vector<uint8_t> texels(size_t(kBrickSize) * kBrickSize * 4);
+  for (uint32_t y = 0; y < kBrickSize; ++y) {
+    for (uint32_t x = 0; x < kBrickSize; ++x) {
+      const uint32_t row = y / 16, bx = (x + (row % 2) * 16) % kBrickSize;
+      const bool mortar = y % 16 < 2 || bx % 32 < 2;
+      const int shade = int((row * 7 + bx / 32 * 13) % 5) * 8 - 16;
+      const Rgba8 c = mortar ? kMortarColor : kBrickColor;
+      uint8_t* p = &texels[(size_t(y) * kBrickSize + x) * 4];
+      p[0] = uint8_t(std::clamp(int(c.r) + (mortar ? 0 : shade), 0, 255));
+      p[1] = uint8_t(std::clamp(int(c.g) + (mortar ? 0 : shade), 0, 255));
+      p[2] = uint8_t(std::clamp(int(c.b) + (mortar ? 0 : shade), 0, 255));
+      p[3] = 255;
+    }
+  }
+  check(ctx_.texture_subdata(brick_, 0, Map::WRITE, make_box_2d(0, 0, kBrickSize, kBrickSize),
+                             texels.data(), kBrickSize * 4, 0),
+        "texture upload");
+  check(ctx_.generate_mipmap(brick_, t.format, 0, kBrickLevels - 1, 0, 0), "generate_mipmap");
+  SamplerViewTemplate v;
+  v.format = t.format;
+  v.last_level = kBrickLevels - 1;
+  return take(ctx_.create_sampler_view(brick_, v), "sampler view");
+}
 
 DemoScene::GpuMesh DemoScene::upload(const Mesh& mesh) {
   GpuMesh g;
@@ -224,9 +309,10 @@ DemoScene::GpuMesh DemoScene::upload(const Mesh& mesh) {
 
 void DemoScene::draw(const Object& o, const Mat4& model) {
   const Mat4 mvp = view_projection(width_, height_) * model;
-  float k[32];
+  float k[40];
   std::memcpy(k, mvp.m, 64);
   std::memcpy(k + 16, model.m, 64);
+  std::memcpy(k + 32, o.st, sizeof(o.st));
   ConstantBuffer cb;
   cb.user_buffer = k;
   cb.buffer_size = sizeof(k);
@@ -234,6 +320,15 @@ void DemoScene::draw(const Object& o, const Mat4& model) {
   ctx_.bind_rasterizer_state(o.material->rasterizer);
   ctx_.bind_blend_state(o.material->blend);
   ctx_.bind_depth_stencil_alpha_state(o.material->depth_stencil);
+  if (o.material->texture) {
+    check(ctx_.bind_fs_state(textured_fs_), "bind_fs_state");
+    check(ctx_.set_sampler_views(ShaderType::FRAGMENT, 0, {o.material->texture}),
+          "set_sampler_views");
+    check(ctx_.bind_sampler_states(ShaderType::FRAGMENT, 0, {o.material->sampler}),
+          "bind_sampler_states");
+  } else {
+    check(ctx_.bind_fs_state(fs_), "bind_fs_state");
+  }
   VertexBuffer vb;
   vb.stride = sizeof(Vertex);
   vb.buffer = o.mesh.vertices;

@@ -1,8 +1,10 @@
 // The demo scene of clpipe-demo, drawn through the public API only: a lit rotating torus,
-// a lit sphere, a checkerboard ground plane and translucent panes, with a depth buffer,
-// back-face culling and alpha blending. Lighting (ambient, diffuse, Blinn-Phong
+// a lit sphere, a checkerboard ground plane, a textured panel and translucent panes, with
+// a depth buffer, back-face culling and alpha blending. Lighting (ambient, diffuse, Blinn-Phong
 // specular) is evaluated per pixel in a TGSI fragment shader; vertex colours carry the
-// albedo and the alpha of the panes.
+// albedo and the alpha of the panes. The panel's albedo is a procedural brick texture
+// with a mip chain built by generate_mipmap, sampled trilinearly (TEX in the fragment
+// shader, texture coordinates mapped from world positions in the vertex shader).
 //
 // Producer: DemoScene enqueues each frame's clears and draws on the caller's Context;
 // consumers: demo_app.cpp (frames, PNG) and the demo test (which projects the scene
@@ -36,6 +38,13 @@ constexpr Vec3 kSphereCentre{1.7f, 0.9f, -0.8f};
 constexpr float kSphereRadius = 0.9f;
 constexpr Vec3 kRedPaneCentre{0.94f, 1.02f, 0.71f};
 constexpr float kRedPaneHalfSize = 0.3f;  // a square facing +z
+// The textured panel: a square facing +z, its texture repeated kPanelRepeat times.
+constexpr Vec3 kPanelCentre{-3.7f, 1.3f, -2.6f};
+constexpr float kPanelHalfSize = 1.0f;
+constexpr float kPanelRepeat = 3.0f;
+// Texels of the brick texture: brick and mortar colours.
+constexpr Rgba8 kBrickColor{178, 60, 40, 255};
+constexpr Rgba8 kMortarColor{225, 220, 205, 255};
 // Direction towards the light (normalised at use).
 constexpr Vec3 kLightDir{-0.45f, 0.8f, 0.5f};
 // Colours (RGBA8): clear colour, sphere albedo, red pane (alpha 50 %).
@@ -67,22 +76,28 @@ class DemoScene {
     ResourceRef vertices, indices;
     uint32_t index_count = 0;
   };
-  // How an object's fragments combine with the framebuffer.
-  // TODO(issue 5): a textured material (sampler view + sampler state, a shader pair
-  // passing TEXCOORD to a TEX instruction) for a textured mesh once textures work.
+  // How an object's fragments combine with the framebuffer; textured materials use the
+  // textured shader pair and sample `texture` through `sampler`.
   struct Material {
     RasterizerHandle rasterizer;
     BlendHandle blend;
     DepthStencilAlphaHandle depth_stencil;
+    SamplerViewHandle texture;
+    SamplerHandle sampler;
   };
   struct Object {
     GpuMesh mesh;
     const Material* material = nullptr;
     Mat4 model;          // placement
     bool spins = false;  // turned by the frame number before placement
+    // Textured materials: texture coordinates (s, t) = (dot(p, st[0..2]) + st[3],
+    // dot(p, st[4..6]) + st[7]) of the world position p.
+    float st[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   };
 
   GpuMesh upload(const Mesh& mesh);
+  // The brick texture of the panel: level 0 uploaded, the others by generate_mipmap.
+  SamplerViewHandle brick_texture();
   void draw(const Object& object, const Mat4& model);
 
   Screen& screen_;
@@ -90,9 +105,10 @@ class DemoScene {
   uint32_t width_, height_;
   ResourceRef color_, depth_;
   SurfaceHandle color_surf_, depth_surf_;
-  ShaderHandle vs_, fs_;
+  ResourceRef brick_;
+  ShaderHandle vs_, fs_, textured_fs_;
   VertexElementsHandle elements_;
-  Material opaque_, two_sided_, translucent_;
+  Material opaque_, two_sided_, translucent_, textured_;
   std::vector<Object> objects_;
 };
 
