@@ -74,9 +74,10 @@ draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, 
 }  // namespace
 
 void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
-                     const compiler::ShaderInfo& fs, const compiler::FsLinkage& linkage,
-                     const DrawInfo& info, draw::DrawSetup* s, DrawResources* used) {
-  s->outputs = vertex_output_layout(vs);
+                     const compiler::ShaderInfo& last, const compiler::ShaderInfo& fs,
+                     const compiler::FsLinkage& linkage, const DrawInfo& info, draw::DrawSetup* s,
+                     DrawResources* used) {
+  s->outputs = vertex_output_layout(last);
 
   // Vertex input.
   if (st.vertex_elements) s->elements = st.vertex_elements->elements;

@@ -64,6 +64,9 @@
 #define CLP_DRAW_DEPTH_FLOAT (1u << 17)  // the depth buffer is floating point
 #define CLP_DRAW_POINT_QUAD_RAST (1u << 18)  // points are quads: no size/centre rounding
 #define CLP_DRAW_NEED_PRIM_ID (1u << 19)     // the fragment stage reads PRIMID
+// PRIMID of position p is prim_write's prim_base[p] (a geometry shader's output stream
+// carries the id of the input primitive that emitted each vertex; gs.cl).
+#define CLP_DRAW_PRIM_ID_TABLE (1u << 20)
 
 // Parameters of the vertex, setup and binning passes of one draw.
 typedef struct {

@@ -90,7 +90,8 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   std::memset(&dp, 0, sizeof(dp));
   const RasterizerState& r = s.rasterizer;
   const VertexOutputLayout& o = s.outputs;
-  dp.num_outputs = s.vs.num_outputs;
+  // Registers per vertex of the last vertex stage (the setup and tile passes read it).
+  dp.num_outputs = s.gs.stage.program ? s.gs.stage.num_outputs : s.vs.num_outputs;
   dp.pos_reg = o.pos_reg;
   dp.psize_reg = o.psize_reg;
   dp.clipdist_reg[0] = o.clipdist_reg[0];

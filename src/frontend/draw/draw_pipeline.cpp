@@ -24,9 +24,24 @@ uint32_t bin_chunks(uint32_t records) {
 }  // namespace
 
 DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
-    : queue_(queue), core_(cache.get(core_source())), scanner_(queue, core_) {
+    : queue_(queue), cache_(cache), core_(cache.get(core_source())), scanner_(queue, core_) {
   total_ = queue_.create_buffer(sizeof(uint32_t));
   dummy_ = queue_.create_buffer(16);
+  gs_prim_total_ = queue_.create_buffer(sizeof(uint32_t));
+  gs_out_total_ = queue_.create_buffer(sizeof(uint32_t));
+  so_total_ = queue_.create_buffer(sizeof(uint32_t));
+}
+
+const runtime::ProgramRef& DrawPipeline::stream_program() {
+  if (!stream_) stream_ = cache_.get(kernels::expand_includes("#include \"stream.cl\"\n"));
+  return stream_;
+}
+
+void DrawPipeline::add_counter(const cl::Buffer& counters, uint32_t word, const cl::Buffer& total,
+                               uint32_t factor) {
+  cl::Kernel& k = queue_.kernel(stream_program(), "counter_add");
+  runtime::set_args(k, counters, word, total, factor);
+  queue_.launch(k, {1}, {1}, "query");
 }
 
 void DrawPipeline::ensure(cl::Buffer& buf, size_t& capacity, size_t bytes) {
@@ -51,14 +66,16 @@ std::vector<ClpTri> DrawPipeline::read_records() {
 }
 
 std::vector<std::array<uint32_t, 4>> DrawPipeline::read_vertices() {
-  std::vector<std::array<uint32_t, 4>> out(size_t(stats_.positions) * last_num_outputs_);
-  if (!out.empty()) queue_.read(verts_, 0, out.size() * 16, out.data());
+  const uint32_t n = stats_.gs_positions ? stats_.gs_positions : stats_.positions;
+  std::vector<std::array<uint32_t, 4>> out(size_t(n) * last_num_outputs_);
+  if (!out.empty() && last_verts_) queue_.read(*last_verts_, 0, out.size() * 16, out.data());
   return out;
 }
 
 void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStartCountBias& range,
                         uint32_t draw_id) {
   stats_ = DrawStats();
+  last_verts_ = nullptr;
   const uint64_t total64 = uint64_t(range.count) * info.instance_count;
   if (total64 == 0) return;
   const size_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
@@ -72,6 +89,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   const uint32_t total = uint32_t(total64);
   stats_.positions = total;
   last_num_outputs_ = uint32_t(no);
+  last_verts_ = &verts_;
   const bool restart = info.index_size && info.primitive_restart;
 
   // 1. Vertex pass.
@@ -98,12 +116,12 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
       args << r;
     queue_.launch(k, {(size_t(total) + 3) / 4}, {}, "vertex");
   }
-  // Without rasterization only the primitive count of queries is left to compute.
+  // Without rasterization only stream output and the primitive counts of queries are
+  // left to compute.
   const bool discard = s.rasterizer.rasterizer_discard;
-  if (discard && !s.count_primitives) return;
+  if (discard && !s.count_primitives && !s.so.active) return;
 
-  const ClpDrawParams dp = make_draw_params(s, info, range.count);
-  const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
+  ClpDrawParams dp = make_draw_params(s, info, range.count);
 
   // 2. Restart segments.
   if (restart) {
@@ -115,37 +133,61 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
     runtime::set_args(k, restart_, seg_index_, range.count, seg_first_);
     queue_.launch(k, {range.count}, {}, "setup");
   }
-  const cl::Buffer& restart_buf = restart ? restart_ : dummy_;
-  const cl::Buffer& seg_index_buf = restart ? seg_index_ : dummy_;
-  const cl::Buffer& seg_first_buf = restart ? seg_first_ : dummy_;
+  VertexStream vs{&verts_,
+                  restart ? &restart_ : &dummy_,
+                  restart ? &seg_index_ : &dummy_,
+                  restart ? &seg_first_ : &dummy_,
+                  nullptr,
+                  total,
+                  uint32_t(no)};
 
-  // 3. Setup: count, scan, write.
-  ensure(counts_, counts_cap_, size_t(total) * 4);
-  ensure(assembled_, assembled_cap_, size_t(total) * 4);
+  // 3. Geometry shader and stream output (geometry_pass.cpp, stream_output_pass.cpp).
+  if (s.gs.stage.program) {
+    vs = run_geometry(s, vs, &dp);
+    stats_.gs_positions = vs.positions;
+    last_num_outputs_ = vs.num_outputs;
+    last_verts_ = vs.verts;
+  }
+  if (vs.positions == 0) return;
+  if (s.so.active) run_stream_output(s, vs, dp);
+  if (discard && !s.count_primitives) return;
+  const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
+  const uint32_t positions = vs.positions;
+
+  // 4. Setup: count, scan, write.
+  ensure(counts_, counts_cap_, size_t(positions) * 4);
+  ensure(assembled_, assembled_cap_, size_t(positions) * 4);
   {
     cl::Kernel& k = queue_.kernel(core_, "prim_count");
-    runtime::set_args(k, dp_buf, verts_, restart_buf, seg_index_buf, seg_first_buf, counts_,
+    runtime::set_args(k, dp_buf, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
                       assembled_);
-    queue_.launch(k, {total}, {}, "setup");
+    queue_.launch(k, {positions}, {}, "setup");
   }
-  if ((restart && s.fs_reads_prim_id) || s.count_primitives) {
-    scanner_.exclusive_scan(assembled_, total, total_);
-    if (s.count_primitives) stats_.assembled = read_total();
+  const bool count = s.count_primitives && s.counters();
+  if ((restart && !vs.prim_ids && s.fs_reads_prim_id) || count) {
+    scanner_.exclusive_scan(assembled_, positions, total_);
+    if (count) {
+      // Primitives out of the last vertex stage: the draw's own, or the GS's.
+      add_counter(s.counters, CLP_COUNTER_PRIMS_GENERATED, total_, 1);
+      add_counter(s.counters,
+                  s.gs.stage.program ? CLP_COUNTER_GS_PRIMITIVES : CLP_COUNTER_IA_PRIMITIVES,
+                  total_, 1);
+    }
   }
   if (discard) return;
-  scanner_.exclusive_scan(counts_, total, total_);
+  scanner_.exclusive_scan(counts_, positions, total_);
   const uint32_t records = read_total();
   stats_.records = records;
   if (records == 0) return;
   ensure(tris_, tris_cap_, size_t(records) * sizeof(ClpTri));
   {
     cl::Kernel& k = queue_.kernel(core_, "prim_write");
-    runtime::set_args(k, dp_buf, verts_, restart_buf, seg_index_buf, seg_first_buf, counts_,
-                      assembled_, tris_, records);
-    queue_.launch(k, {total}, {}, "setup");
+    runtime::set_args(k, dp_buf, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
+                      vs.prim_ids ? *vs.prim_ids : assembled_, tris_, records);
+    queue_.launch(k, {positions}, {}, "setup");
   }
 
-  // 4. Binning: count, scan, scatter.
+  // 5. Binning: count, scan, scatter.
   const uint32_t nchunks = bin_chunks(records);
   const uint32_t ntiles = dp.tiles_x * dp.tiles_y;
   const uint32_t hist_n = ntiles * nchunks;
@@ -166,10 +208,10 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
     queue_.launch(k, {nchunks}, {}, "bin");
   }
 
-  // 5. Tile pass.
+  // 6. Tile pass.
   ClpRasterParams rp = make_raster_params(s);
   rp.bin_chunks = nchunks;
-  if (s.counters()) rp.flags |= CLP_RAST_COUNT;
+  if (s.counters() && s.count_fragments) rp.flags |= CLP_RAST_COUNT;
   if (s.predicate()) {
     rp.flags |= CLP_RAST_PREDICATE;
     if (s.skip_when_true) rp.flags |= CLP_RAST_PREDICATE_WHEN_TRUE;
@@ -178,7 +220,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
     const cl::Buffer rp_buf = queue_.create_buffer_from(&rp, sizeof(rp));
     cl::Kernel& k = queue_.kernel(s.fs.program, "tile_pass");
     runtime::KernelArgs args(k);
-    args << rp_buf << dp_buf << tris_ << list_ << hist_ << verts_;
+    args << rp_buf << dp_buf << tris_ << list_ << hist_ << *vs.verts;
     for (uint32_t i = 0; i < CLP_MAX_RTS; ++i) {
       const bool bound = i < s.nr_cbufs && s.cbufs[i].format != Format::NONE && s.cbufs[i].buffer();
       args << (bound ? s.cbufs[i].buffer : dummy_);
