@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "clpipe/defines.h"
@@ -116,6 +117,14 @@ class Transfer {
   uint64_t layer_stride_ = 0;
 };
 using TransferHandle = std::shared_ptr<Transfer>;
+
+// Device time of one kind of pass ("vertex", "setup", "scan", "bin", "tile", "fill",
+// "copy", "blit", ...), from OpenCL profiling events.
+struct PassTime {
+  std::string pass;
+  uint64_t launches = 0;
+  uint64_t device_ns = 0;  // sum of the launches' execution times
+};
 
 class Context {
  public:
@@ -269,6 +278,12 @@ class Context {
   // query == nullptr disables conditional rendering.
   virtual Status render_condition(const QueryHandle& query, bool condition,
                                   RenderCondMode mode) = 0;
+
+  // --- Profiling --------------------------------------------------------------------
+  // When $CLPIPE_PROFILE=1 was set as the context was created: the device time per pass
+  // of the kernels launched since the previous call (waiting for them to finish), in
+  // order of first launch. Empty when profiling is off or the context does not profile.
+  virtual Result<std::vector<PassTime>> collect_pass_times() { return std::vector<PassTime>{}; }
 };
 
 }  // namespace clpipe

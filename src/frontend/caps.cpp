@@ -8,6 +8,7 @@
 // really works). Size limits come from the device (ScreenImpl::limits()).
 #include <algorithm>
 
+#include "frontend/compute_grid.h"
 #include "frontend/features.h"
 #include "frontend/limits.h"
 #include "frontend/screen_impl.h"
@@ -21,6 +22,15 @@ namespace {
 
 // The draw pipeline with shaders: what GL calls rendering.
 constexpr bool kGraphics = kDraw && kShaders;
+// launch_grid with compute shaders.
+constexpr bool kComputeRuns = kShaders && kCompute;
+
+// Shader buffers and images of the COMPUTE stage: every one is a kernel parameter (a
+// pointer, and images share one descriptor array), and with 16 constant buffers and 16
+// sampler views a shader using all of them stays below the 1024 bytes of parameters
+// OpenCL 1.2 guarantees (CL_DEVICE_MAX_PARAMETER_SIZE). 32 = CLP_RI_MAX_SHADER_BUFFERS.
+constexpr uint32_t kComputeShaderBuffers = 32;
+constexpr uint32_t kComputeShaderImages = 32;
 
 constexpr int b(bool v) {
   return v ? 1 : 0;
@@ -38,9 +48,17 @@ bool stage_runs(ShaderType stage) {
     case ShaderType::TESS_EVAL:
       return kGraphics && kTessellation;
     case ShaderType::COMPUTE:
-      return kShaders && kCompute;
+      return kComputeRuns;
   }
   return false;
+}
+
+// SHADER_BUFFER_OFFSET_ALIGNMENT: the device's sub-buffer alignment
+// (CL_DEVICE_MEM_BASE_ADDR_ALIGN, bits), at most GL's largest allowed value (256) and at
+// least a word. Offsets the device cannot take as a sub-buffer are bound through copies
+// (shader_program.cpp), so a device needing more than 256 bytes still works.
+uint32_t shader_buffer_offset_alignment(const runtime::DeviceLimits& dev) {
+  return std::clamp<uint32_t>(dev.mem_base_addr_align / 8, 4, 256);
 }
 
 int clamp_int(uint64_t v) {
@@ -184,7 +202,24 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::MAX_CONSTANT_BUFFER_SIZE_UINT:
       return kShaders ? 65536 : 0;
     case Cap::COMPUTE:
-      return b(kShaders && kCompute);
+      return b(kComputeRuns);
+
+    // --- Compute (kCompute): shader buffers and images exist in the COMPUTE stage only. --
+    case Cap::COMPUTE_GRID_INFO_LAST_BLOCK:  // partial blocks run as launches of their own
+    case Cap::IMAGE_LOAD_FORMATTED:          // PIPE_FORMAT_NONE images decode the view's format
+    case Cap::IMAGE_STORE_FORMATTED:
+    case Cap::IMAGE_ATOMIC_FLOAT_ADD:  // ATOMFADD on R32_FLOAT texels (compare-and-swap loop)
+      return b(kComputeRuns);
+    case Cap::SHADER_BUFFER_OFFSET_ALIGNMENT:
+      return kComputeRuns ? int(shader_buffer_offset_alignment(dev)) : 0;
+    case Cap::MAX_SHADER_BUFFER_SIZE_UINT:
+      // Shaders address buffers with 32-bit byte offsets; get_param answers an int.
+      return kComputeRuns ? int(std::min<uint64_t>(dev.max_mem_alloc_size, 0x7ffffffcu)) : 0;
+    case Cap::MAX_COMBINED_SHADER_BUFFERS:
+      return kComputeRuns ? int(kComputeShaderBuffers) : 0;
+    case Cap::MAX_COMBINED_SHADER_OUTPUT_RESOURCES:
+      // Shader buffers and images of the one stage that has them, plus colour outputs.
+      return kComputeRuns ? int(kComputeShaderBuffers + kComputeShaderImages + kMaxColorBufs) : 0;
     case Cap::MAX_GEOMETRY_OUTPUT_VERTICES:
       return kGraphics && kGeometryShaders ? 256 : 0;
     case Cap::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS:
@@ -292,7 +327,6 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::FS_POSITION_IS_SYSVAL:
     case Cap::FS_POINT_IS_SYSVAL:
     case Cap::FS_FACE_IS_INTEGER_SYSVAL:
-    case Cap::SHADER_BUFFER_OFFSET_ALIGNMENT:
     case Cap::INVALIDATE_BUFFER:
     case Cap::STRING_MARKER:
     case Cap::SURFACE_REINTERPRET_BLOCKS:
@@ -328,7 +362,6 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::MEMOBJ:
     case Cap::LOAD_CONSTBUF:
     case Cap::TILE_RASTER_ORDER:
-    case Cap::MAX_COMBINED_SHADER_OUTPUT_RESOURCES:
     case Cap::FRAMEBUFFER_MSAA_CONSTRAINTS:
     case Cap::SIGNED_VERTEX_BUFFER_OFFSET:
     case Cap::CONTEXT_PRIORITY_MASK:
@@ -343,19 +376,13 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::CONSERVATIVE_RASTER_POST_DEPTH_COVERAGE:
     case Cap::CONSERVATIVE_RASTER_INNER_COVERAGE:
     case Cap::PROGRAMMABLE_SAMPLE_LOCATIONS:
-    case Cap::MAX_SHADER_BUFFER_SIZE_UINT:
-    case Cap::MAX_COMBINED_SHADER_BUFFERS:
     case Cap::MAX_COMBINED_HW_ATOMIC_COUNTERS:
     case Cap::MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS:
     case Cap::SURFACE_SAMPLE_COUNT:
-    case Cap::IMAGE_ATOMIC_FLOAT_ADD:
     case Cap::QUERY_PIPELINE_STATISTICS_SINGLE:
     case Cap::RGB_OVERRIDE_DST_ALPHA_BLEND:
     case Cap::NIR_COMPACT_ARRAYS:
-    case Cap::COMPUTE_GRID_INFO_LAST_BLOCK:
     case Cap::COMPUTE_SHADER_DERIVATIVES:
-    case Cap::IMAGE_LOAD_FORMATTED:
-    case Cap::IMAGE_STORE_FORMATTED:
     case Cap::THROTTLE:
     case Cap::DMABUF:
     case Cap::PREFER_COMPUTE_FOR_MULTIMEDIA:
@@ -480,6 +507,11 @@ int ScreenImpl::get_shader_param(ShaderType shader, ShaderCap cap) const {
     case ShaderCap::MAX_TEXTURE_SAMPLERS:
     case ShaderCap::MAX_SAMPLER_VIEWS:
       return kTexturing ? 16 : 0;
+    case ShaderCap::MAX_SHADER_BUFFERS:
+      // Compute only: the draw passes bind them too, but nothing tests them there yet.
+      return shader == ShaderType::COMPUTE ? int(kComputeShaderBuffers) : 0;
+    case ShaderCap::MAX_SHADER_IMAGES:
+      return shader == ShaderType::COMPUTE ? int(kComputeShaderImages) : 0;
     case ShaderCap::PREFERRED_IR:
       return int(ShaderIr::TGSI);
     case ShaderCap::SUPPORTED_IRS:
@@ -492,8 +524,6 @@ int ScreenImpl::get_shader_param(ShaderType shader, ShaderCap cap) const {
     case ShaderCap::GLSL_16BIT_CONSTS:
     case ShaderCap::DROUND_SUPPORTED:
     case ShaderCap::DFRACEXP_DLDEXP_SUPPORTED:
-    case ShaderCap::MAX_SHADER_BUFFERS:
-    case ShaderCap::MAX_SHADER_IMAGES:
     case ShaderCap::LDEXP_SUPPORTED:
     case ShaderCap::MAX_HW_ATOMIC_COUNTERS:
     case ShaderCap::MAX_HW_ATOMIC_COUNTER_BUFFERS:
@@ -505,8 +535,10 @@ int ScreenImpl::get_shader_param(ShaderType shader, ShaderCap cap) const {
 }
 
 std::vector<uint64_t> ScreenImpl::get_compute_param(ComputeCap cap) const {
-  // Device facts, reported even while COMPUTE = 0 (clients ask only when it is 1).
+  // Device facts, reported even while COMPUTE = 0 (clients ask only when it is 1). The
+  // grid and block limits are the ones launch_grid enforces (compute_grid.h).
   const runtime::DeviceLimits& dev = device_.limits();
+  const ComputeLimits lim = compute_limits(dev);
   switch (cap) {
     case ComputeCap::ADDRESS_BITS:
       return {dev.address_bits};
@@ -515,19 +547,19 @@ std::vector<uint64_t> ScreenImpl::get_compute_param(ComputeCap cap) const {
     case ComputeCap::GRID_DIMENSION:
       return {3};
     case ComputeCap::MAX_GRID_SIZE:
-      return {0x7fffffff, 65535, 65535};  // work-groups per dimension
+      return {lim.max_grid[0], lim.max_grid[1], lim.max_grid[2]};  // work-groups
     case ComputeCap::MAX_BLOCK_SIZE:
-      return {dev.max_work_item_sizes[0], dev.max_work_item_sizes[1], dev.max_work_item_sizes[2]};
+      return {lim.max_block[0], lim.max_block[1], lim.max_block[2]};
     case ComputeCap::MAX_THREADS_PER_BLOCK:
-      return {dev.max_work_group_size};
+      return {lim.max_threads};
     case ComputeCap::MAX_GLOBAL_SIZE:
       return {dev.global_mem_size};
     case ComputeCap::MAX_LOCAL_SIZE:
-      return {dev.local_mem_size};
+      return {lim.local_mem_size};
     case ComputeCap::MAX_PRIVATE_SIZE:
       return {0};  // OpenCL 1.2 does not report private memory
     case ComputeCap::MAX_INPUT_SIZE:
-      return {dev.max_parameter_size};
+      return {0};  // GridInfo carries no kernel input: MEMORY INPUT reads zeros
     case ComputeCap::MAX_MEM_ALLOC_SIZE:
       return {dev.max_mem_alloc_size};
     case ComputeCap::MAX_CLOCK_FREQUENCY:
@@ -535,11 +567,12 @@ std::vector<uint64_t> ScreenImpl::get_compute_param(ComputeCap cap) const {
     case ComputeCap::MAX_COMPUTE_UNITS:
       return {dev.max_compute_units};
     case ComputeCap::IMAGES_SUPPORTED:
-      return {0};
+      return {uint64_t(b(kComputeRuns))};  // shader images in compute shaders
     case ComputeCap::SUBGROUP_SIZE:
-      return {1};  // portable OpenCL 1.2: no sub-group operations
+      return {1};  // one invocation per work-item and no sub-group operations
     case ComputeCap::MAX_VARIABLE_THREADS_PER_BLOCK:
-      return {0};
+      // A shader without CS_FIXED_BLOCK_* runs with any block within the limits.
+      return {kComputeRuns ? lim.max_threads : 0};
     case ComputeCap::LAST:
       return {};
   }

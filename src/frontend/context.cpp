@@ -1,5 +1,5 @@
-// ContextImpl: construction, flush and barriers, resource references, and the draw-side
-// calls that other issues implement (they fail loudly, naming the issue).
+// ContextImpl: construction, flush and barriers, resource references and the bookkeeping of
+// host data held for queued uploads.
 #include <string>
 
 #include "frontend/api_guard.h"
@@ -9,16 +9,6 @@
 #include "runtime/error.h"
 
 namespace clpipe::frontend {
-
-namespace {
-
-Status not_implemented(const char* call, const char* what, int issue) {
-  std::string msg = std::string(call) + ": " + what + " not implemented yet";
-  if (issue > 0) msg += " (issue " + std::to_string(issue) + ")";
-  return Status(ErrorCode::kUnsupported, msg);
-}
-
-}  // namespace
 
 ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
     : screen_(std::move(screen)),
@@ -53,11 +43,18 @@ Status ContextImpl::flush(FenceHandle* fence, uint32_t flags) {
 }
 
 void ContextImpl::texture_barrier(uint32_t) {
-  // The queue is in order: a command starts after the previous one finished writing.
+  // Nothing to do: the queue is in order (no CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), so a
+  // command starts after the previous one has finished and its writes are visible, and a
+  // draw never samples what it renders in the same pass (FBFETCH is not supported).
 }
 
 void ContextImpl::memory_barrier(uint32_t) {
-  // In-order queue as above; MAPPED_BUFFER concerns persistent maps, which clpipe refuses.
+  // Nothing to do, for every PIPE_BARRIER_* bit: draws, dispatches, copies and uploads of
+  // this context run one after the other on its in-order queue, and OpenCL makes the writes
+  // of a finished command visible to the commands after it (shader buffers, images, global
+  // memory, constant buffers, indirect arguments alike). Maps wait for the commands that use
+  // the resource (ResourceImpl::note_use), and MAPPED_BUFFER only concerns persistent maps,
+  // which clpipe refuses. Ordering inside one dispatch is the shader's MEMBAR / BARRIER.
 }
 
 bool ContextImpl::is_resource_referenced(const ResourceRef& res, unsigned) {
@@ -91,10 +88,6 @@ void ContextImpl::reap_uploads() {
     upload_bytes_ -= uploads_[done].second->size();
   }
   uploads_.erase(uploads_.begin(), uploads_.begin() + done);
-}
-
-Status ContextImpl::launch_grid(const GridInfo&) {
-  return not_implemented("launch_grid", "compute is", 0);
 }
 
 }  // namespace clpipe::frontend

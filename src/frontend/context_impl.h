@@ -1,9 +1,9 @@
 // ContextImpl: clpipe's Context (Gallium's pipe_context) on one in-order OpenCL queue.
 //
 // The methods live in one file per responsibility: context.cpp (construction, flush,
-// barriers, the draw-side calls other issues implement), state_<cso>.cpp (one CSO kind
-// each), state_params.cpp (set_* calls), views.cpp, transfer.cpp, clear.cpp, copy.cpp,
-// blit.cpp, mipmap.cpp.
+// barriers), state_<cso>.cpp (one CSO kind each), state_params.cpp (set_* calls),
+// views.cpp, transfer.cpp, clear.cpp, copy.cpp, blit.cpp, mipmap.cpp, draw_vbo.cpp,
+// compute_launch.cpp (launch_grid).
 // State calls validate, then store into state_ and set dirty bits (context_state.h);
 // data calls enqueue kernels through ops_ and report each command to the resources it
 // uses (ResourceImpl::note_use). Used by one thread at a time.
@@ -95,7 +95,7 @@ class ContextImpl final : public Context {
                                                                uint32_t buffer_offset,
                                                                uint32_t buffer_size) override;
 
-  // Draw-side calls built by other issues (context.cpp).
+  // Draws (draw_vbo.cpp) and compute dispatches (compute_launch.cpp).
   Status draw_vbo(const DrawInfo& info, unsigned drawid_offset, const DrawIndirectInfo* indirect,
                   const std::vector<DrawStartCountBias>& draws) override;
   Status launch_grid(const GridInfo& grid) override;
@@ -148,6 +148,9 @@ class ContextImpl final : public Context {
                                    unsigned offset) override;
   void set_active_query_state(bool enable) override;
   Status render_condition(const QueryHandle& query, bool condition, RenderCondMode mode) override;
+
+  // Profiling (context_profile.cpp).
+  Result<std::vector<PassTime>> collect_pass_times() override;
 
   // For the passes and for tests.
   const ContextState& state() const { return state_; }

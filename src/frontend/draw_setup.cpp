@@ -41,7 +41,8 @@ std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
     ClpFsLink& l = table[in.fs_reg];
     l.src_reg = in.source == compiler::FsInputSource::kVarying ? in.output_reg : -1;
     l.bcolor_reg = in.bcolor_reg;
-    l.flags = uint32_t(in.from_output & 0xf) << CLP_LINK_CHAN_SHIFT;
+    l.flags = uint32_t(in.from_output & 0xf) << CLP_LINK_CHAN_SHIFT |
+              uint32_t(in.bcolor_from_output & 0xf) << CLP_LINK_BCOLOR_CHAN_SHIFT;
     if (in.semantic == Semantic::COLOR) l.flags |= CLP_LINK_COLOR;
     if (in.sprite_coord_index >= 0 &&
         ((rasterizer.sprite_coord_enable >> in.sprite_coord_index) & 1u)) {

@@ -26,7 +26,7 @@ constexpr bool kStreamOutput = true;
 // render_condition honoured by draws, clears and blits.
 constexpr bool kConditionalRender = true;
 // launch_grid with compute shaders.
-constexpr bool kCompute = false;
+constexpr bool kCompute = true;
 // Context::blit (scaling, format conversion, mirroring, filtering).
 constexpr bool kBlit = true;
 // Context::generate_mipmap.

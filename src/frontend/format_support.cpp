@@ -39,8 +39,9 @@ uint32_t supported_binds(Format f, TextureTarget target) {
   const bool zs = format_is_depth_or_stencil(f);
   if (target == TextureTarget::BUFFER) {
     if (zs) return 0;
-    // Texture-buffer views read any colour format the sampler can decode.
-    return kBufferBinds | (format_is_vertex_only(f) ? 0u : uint32_t(Bind::SAMPLER_VIEW));
+    // Texture-buffer views and buffer images read any colour format the codec decodes.
+    return kBufferBinds |
+           (format_is_vertex_only(f) ? 0u : uint32_t(Bind::SAMPLER_VIEW | Bind::SHADER_IMAGE));
   }
   if (format_is_vertex_only(f)) return 0;
   if (zs) {
@@ -48,7 +49,8 @@ uint32_t supported_binds(Format f, TextureTarget target) {
     if (target == TextureTarget::TEXTURE_3D) return 0;
     return Bind::DEPTH_STENCIL | Bind::SAMPLER_VIEW | Bind::LINEAR;
   }
-  uint32_t binds = Bind::RENDER_TARGET | Bind::SAMPLER_VIEW | Bind::LINEAR;
+  // Shader images load and store texels through the same codec (shader_lib_image.h).
+  uint32_t binds = Bind::RENDER_TARGET | Bind::SAMPLER_VIEW | Bind::SHADER_IMAGE | Bind::LINEAR;
   // A display target is an ordinary 2D image whose pixels the window system (the vtest
   // client) reads back with transfers; nothing is scanned out by clpipe itself.
   if (target == TextureTarget::TEXTURE_2D || target == TextureTarget::TEXTURE_RECT) {

@@ -9,8 +9,9 @@
 // * depth/stencil formats serve only as DEPTH_STENCIL and SAMPLER_VIEW of non-3D
 //   textures;
 // * single-sampled only (sample count 0 or 1);
-// * no window-system binds (DISPLAY_TARGET, SCANOUT, SHARED, CURSOR), no shader images
-//   and no compute-global binds yet.
+// * colour formats are also SHADER_IMAGE formats of every target (the image codec of
+//   shader_lib_image.h is the sampler's); no compute-global binds (GLOBAL,
+//   COMPUTE_RESOURCE): the API has no set_global_binding.
 #pragma once
 
 #include <cstdint>

@@ -44,15 +44,20 @@ namespace {
 
 std::atomic<uint64_t> g_screen_ids{0};
 
-// Largest power of two p <= cap with p^dims * bytes_per_texel * faces <= max_alloc.
+// Largest power of two p <= cap whose full mip chain of p^dims RGBA8 texels per face fits
+// in one allocation: a texture at the advertised limit can really be created.
 uint32_t largest_size(uint32_t cap, unsigned dims, uint64_t faces, uint64_t max_alloc) {
   constexpr uint64_t kBytesPerTexel = 4;  // RGBA8: larger texels fail at creation with a reason
   uint32_t p = cap;
   while (p > 1) {
-    uint64_t texels = 1;
-    for (unsigned d = 0; d < dims; ++d)
-      texels *= p;
-    if (texels * kBytesPerTexel * faces <= max_alloc) break;
+    uint64_t bytes = 0;
+    for (uint64_t edge = p; edge >= 1; edge >>= 1) {
+      uint64_t texels = 1;
+      for (unsigned d = 0; d < dims; ++d)
+        texels *= edge;
+      bytes += texels * kBytesPerTexel * faces;
+    }
+    if (bytes <= max_alloc) break;
     p >>= 1;
   }
   return p;
@@ -89,9 +94,13 @@ bool ScreenImpl::is_format_supported(Format format, TextureTarget target, unsign
 
 void ScreenImpl::check_template(const ResourceTemplate& templ) const {
   validate_template(templ, limits_);
+  uint32_t bind = templ.bind;
+  // Mesa's state tracker creates pixel buffer objects with RENDER_TARGET as a usage hint;
+  // a buffer is only ever copied to and from, so the hint asks for nothing more.
+  if (templ.target == TextureTarget::BUFFER) bind &= ~uint32_t(Bind::RENDER_TARGET);
   if (!format_supported(templ.format, templ.target, templ.nr_samples, templ.nr_storage_samples,
-                        templ.bind)) {
-    const uint32_t missing = templ.bind & ~supported_binds(templ.format, templ.target);
+                        bind)) {
+    const uint32_t missing = bind & ~supported_binds(templ.format, templ.target);
     runtime::unsupported(format_name(templ.format), " on ", target_name(templ.target),
                          " does not support bind flags 0x", std::hex, missing,
                          missing == 0 ? " (not usable with this target)" : "");

@@ -1,20 +1,41 @@
 #include "frontend/shader_program.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 
+#include "compiler/tgsi/printer.h"
 #include "frontend/draw/stage_program.h"
 #include "frontend/resource.h"
 #include "frontend/views.h"
 #include "kernels/sampling_abi.h"
 #include "kernels/shader_lib_shared.h"
 #include "runtime/error.h"
+#include "runtime/sha256.h"
 
 namespace clpipe::frontend {
 
 static_assert(sizeof(ClpTexView) == 72 + 3 * 4 * CLP_TEX_MAX_LEVELS, "ClpTexView layout");
 static_assert(sizeof(ClpSamplerState) == 20 * 4, "ClpSamplerState layout");
 static_assert(sizeof(ClpResourceInfo) % 16 == 0, "ClpResourceInfo layout");
+
+namespace {
+
+// CLPIPE_DUMP_SHADERS=DIR writes each shader variant as DIR/<hash>.<template>.tgsi and .cl
+// when it is first built: how a developer sees what a GL program's shaders became.
+void dump_shader(const CompiledTgsi& compiled, const char* template_name,
+                 const compiler::EmittedShader& code) {
+  const char* dir = std::getenv("CLPIPE_DUMP_SHADERS");
+  if (!dir || !*dir) return;
+  const std::string name = std::string(dir) + "/" +
+                           runtime::Sha256::hex(runtime::Sha256::of(code.body)).substr(0, 12) +
+                           "." + template_name;
+  std::ofstream(name + ".tgsi") << compiler::print_tgsi(compiled.ir);
+  std::ofstream(name + ".cl") << code.prelude << "\n// ---- body ----\n" << code.body;
+}
+
+}  // namespace
 
 std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
                                                 const char* template_name,
@@ -30,6 +51,7 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   opt.local_mem_size = device.limits().local_mem_size;
   if (compute) opt.shared_memory_size = compute->req_local_mem;
   compiler::EmittedShader code = compiler::emit_opencl(compiled.ir, compiled.info, opt);
+  dump_shader(compiled, template_name, code);
   auto p = std::make_shared<StageProgram>();
   p->program = draw::build_stage_program(programs, draw::GeneratedCode{code.prelude, code.body},
                                          template_name);
@@ -65,10 +87,68 @@ cl::Buffer buffer_range(runtime::Queue& q, const cl::Buffer& storage, uint64_t o
   return copy;
 }
 
-uint32_t to_u32(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
+// Bytes [offset, offset + size) of a resource as a shader buffer (size > 0): the storage
+// itself at offset 0, a sub-buffer at offsets the device aligns, else a copy. A copy of a
+// slot outside the writable mask takes (and drops) stray writes; a writable copy is listed
+// in write_backs for the caller to copy back after its pass, and refused without the list.
+cl::Buffer shader_buffer_range(runtime::Queue& q, ResourceImpl& res, uint64_t offset, uint64_t size,
+                               bool writable, std::vector<BufferWriteBack>* write_backs) {
+  const cl::Buffer storage = res.storage();
+  if (offset == 0) return storage;
+  const uint64_t align = std::max<uint32_t>(q.device().limits().mem_base_addr_align / 8, 1);
+  if (offset % align == 0) {
+    // Read-write even for read-only slots: the kernel parameter is not const, and a write
+    // into a CL_MEM_READ_ONLY object would be undefined rather than harmless.
+    cl_buffer_region region{size_t(offset), size_t(size)};
+    cl_int status = CL_SUCCESS;
+    cl::Buffer parent = storage;
+    cl::Buffer sub =
+        parent.createSubBuffer(CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+    if (status != CL_SUCCESS) throw runtime::Error(status, "clCreateSubBuffer");
+    return sub;
+  }
+  if (writable && !write_backs) {
+    runtime::unsupported("a writable shader buffer at offset ", offset,
+                         " (the device needs multiples of ", align, " bytes)");
+  }
+  cl::Buffer copy = q.create_buffer(size);
+  q.copy(storage, offset, copy, 0, size);
+  if (writable) write_backs->push_back({&res, storage, copy, offset, size});
+  return copy;
+}
+
+// A shader buffer slot bound to a range of a resource.
+struct BoundShaderBuffer {
+  ResourceImpl* resource;
+  uint64_t offset, size;
+  uint32_t slot;
+};
+
+// A copied writable range is written back whole after the pass, so it must not overlap
+// another slot's range of the same resource, nor share its resource with an image: writes
+// through that slot or image would be lost.
+void check_write_back_aliasing(const std::vector<BufferWriteBack>& write_backs,
+                               const std::vector<BoundShaderBuffer>& bound,
+                               const std::vector<const ResourceImpl*>& images) {
+  for (const BufferWriteBack& wb : write_backs) {
+    if (std::find(images.begin(), images.end(), wb.resource) != images.end()) {
+      runtime::unsupported("an image views the resource of a writable shader buffer at offset ",
+                           wb.offset, ", which the device cannot address without a copy");
+    }
+    unsigned copies = 0;
+    for (const BoundShaderBuffer& b : bound) {
+      if (b.resource != wb.resource || b.offset + b.size <= wb.offset ||
+          wb.offset + wb.size <= b.offset) {
+        continue;
+      }
+      // The slot of the write-back itself overlaps it exactly once.
+      if (b.offset == wb.offset && b.size == wb.size && copies++ == 0) continue;
+      runtime::unsupported("shader buffer ", b.slot, " overlaps the writable shader buffer at ",
+                           wb.offset,
+                           " of its resource, which the device cannot address without "
+                           "a copy");
+    }
+  }
 }
 
 ClpTexView tex_view(const ResourceImpl& res, Format format, TextureTarget target,
@@ -128,9 +208,12 @@ ClpSamplerState sampler_state(const SamplerState& s) {
 
 std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, ShaderType stage,
                                              const ContextState& st, uint64_t screen_id,
-                                             runtime::Queue& queue, DrawResources* used) {
+                                             runtime::Queue& queue, DrawResources* used,
+                                             const StageBindOptions& options) {
   const unsigned si = unsigned(stage);
   ClpResourceInfo info{};
+  std::vector<BoundShaderBuffer> shader_buffers;
+  std::vector<const ResourceImpl*> images;
   std::vector<cl::Buffer> args(program.params.size());
   size_t info_slot = SIZE_MAX;
   cl::Buffer empty;  // bound where nothing is: sizes say 0, so nothing is read
@@ -166,17 +249,22 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
       case compiler::ParamKind::kShaderBuffer: {
         if (p.index >= kMaxShaderBuffers) runtime::invalid("shader buffer ", p.index);
         const ShaderBuffer& sb = st.shader_buffers[si][p.index];
-        if (sb.buffer) {
-          ResourceImpl& res = resource_of(sb.buffer, screen_id, "shader buffer");
-          const uint64_t end =
-              std::min<uint64_t>(res.size_bytes(), uint64_t(sb.buffer_offset) + sb.buffer_size);
-          const uint64_t size = end > sb.buffer_offset ? end - sb.buffer_offset : 0;
-          args[i] = buffer_range(queue, res.storage(), sb.buffer_offset, size, true);
-          info.buffer_size[p.index] = uint32_t(size);
-          used->writes.push_back(&res);
-        } else {
-          args[i] = dummy();
+        ResourceImpl* res =
+            sb.buffer ? &resource_of(sb.buffer, screen_id, "shader buffer") : nullptr;
+        const uint64_t end =
+            res ? std::min<uint64_t>(res->size_bytes(), uint64_t(sb.buffer_offset) + sb.buffer_size)
+                : 0;
+        const uint64_t size = end > sb.buffer_offset ? end - sb.buffer_offset : 0;
+        if (!res || size == 0) {
+          args[i] = dummy();  // size 0: every access reads 0 and writes nothing
+          break;
         }
+        const bool writable = (st.shader_buffers_writable[si] >> p.index) & 1u;
+        args[i] =
+            shader_buffer_range(queue, *res, sb.buffer_offset, size, writable, options.write_backs);
+        info.buffer_size[p.index] = uint32_t(size);
+        (writable ? used->writes : used->reads).push_back(res);
+        shader_buffers.push_back({res, sb.buffer_offset, size, p.index});
         break;
       }
       case compiler::ParamKind::kSamplerViews: {
@@ -235,6 +323,7 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
           ResourceImpl& res = resource_of(iv->resource, screen_id, "image");
           args[i] = res.storage();
           used->writes.push_back(&res);
+          images.push_back(&res);
         } else {
           args[i] = dummy();
         }
@@ -247,9 +336,13 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
         args[i] = dummy();
         break;
       case compiler::ParamKind::kSharedMemory:
-        runtime::invalid("shared memory is only for compute shaders");
+        if (stage != ShaderType::COMPUTE)
+          runtime::invalid("shared memory is only for compute shaders");
+        info.shared_size = options.shared_size;  // the caller binds cl::Local(shared_size)
+        break;
     }
   }
+  if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers, images);
   if (info_slot != SIZE_MAX) args[info_slot] = queue.create_buffer_from(&info, sizeof(info));
   return args;
 }

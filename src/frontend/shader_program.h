@@ -30,10 +30,35 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
                                                 runtime::ProgramCache& programs,
                                                 const ComputeState* compute = nullptr);
 
+// A writable shader buffer bound through a copy, because its offset does not meet the
+// device's sub-buffer alignment (CL_DEVICE_MEM_BASE_ADDR_ALIGN): after the pass, bytes
+// [0, size) of `copy` go back to [offset, offset + size) of `storage`, the resource's
+// storage at bind time.
+struct BufferWriteBack {
+  ResourceImpl* resource = nullptr;
+  cl::Buffer storage;
+  cl::Buffer copy;
+  uint64_t offset = 0, size = 0;
+};
+
+// What only some passes bind.
+struct StageBindOptions {
+  // Compute: bytes of local memory the caller binds to the kSharedMemory parameter with
+  // cl::Local (its entry in the returned vector stays empty); they go to
+  // ClpResourceInfo::shared_size. Other stages have no shared memory.
+  uint32_t shared_size = 0;
+  // When set, writable shader buffers at unaligned offsets are bound through copies that
+  // are listed here for the caller to write back after its pass; when null such bindings
+  // are refused (kUnsupported).
+  std::vector<BufferWriteBack>* write_backs = nullptr;
+};
+
 // Kernel arguments of a stage's resource parameters from the bound state of `stage`, in
-// parameter order. Resources read (or written: shader buffers, images) are added to used.
+// parameter order. Resources read (or written: shader buffers in the writable mask,
+// images) are added to used.
 std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, ShaderType stage,
                                              const ContextState& st, uint64_t screen_id,
-                                             runtime::Queue& queue, DrawResources* used);
+                                             runtime::Queue& queue, DrawResources* used,
+                                             const StageBindOptions& options = {});
 
 }  // namespace clpipe::frontend

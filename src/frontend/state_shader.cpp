@@ -6,6 +6,7 @@
 #include "compiler/tgsi/parser.h"
 #include "compiler/validate.h"
 #include "frontend/api_guard.h"
+#include "frontend/compute_grid.h"
 #include "frontend/context_impl.h"
 #include "frontend/cso.h"
 #include "runtime/error.h"
@@ -184,7 +185,10 @@ Status ContextImpl::bind_tes_state(const ShaderHandle& shader) {
 Result<ComputeHandle> ContextImpl::create_compute_state(const ComputeState& state) {
   return guard_result<ComputeHandle>("create_compute_state", [&] {
     validate_compute(state, screen_->cl_device().limits().local_mem_size);
-    return std::make_shared<ComputeShader>(state, compile_tgsi_front(state.tgsi));
+    std::shared_ptr<const CompiledTgsi> compiled = compile_tgsi_front(state.tgsi);
+    // A fixed block the device cannot run could never be launched: refuse it here.
+    check_fixed_block(compiled->info.props.cs_block, compute_limits(screen_->cl_device().limits()));
+    return std::make_shared<ComputeShader>(state, std::move(compiled));
   });
 }
 

@@ -4,13 +4,21 @@
 //
 // Template: the program is
 //   [generated prelude] [shader_abi.h, libraries] [generated body] [this file]
-// Producer of its arguments: the front-end's launch_grid (or the test runner) from
-// pipe_grid_info: the NDRange is grid * block work-items with local size block; the
-// kernel adds grid_base to the group id (BLOCK_ID), reports `grid` as GRID_SIZE and
-// disables (exec_mask 0) the threads of the last block at or past last_block (0 = no
-// partial block). Disabled threads still reach every barrier at the top level of the
-// shader; a barrier inside divergent control flow with a partial block is undefined, as
-// in GL. System values: THREAD_ID, BLOCK_ID, BLOCK_SIZE, GRID_SIZE, WORK_DIM.
+// Producer of its arguments: the front-end's launch_grid (compute_launch.cpp, from the plan
+// of frontend/compute_grid.h) or the emitter's test runner:
+//   grid        GRID_SIZE: work-groups of the whole dispatch
+//   block_base  added to get_group_id() to give BLOCK_ID (grid_base plus the first group
+//               of this launch: a dispatch with a partial last block is several launches)
+//   block       BLOCK_SIZE: threads per full block; a 0 component means "this launch's
+//               local size" (the emitter's runner passes zeros)
+//   work_dim    WORK_DIM
+// then the shader's resource parameters (CLP_RESOURCE_PARAMS). Every work-item of a launch
+// is a live thread: partial blocks are launched with a smaller local size rather than with
+// disabled threads, so every thread of a group reaches the same barriers.
+//
+// CS_FIXED_BLOCK_* is deliberately not turned into reqd_work_group_size: the launch of a
+// partial last block runs the same program with a smaller local size. The front-end checks
+// that full blocks match the fixed size.
 
 #include "shader_lib.h"
 
@@ -41,27 +49,21 @@ vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   return as_float(v);
 }
 
-#if CLP_CS_BLOCK_X > 0 && CLP_CS_BLOCK_Y > 0 && CLP_CS_BLOCK_Z > 0
-__attribute__((reqd_work_group_size(CLP_CS_BLOCK_X, CLP_CS_BLOCK_Y, CLP_CS_BLOCK_Z)))
-#endif
-kernel void compute_main(uint4 grid, uint4 grid_base, uint4 last_block,
+kernel void compute_main(uint4 grid, uint4 block_base, uint4 block,
                          uint work_dim CLP_RESOURCE_PARAMS) {
   ClpStageCtx ctx;
-  int enabled = -1;
+  const uint g[3] = {grid.x, grid.y, grid.z};
+  const uint base[3] = {block_base.x, block_base.y, block_base.z};
+  const uint bs[3] = {block.x, block.y, block.z};
   for (uint d = 0; d < 3u; ++d) {
     ctx.thread_id[d] = (uint)get_local_id(d);
-    ctx.block_size[d] = (uint)get_local_size(d);
-    const uint group = (uint)get_group_id(d);
-    const uint g = d == 0u ? grid.x : d == 1u ? grid.y : grid.z;
-    const uint base = d == 0u ? grid_base.x : d == 1u ? grid_base.y : grid_base.z;
-    const uint last = d == 0u ? last_block.x : d == 1u ? last_block.y : last_block.z;
-    ctx.block_id[d] = group + base;
-    ctx.grid_size[d] = g;
-    if (last != 0u && group + 1u == (uint)get_num_groups(d) && ctx.thread_id[d] >= last) enabled = 0;
+    ctx.block_size[d] = bs[d] != 0u ? bs[d] : (uint)get_local_size(d);
+    ctx.block_id[d] = (uint)get_group_id(d) + base[d];
+    ctx.grid_size[d] = g[d];
   }
   ctx.work_dim = work_dim;
   ClpShaderIo io;
-  io.exec_mask = enabled;
+  io.exec_mask = -1;
   io.helper_mask = 0;
   clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
 }

@@ -33,6 +33,8 @@ typedef struct {
 #define CLP_LINK_COLOR (1u << 1)   // a COLOR input: clamp_vertex_color and two-sided apply
 #define CLP_LINK_CHAN_SHIFT 4      // 4 bits: channel c comes from src_reg (else def[c])
 #define CLP_LINK_ALL_CHANNELS (0xfu << CLP_LINK_CHAN_SHIFT)
+#define CLP_LINK_BCOLOR_CHAN_SHIFT 8  // 4 bits: channel c comes from bcolor_reg on back faces
+#define CLP_LINK_ALL_BCOLOR_CHANNELS (0xfu << CLP_LINK_BCOLOR_CHAN_SHIFT)
 
 // How one fragment shader input register gets its value.
 typedef struct {
@@ -95,6 +97,10 @@ typedef struct {
   CLP_U32 fb_width, fb_height;
   CLP_U32 tiles_x;
   CLP_U32 bin_chunks;  // chunks of the binning pass (see bin.cl)
+  // The tile pass runs over the rectangle of tiles_w tiles per row from tile (tile_x0,
+  // tile_y0) that bounds the draw's primitives (bin_count's bounds): work-group g shades
+  // tile (tile_x0 + g % tiles_w, tile_y0 + g / tiles_w).
+  CLP_U32 tile_x0, tile_y0, tiles_w;
   CLP_U32 sprite_coord_enable;
   CLP_U32 num_fs_inputs;
   CLP_U32 stipple[32];

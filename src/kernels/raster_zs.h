@@ -141,6 +141,58 @@ inline uint clp_zs_depth_key(uint fmt, float z) {
   return (uint)min(r, maxv);
 }
 
+// clp_zs_depth_key of the four fragments of a quad, lane for lane the same keys.
+inline uint4 clp_zs_depth_key4(uint fmt, float4 z) {
+  if (clp_zs_depth_float(fmt)) {
+    return select(as_uint4(z), (uint4)(0u), as_uint4(isnan(z) | (z == 0.0f)));
+  }
+  const uint bits = clp_zs_depth_bits(fmt);
+  const ulong maxv = (bits >= 32 ? 0xffffffffUL : ((1UL << bits) - 1));
+  // For 0 < z < 1, z = m / 2^k with the 24-bit mantissa m (implicit bit included) and
+  // k = 150 - biased exponent, the m and k of clp_zs_depth_key, read from the bits
+  // rather than with frexp (denormals give k = 150: key 0 there as in frexp's case).
+  const uint4 u = as_uint4(z);
+  const ulong4 m = convert_ulong4((u & 0x7fffffu) | 0x800000u);
+  const int4 k = (int4)(150) - as_int4(u >> 23);
+  // Lanes outside 0 < z < 1 are replaced below; their shift only has to stay defined.
+  const ulong4 sh = convert_ulong4(clamp(k, 24, 63));
+  const ulong4 prod = m * (ulong4)(maxv);
+  const ulong4 r = min((prod + ((ulong4)(1UL) << (sh - 1UL))) >> sh, (ulong4)(maxv));
+  uint4 key = convert_uint4(r);
+  key = select(key, (uint4)(0u), as_uint4(k >= (int4)(64)));
+  key = select(key, (uint4)((uint)maxv), as_uint4(z >= 1.0f));
+  return select(key, (uint4)(0u), as_uint4(!(z > 0.0f)));
+}
+
+// clp_zs_get_depth / clp_zs_set_depth on the first words of four pixels.
+inline uint4 clp_zs_get_depth4(uint fmt, uint4 w) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM: return w & 0xffffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+    case CLP_FMT_Z24X8_UNORM: return w & 0xffffffu;
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+    case CLP_FMT_X8Z24_UNORM: return w >> 8;
+    case CLP_FMT_Z32_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return w;
+    default: return (uint4)(0u);
+  }
+}
+
+inline uint4 clp_zs_set_depth4(uint fmt, uint4 w, uint4 key) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM: return key & 0xffffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT: return (w & 0xff000000u) | (key & 0xffffffu);
+    case CLP_FMT_Z24X8_UNORM: return key & 0xffffffu;
+    case CLP_FMT_S8_UINT_Z24_UNORM: return (w & 0xffu) | (key << 8);
+    case CLP_FMT_X8Z24_UNORM: return key << 8;
+    case CLP_FMT_Z32_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return key;
+    default: return w;
+  }
+}
+
 // The float value of a depth key (for gl_FragCoord-like uses and tests).
 inline float clp_zs_depth_value(uint fmt, uint key) {
   if (clp_zs_depth_float(fmt)) return as_float(key);
@@ -173,6 +225,33 @@ inline bool clp_compare_f(uint func, float a, float b) {
     case 5: return a != b;
     case 6: return a >= b;
     default: return true;
+  }
+}
+
+// clp_compare_u / clp_compare_f on four lanes: -1 where the comparison holds.
+inline int4 clp_compare_u4(uint func, uint4 a, uint4 b) {
+  switch (func) {
+    case 0: return (int4)(0);
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a != b;
+    case 6: return a >= b;
+    default: return (int4)(-1);
+  }
+}
+
+inline int4 clp_compare_f4(uint func, float4 a, float4 b) {
+  switch (func) {
+    case 0: return (int4)(0);
+    case 1: return a < b;
+    case 2: return a == b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    case 5: return a != b;
+    case 6: return a >= b;
+    default: return (int4)(-1);
   }
 }
 

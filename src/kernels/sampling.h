@@ -24,9 +24,12 @@ int clp_target_dims(int target) {
     case CLP_TGSI_TEX_1D:
     case CLP_TGSI_TEX_SHADOW1D:
     case CLP_TGSI_TEX_1D_ARRAY:
-    case CLP_TGSI_TEX_SHADOW1D_ARRAY: return 1;
-    case CLP_TGSI_TEX_3D: return 3;
-    default: return 2;
+    case CLP_TGSI_TEX_SHADOW1D_ARRAY:
+      return 1;
+    case CLP_TGSI_TEX_3D:
+      return 3;
+    default:
+      return 2;
   }
 }
 bool clp_target_is_cube(int target) {
@@ -41,8 +44,10 @@ bool clp_target_is_array(int target) {
     case CLP_TGSI_TEX_SHADOW2D_ARRAY:
     case CLP_TGSI_TEX_2D_ARRAY_MSAA:
     case CLP_TGSI_TEX_CUBE_ARRAY:
-    case CLP_TGSI_TEX_SHADOWCUBE_ARRAY: return true;
-    default: return false;
+    case CLP_TGSI_TEX_SHADOWCUBE_ARRAY:
+      return true;
+    default:
+      return false;
   }
 }
 bool clp_target_is_shadow(int target) {
@@ -53,8 +58,10 @@ bool clp_target_is_shadow(int target) {
     case CLP_TGSI_TEX_SHADOW1D_ARRAY:
     case CLP_TGSI_TEX_SHADOW2D_ARRAY:
     case CLP_TGSI_TEX_SHADOWCUBE:
-    case CLP_TGSI_TEX_SHADOWCUBE_ARRAY: return true;
-    default: return false;
+    case CLP_TGSI_TEX_SHADOWCUBE_ARRAY:
+      return true;
+    default:
+      return false;
   }
 }
 bool clp_target_is_rect(int target) {
@@ -72,12 +79,36 @@ int clp_cube_face(float x, float y, float z) {
 float2 clp_cube_st(int face, float x, float y, float z) {
   float sc, tc, ma;
   switch (face) {
-    case 0: sc = -z; tc = -y; ma = x; break;
-    case 1: sc = z; tc = -y; ma = -x; break;
-    case 2: sc = x; tc = z; ma = y; break;
-    case 3: sc = x; tc = -z; ma = -y; break;
-    case 4: sc = x; tc = -y; ma = z; break;
-    default: sc = -x; tc = -y; ma = -z; break;
+    case 0:
+      sc = -z;
+      tc = -y;
+      ma = x;
+      break;
+    case 1:
+      sc = z;
+      tc = -y;
+      ma = -x;
+      break;
+    case 2:
+      sc = x;
+      tc = z;
+      ma = y;
+      break;
+    case 3:
+      sc = x;
+      tc = -z;
+      ma = -y;
+      break;
+    case 4:
+      sc = x;
+      tc = -y;
+      ma = z;
+      break;
+    default:
+      sc = -x;
+      tc = -y;
+      ma = -z;
+      break;
   }
   const float inv = 1.0f / fabs(ma);
   return (float2)(0.5f * (sc * inv + 1.0f), 0.5f * (tc * inv + 1.0f));
@@ -238,7 +269,8 @@ void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
     r[2][l] = t.z;
     r[3][l] = t.w;
   }
-  for (int k = 0; k < 4; ++k) out[k] = CLP_PACK(r[k]);
+  for (int k = 0; k < 4; ++k)
+    out[k] = CLP_PACK(r[k]);
 }
 
 // ---------------------------------------------------------------------------------
@@ -276,8 +308,8 @@ float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* data, int 
   return o < 0 ? (float4)(0.0f) : clp_view_swizzle(v, clp_texel_decode(v->format, data, o));
 }
 
-void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x,
-                   vi y, vi z, vi level, const vi* offset, vi mask, vf* out) {
+void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x, vi y,
+                   vi z, vi level, const vi* offset, vi mask, vf* out) {
   CLP_UNPACK(int, x, xs);
   CLP_UNPACK(int, y, ys);
   CLP_UNPACK(int, z, zs);
@@ -289,14 +321,15 @@ void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int 
   float r[4][CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
     const int off[3] = {o0[l], o1[l], o2[l]};
-    const float4 t =
-        mk[l] ? clp_fetch_lane(view, data, target, xs[l], ys[l], zs[l], ls[l], off) : (float4)(0.0f);
+    const float4 t = mk[l] ? clp_fetch_lane(view, data, target, xs[l], ys[l], zs[l], ls[l], off)
+                           : (float4)(0.0f);
     r[0][l] = t.x;
     r[1][l] = t.y;
     r[2][l] = t.z;
     r[3][l] = t.w;
   }
-  for (int k = 0; k < 4; ++k) out[k] = CLP_PACK(r[k]);
+  for (int k = 0; k < 4; ++k)
+    out[k] = CLP_PACK(r[k]);
 }
 
 // ---------------------------------------------------------------------------------
@@ -317,9 +350,12 @@ void clp_tex_size(global const ClpTexView* v, int target, vi level, vf* out) {
       w = clp_level_size(v->width, L);
       switch (target) {
         case CLP_TGSI_TEX_1D:
-        case CLP_TGSI_TEX_SHADOW1D: break;
+        case CLP_TGSI_TEX_SHADOW1D:
+          break;
         case CLP_TGSI_TEX_1D_ARRAY:
-        case CLP_TGSI_TEX_SHADOW1D_ARRAY: h = clp_view_layers(v); break;
+        case CLP_TGSI_TEX_SHADOW1D_ARRAY:
+          h = clp_view_layers(v);
+          break;
         case CLP_TGSI_TEX_3D:
           h = clp_level_size(v->height, L);
           d = clp_level_size(v->depth, L);
@@ -335,7 +371,9 @@ void clp_tex_size(global const ClpTexView* v, int target, vi level, vf* out) {
           h = clp_level_size(v->height, L);
           d = clp_view_layers(v) / 6u;
           break;
-        default: h = clp_level_size(v->height, L); break;
+        default:
+          h = clp_level_size(v->height, L);
+          break;
       }
     }
     r[0][l] = w;
@@ -343,7 +381,8 @@ void clp_tex_size(global const ClpTexView* v, int target, vi level, vf* out) {
     r[2][l] = d;
     r[3][l] = target == CLP_TGSI_TEX_BUFFER ? 1u : levels;
   }
-  for (int k = 0; k < 4; ++k) out[k] = CLP_AS_VF(CLP_PACK(r[k]));
+  for (int k = 0; k < 4; ++k)
+    out[k] = CLP_AS_VF(CLP_PACK(r[k]));
 }
 
 vf clp_tex_samples(global const ClpTexView* v) {
@@ -354,8 +393,8 @@ vf clp_tex_samples(global const ClpTexView* v) {
 // Gather
 
 float4 clp_gather_lane(global const ClpTexView* v, global const uchar* data,
-                       global const ClpSamplerState* smp, int target, const ClpTexLane* a,
-                       int comp, const int* offsets4) {
+                       global const ClpSamplerState* smp, int target, const ClpTexLane* a, int comp,
+                       const int* offsets4) {
   ClpTexPoint p;
   clp_tex_point(v, smp, target, a, &p);
   const uint level = v->first_level;
@@ -390,8 +429,8 @@ float4 clp_gather_lane(global const ClpTexView* v, global const uchar* data,
 }
 
 void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, const ClpTexCoords* c,
-                    vi comp, const vi* offsets4, vf* out) {
+                    global const ClpSamplerState* smp, int target, const ClpTexCoords* c, vi comp,
+                    const vi* offsets4, vf* out) {
   CLP_UNPACK(int, c->mask, mk);
   CLP_UNPACK(int, comp, cs);
   float r[4][CLP_LANES];
@@ -402,7 +441,8 @@ void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
       clp_tex_lane(c, l, &a);
       int o4[8];
       if (offsets4) {
-        for (int k = 0; k < 8; ++k) o4[k] = CLP_LANE(offsets4[k], l);
+        for (int k = 0; k < 8; ++k)
+          o4[k] = CLP_LANE(offsets4[k], l);
       }
       t = clp_gather_lane(view, data, smp, target, &a, cs[l] & 3, offsets4 ? o4 : 0);
     }
@@ -411,7 +451,8 @@ void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
     r[2][l] = t.z;
     r[3][l] = t.w;
   }
-  for (int k = 0; k < 4; ++k) out[k] = CLP_PACK(r[k]);
+  for (int k = 0; k < 4; ++k)
+    out[k] = CLP_PACK(r[k]);
 }
 
 // ---------------------------------------------------------------------------------

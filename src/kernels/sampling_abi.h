@@ -133,14 +133,14 @@ typedef struct {
 
 // Coordinates of one texture instruction, per lane. Unused members must be zero.
 typedef struct {
-  vf s, t, r;       // normalized (or texel, for RECT / unnormalized) coordinates;
-                    // cube targets: the direction x, y, z
-  vf layer;         // array layer (rounded to nearest, clamped to the view's layers)
-  vf ref;           // shadow reference
-  vf lod;           // explicit LOD or bias, per lod mode
+  vf s, t, r;         // normalized (or texel, for RECT / unnormalized) coordinates;
+                      // cube targets: the direction x, y, z
+  vf layer;           // array layer (rounded to nearest, clamped to the view's layers)
+  vf ref;             // shadow reference
+  vf lod;             // explicit LOD or bias, per lod mode
   vf ddx[3], ddy[3];  // gradients of s, t, r (CLP_LOD_GRADIENTS / CLP_LOD_BIAS)
-  vi offset[3];     // integer texel offsets (TGSI texture offsets)
-  vi mask;          // lanes to compute
+  vi offset[3];       // integer texel offsets (TGSI texture offsets)
+  vi mask;            // lanes to compute
 } ClpTexCoords;
 
 // TEX, TXB, TXL, TXD, TXP (after the divide), TEX2, TXB2, TXL2, TEX_LZ, SAMPLE_*.
@@ -150,8 +150,8 @@ void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
 // TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS: integer texel coordinates x, y, z (or layer),
 // `level` relative to the view's first level (sample index for MSAA targets), offsets
 // added. Out of range (coordinates, layer, level, sample): all four results 0.
-void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x,
-                   vi y, vi z, vi level, const vi* offset, vi mask, vf* out);
+void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x, vi y,
+                   vi z, vi level, const vi* offset, vi mask, vf* out);
 // TXQ, SVIEWINFO: integer (width, height or layers, depth or layers, levels) of the view
 // at `level` relative to its first level (tgsi.md §11.3); zero for a level out of range.
 void clp_tex_size(global const ClpTexView* view, int target, vi level, vf* out);
@@ -162,13 +162,13 @@ vf clp_tex_samples(global const ClpTexView* view);
 // (textureGatherOffsets) texel k uses offsets4[2k], offsets4[2k+1] instead of c->offset.
 // Shadow targets compare each texel with c->ref.
 void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, const ClpTexCoords* c,
-                    vi comp, const vi* offsets4, vf* out);
+                    global const ClpSamplerState* smp, int target, const ClpTexCoords* c, vi comp,
+                    const vi* offsets4, vf* out);
 // LODQ, LOD: x = the level of detail sampling would use (after bias and clamps,
 // relative to the first level), y = the computed lambda (log2 of the scale factor, plus
 // the sampler bias), z = w = 0.
-void clp_tex_query_lod(global const ClpTexView* view, global const ClpSamplerState* smp,
-                       int target, const ClpTexCoords* c, vf* out);
+void clp_tex_query_lod(global const ClpTexView* view, global const ClpSamplerState* smp, int target,
+                       const ClpTexCoords* c, vf* out);
 #endif
 
 #endif  // CLPIPE_SAMPLING_ABI_H

@@ -14,14 +14,22 @@
 // pipe_compare_func: NEVER LESS EQUAL LEQUAL GREATER NOTEQUAL GEQUAL ALWAYS.
 bool clp_tex_compare(uint func, float ref, float texel) {
   switch (func & 7u) {
-    case 0u: return false;
-    case 1u: return ref < texel;
-    case 2u: return ref == texel;
-    case 3u: return ref <= texel;
-    case 4u: return ref > texel;
-    case 5u: return ref != texel;
-    case 6u: return ref >= texel;
-    default: return true;
+    case 0u:
+      return false;
+    case 1u:
+      return ref < texel;
+    case 2u:
+      return ref == texel;
+    case 3u:
+      return ref <= texel;
+    case 4u:
+      return ref > texel;
+    case 5u:
+      return ref != texel;
+    case 6u:
+      return ref >= texel;
+    default:
+      return true;
   }
 }
 
@@ -51,11 +59,15 @@ int clp_wrap_nearest(uint wrap, float x, int size) {
   if (clp_wrap_is_mirror_clamp(wrap)) x = fabs(x);
   const int i = clp_floor_int(x);
   switch (wrap) {
-    case CLP_WRAP_REPEAT: return clp_wrap_repeat(i, size);
-    case CLP_WRAP_MIRROR_REPEAT: return clp_wrap_mirror(i, size);
+    case CLP_WRAP_REPEAT:
+      return clp_wrap_repeat(i, size);
+    case CLP_WRAP_MIRROR_REPEAT:
+      return clp_wrap_mirror(i, size);
     case CLP_WRAP_CLAMP_TO_BORDER:
-    case CLP_WRAP_MIRROR_CLAMP_TO_BORDER: return (i < 0 || i >= size) ? -1 : i;
-    default: return clamp(i, 0, size - 1);  // CLAMP, CLAMP_TO_EDGE, MIRROR_CLAMP(_TO_EDGE)
+    case CLP_WRAP_MIRROR_CLAMP_TO_BORDER:
+      return (i < 0 || i >= size) ? -1 : i;
+    default:
+      return clamp(i, 0, size - 1);  // CLAMP, CLAMP_TO_EDGE, MIRROR_CLAMP(_TO_EDGE)
   }
 }
 
@@ -65,12 +77,19 @@ void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, float* a) {
   const float fs = (float)size;
   switch (wrap) {
     case CLP_WRAP_CLAMP_TO_EDGE:
-    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE: x = clamp(x, 0.5f, fs - 0.5f); break;
+    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+      x = clamp(x, 0.5f, fs - 0.5f);
+      break;
     case CLP_WRAP_CLAMP:
-    case CLP_WRAP_MIRROR_CLAMP: x = clamp(x, 0.0f, fs); break;
+    case CLP_WRAP_MIRROR_CLAMP:
+      x = clamp(x, 0.0f, fs);
+      break;
     case CLP_WRAP_CLAMP_TO_BORDER:
-    case CLP_WRAP_MIRROR_CLAMP_TO_BORDER: x = clamp(x, -0.5f, fs + 0.5f); break;
-    default: break;
+    case CLP_WRAP_MIRROR_CLAMP_TO_BORDER:
+      x = clamp(x, -0.5f, fs + 0.5f);
+      break;
+    default:
+      break;
   }
   x -= 0.5f;
   const float f = floor(x);
@@ -136,11 +155,11 @@ float4 clp_view_swizzle(global const ClpTexView* v, float4 t) {
 
 // What filtering of one level needs.
 typedef struct {
-  uint level;     // absolute level
-  int dims;       // 1, 2 or 3 filtered axes
-  int layer;      // absolute layer (arrays, cube faces); 3D uses the r axis instead
-  bool linear;    // linear filter, else nearest
-  bool shadow;    // compare with ref
+  uint level;   // absolute level
+  int dims;     // 1, 2 or 3 filtered axes
+  int layer;    // absolute layer (arrays, cube faces); 3D uses the r axis instead
+  bool linear;  // linear filter, else nearest
+  bool shadow;  // compare with ref
   float ref;
 } ClpFilterArgs;
 
@@ -172,8 +191,8 @@ float4 clp_filter_level(global const ClpTexView* v, global const uchar* data,
         for (int ii = 0; ii < 2; ++ii) {
           const float wt = (ii ? a : 1.0f - a) * (nj == 2 ? (jj ? b : 1.0f - b) : 1.0f) *
                            (nk == 2 ? (kk ? c : 1.0f - c) : 1.0f);
-          const float4 t = clp_fetch_texel(v, data, smp, f->level, ii ? i1 : i0, jj ? j1 : j0,
-                                           kk ? k1 : k0);
+          const float4 t =
+              clp_fetch_texel(v, data, smp, f->level, ii ? i1 : i0, jj ? j1 : j0, kk ? k1 : k0);
           acc += wt * (f->shadow ? (float4)(clp_shadow_value(smp, v->format, f->ref, t)) : t);
         }
       }

@@ -2,7 +2,9 @@
 // counts -> record offsets, bin counts -> list offsets). Portable OpenCL 1.2: barriers
 // only inside a work-group, no inter-group waiting.
 //
-// Host sequence for n elements (src/frontend/draw/scan.cpp):
+// Host sequence for n elements (src/frontend/draw/scan.cpp): up to CLP_SCAN_SMALL
+// elements, one launch of scan_small (one work-group, each item scanning a contiguous
+// run); beyond,
 //   scan_blocks   over ceil(n / CLP_SCAN_BLOCK) groups: in-block exclusive scan of `data`
 //                 in place, block totals to `sums`
 //   (recursively scan `sums` the same way while it has more than one block)
@@ -12,6 +14,39 @@
 #define CLP_SCAN_WG 64
 #define CLP_SCAN_PER_ITEM 4
 #define CLP_SCAN_BLOCK (CLP_SCAN_WG * CLP_SCAN_PER_ITEM)
+// The most elements scan_small takes: 256 per item keeps its serial runs short on GPUs,
+// while most draws' scans (per-position counts, per-tile bins) fit in one launch.
+#define CLP_SCAN_SMALL (CLP_SCAN_WG * 256)
+
+// Inclusive Hillis-Steele scan of partial[0..CLP_SCAN_WG) by the work-group.
+inline void clp_scan_partials(local uint* partial, uint lid) {
+  for (uint off = 1; off < CLP_SCAN_WG; off <<= 1) {
+    uint add = lid >= off ? partial[lid - off] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    partial[lid] += add;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(CLP_SCAN_WG, 1, 1))) void scan_small(
+    __global uint* data, uint n, __global uint* total) {
+  __local uint partial[CLP_SCAN_WG];
+  const uint lid = get_local_id(0);
+  const uint per = (n + CLP_SCAN_WG - 1) / CLP_SCAN_WG;
+  const uint b = min(n, lid * per), e = min(n, b + per);
+  uint sum = 0;
+  for (uint i = b; i < e; ++i) sum += data[i];
+  partial[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  clp_scan_partials(partial, lid);
+  uint run = partial[lid] - sum;  // exclusive prefix of this item's run
+  for (uint i = b; i < e; ++i) {
+    const uint v = data[i];
+    data[i] = run;
+    run += v;
+  }
+  if (lid == CLP_SCAN_WG - 1) total[0] = partial[lid];
+}
 
 __kernel __attribute__((reqd_work_group_size(CLP_SCAN_WG, 1, 1))) void scan_blocks(
     __global uint* data, uint n, __global uint* sums, __global uint* total) {
@@ -26,13 +61,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_SCAN_WG, 1, 1))) void scan_bloc
   }
   partial[lid] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Hillis-Steele inclusive scan of the per-item sums.
-  for (uint off = 1; off < CLP_SCAN_WG; off <<= 1) {
-    uint add = lid >= off ? partial[lid - off] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    partial[lid] += add;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  clp_scan_partials(partial, lid);
   uint run = partial[lid] - sum;  // exclusive prefix of this item
   for (int i = 0; i < CLP_SCAN_PER_ITEM; ++i) {
     if (base + i < n) data[base + i] = run;

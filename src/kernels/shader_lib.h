@@ -59,6 +59,15 @@
 vf clp_sat(vf x) {
   return fmin(fmax(x, (vf)(0.0f)), (vf)(1.0f));
 }
+// MIN / MAX order -0 below +0 (IEEE 754-2019 minimum/maximumNumber): GLSL's abs(x) is
+// lowered to MAX(x, -x), which must give +0 for x = +-0, and fmin/fmax may return either
+// zero. Equal operands differ at most in the sign bit, so AND / OR of the bits picks it.
+vf clp_max(vf a, vf b) {
+  return select(fmax(a, b), CLP_AS_VF(CLP_AS_VU(a) & CLP_AS_VU(b)), CLP_MASK(a == b));
+}
+vf clp_min(vf a, vf b) {
+  return select(fmin(a, b), CLP_AS_VF(CLP_AS_VU(a) | CLP_AS_VU(b)), CLP_MASK(a == b));
+}
 // Boolean mask -> 1.0 / 0.0.
 vf clp_b2f(vi m) {
   return CLP_AS_VF(CLP_AS_VU(m) & (vu)(0x3f800000u));
@@ -128,7 +137,8 @@ vi clp_imod(vi a, vi b) {
 vi clp_ibfe(vi v, vi offset, vi bits) {
   const vi o = offset & 31, w = bits & 31;
   const vi inside = CLP_MASK((w + o) < (vi)(32));
-  const vi a = CLP_AS_VI(CLP_AS_VU(v) << CLP_AS_VU(((vi)(32) - w - o) & 31)) >> (((vi)(32) - w) & 31);
+  const vi a =
+      CLP_AS_VI(CLP_AS_VU(v) << CLP_AS_VU(((vi)(32) - w - o) & 31)) >> (((vi)(32) - w) & 31);
   const vi b = v >> o;
   vi r = select(b, a, inside);
   r = select(r, (vi)(0), CLP_MASK(w == (vi)(0)));
@@ -197,13 +207,15 @@ vf clp_h2f(vu h) {
 vu clp_f2unorm(vf x, uint n) {
   CLP_UNPACK(float, x, a);
   uint r[CLP_LANES];
-  for (int l = 0; l < CLP_LANES; ++l) r[l] = (uint)clp_float_to_unorm(a[l], n);
+  for (int l = 0; l < CLP_LANES; ++l)
+    r[l] = (uint)clp_float_to_unorm(a[l], n);
   return CLP_PACK(r);
 }
 vu clp_f2snorm(vf x, uint n) {
   CLP_UNPACK(float, x, a);
   uint r[CLP_LANES];
-  for (int l = 0; l < CLP_LANES; ++l) r[l] = (uint)clp_float_to_snorm(a[l], n);
+  for (int l = 0; l < CLP_LANES; ++l)
+    r[l] = (uint)clp_float_to_snorm(a[l], n);
   return CLP_PACK(r);
 }
 
@@ -245,7 +257,8 @@ void clp_reg_scatter(vf* base, int len, vi idx, int chan, vf v, vi m) {
   CLP_UNPACK(int, m, mk);
   for (int l = 0; l < CLP_LANES; ++l) {
     const int i = ix[l];
-    if (mk[l] && i >= 0 && i < len) base[i * 4 + chan] = select(base[i * 4 + chan], v, CLP_ONE_LANE(l));
+    if (mk[l] && i >= 0 && i < len)
+      base[i * 4 + chan] = select(base[i * 4 + chan], v, CLP_ONE_LANE(l));
   }
 }
 
@@ -257,8 +270,9 @@ vf clp_vin_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs)
   CLP_UNPACK(int, reg, rg);
   float r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
-    r[l] = (rg[l] >= 0 && rg[l] < num_regs) ? CLP_LANE(clp_vertex_input(stage, vertex, rg[l], chan), l)
-                                             : 0.0f;
+    r[l] = (rg[l] >= 0 && rg[l] < num_regs)
+               ? CLP_LANE(clp_vertex_input(stage, vertex, rg[l], chan), l)
+               : 0.0f;
   }
   return CLP_PACK(r);
 }
@@ -323,66 +337,77 @@ vf clp_cb_gather(global const uint* cb, uint size, vi slot, int chan) {
 #define CLP_ATOM_INC_WRAP 11
 #define CLP_ATOM_DEC_WRAP 12
 
-#define CLP_DEFINE_MEMORY(AS, SFX)                                                            \
-  vf clp_mem_load_##SFX(AS const uint* b, uint size, vu addr, int chan) {                     \
-    CLP_UNPACK(uint, addr, ad);                                                               \
-    uint r[CLP_LANES];                                                                        \
-    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
-      const uint w = (ad[l] >> 2) + (uint)chan;                                               \
-      r[l] = w < (size >> 2) ? b[w] : 0u; /* ad >> 2 < 2^30: no overflow */                  \
-    }                                                                                         \
-    return CLP_AS_VF(CLP_PACK(r));                                                            \
-  }                                                                                           \
-  void clp_mem_store_##SFX(AS uint* b, uint size, vu addr, int chan, vf v, vi m) {            \
-    CLP_UNPACK(uint, addr, ad);                                                               \
-    CLP_UNPACK(int, m, mk);                                                                   \
-    CLP_UNPACK(uint, CLP_AS_VU(v), vv);                                                       \
-    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
-      const uint w = (ad[l] >> 2) + (uint)chan;                                               \
-      if (mk[l] && w < (size >> 2)) b[w] = vv[l];                                             \
-    }                                                                                         \
-  }                                                                                           \
-  uint clp_atomic_one_##SFX(volatile AS uint* p, int op, uint v, uint v2) {                   \
-    switch (op) {                                                                             \
-      case CLP_ATOM_ADD: return atomic_add(p, v);                                             \
-      case CLP_ATOM_XCHG: return atomic_xchg(p, v);                                           \
-      case CLP_ATOM_CAS: return atomic_cmpxchg(p, v, v2);                                     \
-      case CLP_ATOM_AND: return atomic_and(p, v);                                             \
-      case CLP_ATOM_OR: return atomic_or(p, v);                                               \
-      case CLP_ATOM_XOR: return atomic_xor(p, v);                                             \
-      case CLP_ATOM_UMIN: return atomic_min(p, v);                                            \
-      case CLP_ATOM_UMAX: return atomic_max(p, v);                                            \
-      case CLP_ATOM_IMIN: return (uint)atomic_min((volatile AS int*)p, (int)v);               \
-      case CLP_ATOM_IMAX: return (uint)atomic_max((volatile AS int*)p, (int)v);               \
-      default: break;                                                                         \
-    }                                                                                         \
-    /* Read-modify-write through compare-and-swap (lock-free: some lane always wins). */      \
-    uint old = *p, seen;                                                                      \
-    for (;;) {                                                                                \
-      uint next;                                                                              \
-      if (op == CLP_ATOM_FADD) {                                                              \
-        next = as_uint(as_float(old) + as_float(v));                                          \
-      } else if (op == CLP_ATOM_INC_WRAP) {                                                   \
-        next = old >= v ? 0u : old + 1u;                                                      \
-      } else {                                                                                \
-        next = (old > 0u && old < v) ? old - 1u : 0u;                                         \
-      }                                                                                       \
-      seen = atomic_cmpxchg(p, old, next);                                                    \
-      if (seen == old) return old;                                                            \
-      old = seen;                                                                             \
-    }                                                                                         \
-  }                                                                                           \
-  vf clp_mem_atomic_##SFX(AS uint* b, uint size, vu addr, int op, vu v, vu v2, vi m) {        \
-    CLP_UNPACK(uint, addr, ad);                                                               \
-    CLP_UNPACK(int, m, mk);                                                                   \
-    CLP_UNPACK(uint, v, a);                                                                   \
-    CLP_UNPACK(uint, v2, c);                                                                  \
-    uint r[CLP_LANES];                                                                        \
-    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
-      const uint w = ad[l] >> 2;                                                              \
-      r[l] = (mk[l] && w < (size >> 2)) ? clp_atomic_one_##SFX(b + w, op, a[l], c[l]) : 0u;   \
-    }                                                                                         \
-    return CLP_AS_VF(CLP_PACK(r));                                                            \
+#define CLP_DEFINE_MEMORY(AS, SFX)                                                          \
+  vf clp_mem_load_##SFX(AS const uint* b, uint size, vu addr, int chan) {                   \
+    CLP_UNPACK(uint, addr, ad);                                                             \
+    uint r[CLP_LANES];                                                                      \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                   \
+      const uint w = (ad[l] >> 2) + (uint)chan;                                             \
+      r[l] = w < (size >> 2) ? b[w] : 0u; /* ad >> 2 < 2^30: no overflow */                 \
+    }                                                                                       \
+    return CLP_AS_VF(CLP_PACK(r));                                                          \
+  }                                                                                         \
+  void clp_mem_store_##SFX(AS uint* b, uint size, vu addr, int chan, vf v, vi m) {          \
+    CLP_UNPACK(uint, addr, ad);                                                             \
+    CLP_UNPACK(int, m, mk);                                                                 \
+    CLP_UNPACK(uint, CLP_AS_VU(v), vv);                                                     \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                   \
+      const uint w = (ad[l] >> 2) + (uint)chan;                                             \
+      if (mk[l] && w < (size >> 2)) b[w] = vv[l];                                           \
+    }                                                                                       \
+  }                                                                                         \
+  uint clp_atomic_one_##SFX(volatile AS uint* p, int op, uint v, uint v2) {                 \
+    switch (op) {                                                                           \
+      case CLP_ATOM_ADD:                                                                    \
+        return atomic_add(p, v);                                                            \
+      case CLP_ATOM_XCHG:                                                                   \
+        return atomic_xchg(p, v);                                                           \
+      case CLP_ATOM_CAS:                                                                    \
+        return atomic_cmpxchg(p, v, v2);                                                    \
+      case CLP_ATOM_AND:                                                                    \
+        return atomic_and(p, v);                                                            \
+      case CLP_ATOM_OR:                                                                     \
+        return atomic_or(p, v);                                                             \
+      case CLP_ATOM_XOR:                                                                    \
+        return atomic_xor(p, v);                                                            \
+      case CLP_ATOM_UMIN:                                                                   \
+        return atomic_min(p, v);                                                            \
+      case CLP_ATOM_UMAX:                                                                   \
+        return atomic_max(p, v);                                                            \
+      case CLP_ATOM_IMIN:                                                                   \
+        return (uint)atomic_min((volatile AS int*)p, (int)v);                               \
+      case CLP_ATOM_IMAX:                                                                   \
+        return (uint)atomic_max((volatile AS int*)p, (int)v);                               \
+      default:                                                                              \
+        break;                                                                              \
+    }                                                                                       \
+    /* Read-modify-write through compare-and-swap (lock-free: some lane always wins). */    \
+    uint old = *p, seen;                                                                    \
+    for (;;) {                                                                              \
+      uint next;                                                                            \
+      if (op == CLP_ATOM_FADD) {                                                            \
+        next = as_uint(as_float(old) + as_float(v));                                        \
+      } else if (op == CLP_ATOM_INC_WRAP) {                                                 \
+        next = old >= v ? 0u : old + 1u;                                                    \
+      } else {                                                                              \
+        next = (old > 0u && old < v) ? old - 1u : 0u;                                       \
+      }                                                                                     \
+      seen = atomic_cmpxchg(p, old, next);                                                  \
+      if (seen == old) return old;                                                          \
+      old = seen;                                                                           \
+    }                                                                                       \
+  }                                                                                         \
+  vf clp_mem_atomic_##SFX(AS uint* b, uint size, vu addr, int op, vu v, vu v2, vi m) {      \
+    CLP_UNPACK(uint, addr, ad);                                                             \
+    CLP_UNPACK(int, m, mk);                                                                 \
+    CLP_UNPACK(uint, v, a);                                                                 \
+    CLP_UNPACK(uint, v2, c);                                                                \
+    uint r[CLP_LANES];                                                                      \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                   \
+      const uint w = ad[l] >> 2;                                                            \
+      r[l] = (mk[l] && w < (size >> 2)) ? clp_atomic_one_##SFX(b + w, op, a[l], c[l]) : 0u; \
+    }                                                                                       \
+    return CLP_AS_VF(CLP_PACK(r));                                                          \
   }
 
 CLP_DEFINE_MEMORY(global, g)
@@ -417,7 +442,8 @@ vi clp_vote_eq(vf x, vi m) {
 vf clp_read_invoc(vf x, vu idx) {
   CLP_UNPACK(uint, idx, ix);
   float r[CLP_LANES];
-  for (int l = 0; l < CLP_LANES; ++l) r[l] = CLP_LANE(x, (int)(ix[l] % (uint)CLP_LANES));
+  for (int l = 0; l < CLP_LANES; ++l)
+    r[l] = CLP_LANE(x, (int)(ix[l] % (uint)CLP_LANES));
   return CLP_PACK(r);
 }
 // BALLOT: bit l set for the active lanes whose x is non-zero (the low word of 64).
@@ -425,7 +451,8 @@ vu clp_ballot(vu x, vi m) {
   const vi on = m & CLP_MASK(x != (vu)(0u));
   CLP_UNPACK(int, on, o);
   uint bits = 0u;
-  for (int l = 0; l < CLP_LANES; ++l) bits |= o[l] ? (1u << l) : 0u;
+  for (int l = 0; l < CLP_LANES; ++l)
+    bits |= o[l] ? (1u << l) : 0u;
   return (vu)(bits);
 }
 

@@ -110,7 +110,8 @@ void clp_image_load(global const ClpTexView* v, global const uchar* data, int ta
     r[2][l] = t.z;
     r[3][l] = t.w;
   }
-  for (int c = 0; c < 4; ++c) out[c] = CLP_PACK(r[c]);
+  for (int c = 0; c < 4; ++c)
+    out[c] = CLP_PACK(r[c]);
 }
 
 // STORE: the texel of each lane in `mask` becomes (val[0..3]) encoded in `fmt`.
@@ -177,14 +178,25 @@ void clp_image_size(global const ClpTexView* v, int target, vf* out) {
       h = 1u;
       break;
     }
-    case CLP_TGSI_TEX_1D: h = 1u; break;
-    case CLP_TGSI_TEX_1D_ARRAY: h = clp_view_layers(v); break;
-    case CLP_TGSI_TEX_3D: d = clp_level_size(v->depth, level); break;
+    case CLP_TGSI_TEX_1D:
+      h = 1u;
+      break;
+    case CLP_TGSI_TEX_1D_ARRAY:
+      h = clp_view_layers(v);
+      break;
+    case CLP_TGSI_TEX_3D:
+      d = clp_level_size(v->depth, level);
+      break;
     case CLP_TGSI_TEX_2D_ARRAY:
     case CLP_TGSI_TEX_2D_ARRAY_MSAA:
-    case CLP_TGSI_TEX_CUBE: d = clp_view_layers(v); break;
-    case CLP_TGSI_TEX_CUBE_ARRAY: d = clp_view_layers(v) / 6u; break;
-    default: break;
+    case CLP_TGSI_TEX_CUBE:
+      d = clp_view_layers(v);
+      break;
+    case CLP_TGSI_TEX_CUBE_ARRAY:
+      d = clp_view_layers(v) / 6u;
+      break;
+    default:
+      break;
   }
   out[0] = CLP_AS_VF((vu)(w));
   out[1] = CLP_AS_VF((vu)(h));

@@ -76,10 +76,30 @@ inline float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
                   (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
 }
 
+// Whether the working value of colour buffer `rt` must be rounded to the format after
+// every fragment. Blending, logic ops and colour masks read the pixel's value, which the
+// buffer holds at the format's precision. Otherwise a fragment's colour replaces the
+// pixel outright, and rounding once when the tile is stored gives the same bits, for
+// formats whose encode(decode(encode(x))) == encode(x): the exactly rounded 8-bit UNORM
+// and the half and single float fast paths of format.h. (Not sRGB, whose tables need
+// not round trip, nor 32-bit UNORM, which does not fit a float.)
+inline bool clp_rt_round_each(global const ClpRtState* rt) {
+  if ((rt->flags & (CLP_RT_BLEND | CLP_RT_LOGICOP)) || (rt->colormask & 0xfu) != 0xfu) return true;
+  switch (rt->format) {
+    case CLP_FMT_R8G8B8A8_UNORM:
+    case CLP_FMT_B8G8R8A8_UNORM:
+    case CLP_FMT_R8G8B8X8_UNORM:
+    case CLP_FMT_B8G8R8X8_UNORM:
+    case CLP_FMT_R16G16B16A16_FLOAT:
+    case CLP_FMT_R32G32B32A32_FLOAT: return false;
+    default: return true;
+  }
+}
+
 // Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
-// buffer `rt`, and returns the new pixel value at the format's precision.
+// buffer `rt`, and returns the new pixel value, at the format's precision when `round`.
 inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtState* rt,
-                          float4 src, float4 src1, float4 dst) {
+                          float4 src, float4 src1, float4 dst, bool round) {
   const uint fmt = rt->format, flags = rt->flags;
   float4 result;
   if (flags & (CLP_RT_UINT | CLP_RT_SINT)) {
@@ -111,7 +131,7 @@ inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtSt
   }
   result = clp_select_mask(dst, result, rt->colormask);
   // The buffer holds the format's precision: what later fragments blend with.
-  return clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result));
+  return round ? clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result)) : result;
 }
 
 // Depth/stencil test of one lane; updates *zs (the pixel) and returns whether the
@@ -218,6 +238,86 @@ inline void clp_counter_add(global uint* c, uint n) {
 
 inline uint clp_lanes(int4 m) { return (m.x ? 1u : 0u) + (m.y ? 1u : 0u) + (m.z ? 1u : 0u) + (m.w ? 1u : 0u); }
 
+// Bit l set where lane l of m is set.
+inline uint clp_lane_bits(int4 m) {
+  return (m.x ? 1u : 0u) | (m.y ? 2u : 0u) | (m.z ? 4u : 0u) | (m.w ? 8u : 0u);
+}
+
+// m with lane l cleared.
+inline int4 clp_clear_lane(int4 m, int l) {
+  return (int4)(l == 0 ? 0 : m.x, l == 1 ? 0 : m.y, l == 2 ? 0 : m.z, l == 3 ? 0 : m.w);
+}
+
+// The depth/stencil pixels of a quad are kept as two uint4: the first and the second
+// word of each lane's pixel (clp_zs_load's uint2).
+inline uint2 clp_zs_lane(uint4 lo, uint4 hi, int l) {
+  return (uint2)(CLP_LANE(lo, l), CLP_LANE(hi, l));
+}
+
+inline void clp_zs_set_lane(uint4* lo, uint4* hi, int l, uint2 v) {
+  switch (l) {
+    case 0: lo->x = v.x; hi->x = v.y; break;
+    case 1: lo->y = v.x; hi->y = v.y; break;
+    case 2: lo->z = v.x; hi->z = v.y; break;
+    default: lo->w = v.x; hi->w = v.y; break;
+  }
+}
+
+// The depth test of the `live` lanes of a quad at once, for draws without stencil and
+// depth bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass
+// and writes their depth to *lo when depth writes are on.
+inline int4 clp_depth_test4(global const ClpRasterParams* rp, float4 z, int4 live, uint4* lo) {
+  const uint fmt = rp->zs_format;
+  if (!(rp->flags & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
+  const uint4 key = clp_zs_depth_key4(fmt, z);
+  const uint4 stored = clp_zs_get_depth4(fmt, *lo);
+  const int4 pass = live & (clp_zs_depth_float(fmt)
+                                ? clp_compare_f4(rp->depth_func, as_float4(key), as_float4(stored))
+                                : clp_compare_u4(rp->depth_func, key, stored));
+  if (rp->flags & CLP_RAST_DEPTH_WRITE) {
+    *lo = select(*lo, clp_zs_set_depth4(fmt, *lo, key), as_uint4(pass));
+  }
+  return pass;
+}
+
+// Edge function e of primitive t at the quad whose top-left pixel is at fixed-point
+// (X, Y): E(x, y) = a x + b y + c for the lanes (X, Y), (X + 1, Y), (X, Y + 1),
+// (X + 1, Y + 1) pixels. One 64-bit product per axis, then additions: exact like
+// evaluating each lane, since every term fits in 64 bits (draw_shared.h).
+inline long4 clp_edge4(global const ClpTri* t, int e, long X, long Y) {
+  const long a = t->edge_a[e], b = t->edge_b[e];
+  const long e0 = a * X + b * Y + t->edge_c[e];
+  const long dx = a * CLP_SUBPIXEL_ONE, dy = b * CLP_SUBPIXEL_ONE;
+  return (long4)(e0) + (long4)(0, dx, dy, dx + dy);
+}
+
+// The fragment stage's view of primitive t at the quad with pixels (lx, ly): corner
+// barycentrics b, fragment depth z, and the interpolation weights derived from them.
+inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
+                          global const ClpDrawParams* dp, global const float4* verts,
+                          global const ClpTri* t, const vf* b, int4 lx, int4 ly, vf z) {
+  ctx->rp = rp;
+  ctx->dp = dp;
+  ctx->verts = verts;
+  for (int v = 0; v < 3; ++v) ctx->vert[v] = t->vert[v];
+  ctx->provoking = t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u];
+  ctx->flags = t->flags;
+  ctx->prim_id = t->prim_id;
+  for (int k = 0; k < 3; ++k) ctx->sprite[k] = t->point[k];
+  ctx->px = convert_float4(lx);
+  ctx->py = convert_float4(ly);
+  for (int k = 0; k < 3; ++k) {
+    const int e = (k + 1) % 3;
+    ctx->b[k] = b[k];
+    ctx->inv_w_c[k] = t->inv_w[k];
+    for (int i = 0; i < 3; ++i) ctx->w_c[k][i] = t->w[k][i];
+    ctx->grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+    ctx->grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+  }
+  clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w);
+  ctx->z = z;
+}
+
 __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_pass(
     global const ClpRasterParams* rp, global const ClpDrawParams* dp, global const ClpTri* tris,
     global const uint* bin_list, global const uint* bin_offsets, global const float4* verts,
@@ -229,7 +329,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     const bool value = (predicate[0] | predicate[1]) != 0;
     if (value == ((rp->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
   }
-  const uint tile = get_group_id(0);
+  const uint group = get_group_id(0);
+  const uint tile = (rp->tile_y0 + group / rp->tiles_w) * rp->tiles_x + rp->tile_x0 +
+                    group % rp->tiles_w;
   const uint nc = rp->bin_chunks;
   const uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
   const uint list_end = bin_offsets[tile * nc + nc - 1];
@@ -246,10 +348,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(rp->nr_cbufs, (uint)CLP_MAX_RTS);
   float4 color[CLP_MAX_RTS][4];
-  uint dirty = 0;  // bit rt * 4 + lane: the pixel changed
+  uint dirty = 0;       // bit rt * 4 + lane: the pixel changed
+  uint round_each = 0;  // bit rt: clp_rt_round_each
   for (uint r = 0; r < nrt; ++r) {
     global const ClpRtState* rt = &rp->rt[r];
     if (!(rt->flags & CLP_RT_ENABLED)) continue;
+    if (clp_rt_round_each(rt)) round_each |= 1u << r;
     for (int l = 0; l < 4; ++l) {
       if (!CLP_LANE(exists, l)) continue;
       global const uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
@@ -258,24 +362,32 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     }
   }
   const bool have_zs = (rp->flags & CLP_RAST_ZS_PRESENT) != 0;
-  const uint zbytes = clp_zs_bytes(rp->zs_format);
-  uint2 zs[4] = {(uint2)(0), (uint2)(0), (uint2)(0), (uint2)(0)};
-  uint zs_dirty = 0;
-  if (have_zs) {
-    for (int l = 0; l < 4; ++l) {
-      if (!CLP_LANE(exists, l)) continue;
-      zs[l] = clp_zs_load(rp->zs_format, zsbuf + rp->zs_offset + (size_t)CLP_LANE(ly, l) * rp->zs_pitch +
-                                             (size_t)CLP_LANE(lx, l) * zbytes);
-    }
-  }
   const bool zs_test = have_zs && (rp->flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
+  // Only the depth/stencil test reads or changes the depth/stencil buffer.
+  const uint zbytes = clp_zs_bytes(rp->zs_format);
+  global uchar* zquad = zsbuf + rp->zs_offset + (size_t)qy * rp->zs_pitch + (size_t)qx * zbytes;
+  uint4 zlo = (uint4)(0u), zhi = (uint4)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
+  uint zs_dirty = 0;
+  if (zs_test) {
+    // Lane by lane with constant lanes: inserting at a variable lane goes through memory.
+    const uint fmt = rp->zs_format;
+    const uint2 z0 = exists.x ? clp_zs_load(fmt, zquad) : (uint2)(0u);
+    const uint2 z1 = exists.y ? clp_zs_load(fmt, zquad + zbytes) : (uint2)(0u);
+    const uint2 z2 = exists.z ? clp_zs_load(fmt, zquad + rp->zs_pitch) : (uint2)(0u);
+    const uint2 z3 = exists.w ? clp_zs_load(fmt, zquad + rp->zs_pitch + zbytes) : (uint2)(0u);
+    zlo = (uint4)(z0.x, z1.x, z2.x, z3.x);
+    zhi = (uint4)(z0.y, z1.y, z2.y, z3.y);
+  }
+  // Without stencil and depth bounds the four lanes are tested together.
+  const bool zs_quad = !((rp->flags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(rp->zs_format)) &&
+                       !(rp->flags & CLP_RAST_DEPTH_BOUNDS);
   // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
   const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
                         ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
 
   const bool count = (rp->flags & CLP_RAST_COUNT) != 0;
   uint samples_passed = 0, shaded = 0;
-  const long4 X = convert_long4(lx) << CLP_SUBPIXEL_BITS, Y = convert_long4(ly) << CLP_SUBPIXEL_BITS;
+  const long X = (long)qx << CLP_SUBPIXEL_BITS, Y = (long)qy << CLP_SUBPIXEL_BITS;
 
   for (uint i = list_begin; i < list_end; ++i) {
     global const ClpTri* t = &tris[bin_list[i]];
@@ -285,7 +397,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (!any(cov)) continue;
     long4 E[3];
     for (int e = 0; e < 3; ++e) {
-      E[e] = (long4)(t->edge_a[e]) * X + (long4)(t->edge_b[e]) * Y + (long4)(t->edge_c[e]);
+      E[e] = clp_edge4(t, e, X, Y);
       cov &= convert_int4(E[e] > (long4)(0));
     }
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
@@ -293,9 +405,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
       for (int l = 0; l < 4; ++l) {
         const uint row = rp->stipple[CLP_LANE(ly, l) & 31];
-        if (!((row >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) {
-          cov = (int4)(l == 0 ? 0 : cov.x, l == 1 ? 0 : cov.y, l == 2 ? 0 : cov.z, l == 3 ? 0 : cov.w);
-        }
+        if (!((row >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
       }
     }
     if (!any(cov)) continue;
@@ -311,44 +421,32 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     }
     const vf z = clp_fragment_z(rp, t, b);
 
+    // The stage context is only filled for quads that get shaded (or clipped per pixel):
+    // most quads of an overdrawn scene fail the early depth test before.
     ClpStageCtx ctx;
-    ctx.rp = rp;
-    ctx.dp = dp;
-    ctx.verts = verts;
-    for (int v = 0; v < 3; ++v) ctx.vert[v] = t->vert[v];
-    ctx.provoking = t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u];
-    ctx.flags = t->flags;
-    ctx.prim_id = t->prim_id;
-    for (int k = 0; k < 3; ++k) ctx.sprite[k] = t->point[k];
-    ctx.px = convert_float4(lx);
-    ctx.py = convert_float4(ly);
-    for (int k = 0; k < 3; ++k) {
-      const int e = (k + 1) % 3;
-      ctx.b[k] = b[k];
-      ctx.inv_w_c[k] = t->inv_w[k];
-      for (int i = 0; i < 3; ++i) ctx.w_c[k][i] = t->w[k][i];
-      ctx.grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
-      ctx.grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
-    }
-    clp_weights(&ctx, ctx.b, ctx.lp, ctx.ll, &ctx.inv_w);
-    ctx.z = z;
-
+    bool ctx_ready = false;
     int4 alive = cov;
     if (t->flags & CLP_TRI_PIXEL_CLIP) {
+      clp_stage_ctx(&ctx, rp, dp, verts, t, b, lx, ly, z);
+      ctx_ready = true;
       alive &= clp_pixel_clip(dp, verts, ctx.vert, ctx.lp);
       if (!any(alive)) continue;
     }
     if (early_zs && zs_test) {
-      for (int l = 0; l < 4; ++l) {
-        if (!CLP_LANE(alive, l)) continue;
-        if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &zs[l])) {
-          alive = (int4)(l == 0 ? 0 : alive.x, l == 1 ? 0 : alive.y, l == 2 ? 0 : alive.z,
-                         l == 3 ? 0 : alive.w);
+      zs_dirty |= clp_lane_bits(alive);
+      if (zs_quad) {
+        alive = clp_depth_test4(rp, z, alive, &zlo);
+      } else {
+        for (int l = 0; l < 4; ++l) {
+          if (!CLP_LANE(alive, l)) continue;
+          uint2 p = clp_zs_lane(zlo, zhi, l);
+          if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &p)) alive = clp_clear_lane(alive, l);
+          clp_zs_set_lane(&zlo, &zhi, l, p);
         }
-        zs_dirty |= 1u << l;
       }
       if (!any(alive)) continue;
     }
+    if (!ctx_ready) clp_stage_ctx(&ctx, rp, dp, verts, t, b, lx, ly, z);
     if (count) {
       shaded += clp_lanes(alive);
       // With the depth/stencil tests before the shader, passing them is what counts.
@@ -364,41 +462,52 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     alive &= io.exec_mask;
     if (!any(alive)) continue;
 
-    for (int l = 0; l < 4; ++l) {
-      if (!CLP_LANE(alive, l)) continue;
-      float zl = CLP_LANE(z, l);
+    if (rp->flags & CLP_RAST_ALPHA_TEST) {
+      const int areg = clp_fs_color_reg(0);
+      const vf a = areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
+      alive &= clp_compare_f4(rp->alpha_func, a, (vf)(rp->alpha_ref));
+    }
+    if (!early_zs && zs_test) {
+      vf zf = z;
 #if CLP_FS_DEPTH_REG >= 0
-      zl = CLP_LANE(io.out[CLP_FS_DEPTH_REG][2], l);
-      if (rp->flags & CLP_RAST_DEPTH_CLAMP) zl = clamp(zl, rp->depth_clamp_min, rp->depth_clamp_max);
-      zl = clamp(zl, 0.0f, 1.0f);
+      zf = io.out[CLP_FS_DEPTH_REG][2];
+      if (rp->flags & CLP_RAST_DEPTH_CLAMP) zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
+      zf = clamp(zf, 0.0f, 1.0f);
 #endif
-      if (rp->flags & CLP_RAST_ALPHA_TEST) {
-        const int areg = clp_fs_color_reg(0);
-        const float a = areg >= 0 ? CLP_LANE(io.out[areg][3], l) : 1.0f;
-        if (!clp_compare_f(rp->alpha_func, a, rp->alpha_ref)) continue;
-      }
-      if (!early_zs && zs_test) {
-        int ref = -1;
+      zs_dirty |= clp_lane_bits(alive);
+      if (zs_quad) {
+        alive = clp_depth_test4(rp, zf, alive, &zlo);
+      } else {
+        for (int l = 0; l < 4; ++l) {
+          if (!CLP_LANE(alive, l)) continue;
+          int ref = -1;
 #if CLP_FS_STENCIL_REG >= 0
-        // A stencil reference exported by the shader (.y, an integer) replaces the state's.
-        ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
+          // A stencil reference exported by the shader (.y, an integer) replaces the state's.
+          ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
 #endif
-        const bool pass = clp_zs_test(rp, front, zl, ref, &zs[l]);
-        zs_dirty |= 1u << l;
-        if (!pass) continue;
+          uint2 p = clp_zs_lane(zlo, zhi, l);
+          if (!clp_zs_test(rp, front, CLP_LANE(zf, l), ref, &p)) alive = clp_clear_lane(alive, l);
+          clp_zs_set_lane(&zlo, &zhi, l, p);
+        }
       }
-      if (count && !early_zs) ++samples_passed;
-      for (uint r = 0; r < nrt; ++r) {
-        global const ClpRtState* rt = &rp->rt[r];
-        if (!(rt->flags & CLP_RT_ENABLED)) continue;
-        const int reg = (rp->flags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0)
-                                                                : clp_fs_color_reg((int)r);
-        if (reg < 0) continue;  // the shader does not write this buffer
+    }
+    if (count && !early_zs) samples_passed += clp_lanes(alive);
+    if (!any(alive)) continue;
+
+    for (uint r = 0; r < nrt; ++r) {
+      global const ClpRtState* rt = &rp->rt[r];
+      if (!(rt->flags & CLP_RT_ENABLED)) continue;
+      const int reg = (rp->flags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0)
+                                                              : clp_fs_color_reg((int)r);
+      if (reg < 0) continue;  // the shader does not write this buffer
+      const int reg1 = clp_fs_color_reg(1);
+      const bool dual = (rp->flags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
+      const bool round = (round_each >> r) & 1u;
+      for (int l = 0; l < 4; ++l) {
+        if (!CLP_LANE(alive, l)) continue;
         const float4 src = clp_out_rgba(&io, reg, l);
-        const int reg1 = clp_fs_color_reg(1);
-        const float4 src1 = (rp->flags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0 ? clp_out_rgba(&io, reg1, l)
-                                                                            : (float4)(0.0f);
-        color[r][l] = clp_combine(rp, rt, src, src1, color[r][l]);
+        const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
+        color[r][l] = clp_combine(rp, rt, src, src1, color[r][l], round);
         dirty |= 1u << (r * 4 + l);
       }
     }
@@ -417,10 +526,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       clp_store_block(rt->format, p, clp_rt_encode(rt->format, rt->flags, color[r][l]));
     }
   }
-  for (int l = 0; l < 4; ++l) {
-    if (!(zs_dirty & (1u << l))) continue;
-    clp_zs_store(rp->zs_format, zsbuf + rp->zs_offset + (size_t)CLP_LANE(ly, l) * rp->zs_pitch +
-                                    (size_t)CLP_LANE(lx, l) * zbytes,
-                 zs[l]);
+  if (zs_dirty) {
+    const uint fmt = rp->zs_format;
+    if (zs_dirty & 1u) clp_zs_store(fmt, zquad, (uint2)(zlo.x, zhi.x));
+    if (zs_dirty & 2u) clp_zs_store(fmt, zquad + zbytes, (uint2)(zlo.y, zhi.y));
+    if (zs_dirty & 4u) clp_zs_store(fmt, zquad + rp->zs_pitch, (uint2)(zlo.z, zhi.z));
+    if (zs_dirty & 8u) clp_zs_store(fmt, zquad + rp->zs_pitch + zbytes, (uint2)(zlo.w, zhi.w));
   }
 }

@@ -104,12 +104,14 @@ inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
                       const vf* ll) {
   global const ClpFsLink* link = &c->rp->link[reg];
   int src = link->src_reg;
+  int chan_shift = CLP_LINK_CHAN_SHIFT;
   const bool color = (link->flags & CLP_LINK_COLOR) != 0;
   if (color && (c->rp->flags & CLP_RAST_LIGHT_TWOSIDE) && !(c->flags & CLP_TRI_FRONT) &&
       link->bcolor_reg >= 0) {
     src = link->bcolor_reg;
+    chan_shift = CLP_LINK_BCOLOR_CHAN_SHIFT;
   }
-  if (src < 0 || !(link->flags & (1u << (CLP_LINK_CHAN_SHIFT + chan)))) {
+  if (src < 0 || !(link->flags & (1u << (chan_shift + chan)))) {
     return (vf)(link->def[chan]);
   }
   const bool clamp01 = color && (c->rp->flags & CLP_RAST_CLAMP_VERTEX_COLOR);

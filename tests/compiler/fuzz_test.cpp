@@ -1,17 +1,23 @@
-// Fuzz test of the TGSI front-end: deterministic random mutations of corpus shaders
-// (tokens and characters deleted, inserted or replaced, numbers made huge, lines swapped
-// or duplicated, text truncated). For every mutant, parse + validate + analysis +
-// control flow must not crash or throw anything but CompileError, every diagnostic must
-// carry a line:column inside the text, and a mutant that validates must survive the
-// print / re-parse round trip. The fixed mutant count bounds the time (about 3 s on the
-// 2-core CI machine; the figure is reported, never asserted).
+// Fuzz test of the TGSI front-end and the OpenCL C emitter: deterministic random
+// mutations of corpus shaders (tokens and characters deleted, inserted or replaced,
+// numbers made huge, lines swapped or duplicated, text truncated). For every mutant,
+// parse + validate + analysis + control flow must not crash or throw anything but
+// CompileError, every diagnostic must carry a line:column inside the text, a mutant that
+// validates must survive the print / re-parse round trip and go through emit_opencl (with
+// and without fp64) with at most a CompileError. A second test builds a fixed set of
+// emitted mutants on the device. The fixed mutant count bounds the time (a few seconds
+// on the 2-core CI machine; the figure is reported, never asserted).
 #include <chrono>
+#include <map>
 
 #include "compiler/control_flow.h"
+#include "compiler/emit/emit.h"
+#include "compiler/emit/harness.h"
 #include "compiler/linkage.h"
 #include "compiler/shader_info.h"
 #include "compiler/tgsi/printer.h"
 #include "compiler/tgsi_test_util.h"
+#include "support/test_device.h"
 
 using namespace clpipe;
 using namespace clpipe::compiler;
@@ -339,7 +345,7 @@ TEST_CASE("fuzz: mutated corpus shaders never crash and always point at the text
 
   constexpr int kMutants = 50000;
   Rng rng(20240611);
-  size_t parse_errors = 0, validate_errors = 0, valid_mutants = 0;
+  size_t parse_errors = 0, validate_errors = 0, valid_mutants = 0, emit_errors = 0;
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < kMutants; ++i) {
     std::string text = texts[rng.below(texts.size())];
@@ -389,13 +395,61 @@ TEST_CASE("fuzz: mutated corpus shaders never crash and always point at the text
                      << printed);
     }
     if (again != shader) FAIL("mutant " << i << " changed in the round trip:\n" << printed);
+    for (bool fp64 : {true, false}) {
+      EmitOptions options;
+      options.fp64 = fp64;
+      try {
+        const EmittedShader code = emit_opencl(shader, info, options);
+        if (code.body.find("void clp_shader_main(") == std::string::npos) {
+          FAIL("mutant " << i << ": emitted no clp_shader_main:\n" << text);
+        }
+      } catch (const CompileError& e) {
+        ++emit_errors;
+        check_diagnostics(e);
+      }
+    }
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   WARN("fuzz: " << kMutants << " mutants: " << parse_errors << " parse errors, " << validate_errors
-                << " validation errors, " << valid_mutants << " valid, " << seconds << " s");
+                << " validation errors, " << valid_mutants << " valid, " << emit_errors
+                << " emit errors (fp64 on and off), " << seconds << " s");
   // The mutations must exercise all three outcomes.
   CHECK(parse_errors > kMutants / 4);
   CHECK(validate_errors > kMutants / 50);
   CHECK(valid_mutants > kMutants / 50);
+}
+
+TEST_CASE("fuzz: emitted mutants build on the device", "[compiler][fuzz][emit]") {
+  const auto files = corpus_files();
+  REQUIRE(!files.empty());
+  // 48 mutants that validate and emit, grouped by stage, built in batches of 12.
+  constexpr size_t kWanted = 48;
+  Rng rng(20240707);
+  std::map<ShaderType, std::vector<EmittedShader>> by_stage;
+  size_t found = 0;
+  for (int attempt = 0; attempt < 200000 && found < kWanted; ++attempt) {
+    std::string text = read_text(files[rng.below(files.size())]);
+    mutate(text, rng);
+    try {
+      Shader shader = parse_tgsi(text);
+      validate(shader);
+      by_stage[shader.stage].push_back(emit_opencl(shader, analyze(shader), EmitOptions{}));
+      ++found;
+    } catch (const CompileError&) {
+    }
+  }
+  REQUIRE(found == kWanted);
+  for (const auto& [stage, list] : by_stage) {
+    for (size_t b = 0; b < list.size(); b += 12) {
+      std::vector<const EmittedShader*> batch;
+      for (size_t k = b; k < std::min(b + 12, list.size()); ++k)
+        batch.push_back(&list[k]);
+      try {
+        clpipe::test::test_program_cache().get(clpipe::test::emit::batch_source(batch));
+      } catch (const clpipe::runtime::Error& e) {
+        FAIL_CHECK(e.what() << "\n" << e.build_log().substr(0, 4000));
+      }
+    }
+  }
 }

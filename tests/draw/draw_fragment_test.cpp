@@ -254,8 +254,10 @@ TEST_CASE("two-sided colour, flat COLOR inputs and colour clamping", "[draw][fra
   r.s.fs = r.fx.custom_fs(
       spec, "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 1, 0, 3, 0);");
   r.s.vs = r.fx.passthrough_vs(3);
-  r.s.fs_links = {ClpFsLink{
-      1, 2, CLP_LINK_COLOR | CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};  // COLOR in 1, BCOLOR in 2
+  r.s.fs_links = {ClpFsLink{1,
+                            2,
+                            CLP_LINK_COLOR | CLP_LINK_ALL_CHANNELS | CLP_LINK_ALL_BCOLOR_CHANNELS,
+                            {0, 0, 0, 1}}};  // COLOR in 1, BCOLOR in 2
   auto draw = [&](float cf, float cb) {
     const float v[6][2] = {{-1, 1}, {-1, -1}, {1, 1}, {-1, -1}, {1, 1}, {1, -1}};
     std::vector<float> d;

@@ -124,6 +124,44 @@ TEST_CASE("draw_vbo: TGSI shaders, constants and linkage reach the pixels", "[fr
   }
 }
 
+TEST_CASE("draw_vbo: two-sided colour reads BCOLOR on back faces even without COLOR",
+          "[frontend][draw]") {
+  Scene s;
+  // gl_BackSecondaryColor written alone: front faces read the default, back faces BCOLOR[1].
+  ShaderState st;
+  st.tgsi =
+      "VERT\n"
+      "DCL IN[0]\n"
+      "DCL IN[1]\n"
+      "DCL OUT[0], POSITION\n"
+      "DCL OUT[1], BCOLOR[1]\n"
+      "  0: MOV OUT[0], IN[0]\n"
+      "  1: MOV OUT[1], IN[1]\n"
+      "  2: END\n";
+  REQUIRE(s.ctx->bind_vs_state(s.ctx->create_vs_state(st).value()).is_ok());
+  st.tgsi =
+      "FRAG\n"
+      "DCL IN[0], COLOR[1], LINEAR\n"
+      "DCL OUT[0], COLOR\n"
+      "  0: MOV OUT[0], IN[0]\n"
+      "  1: END\n";
+  REQUIRE(s.ctx->bind_fs_state(s.ctx->create_fs_state(st).value()).is_ok());
+  RasterizerState rs;
+  rs.light_twoside = true;
+  rs.front_ccw = true;
+  s.ctx->bind_rasterizer_state(s.ctx->create_rasterizer_state(rs).value());
+  // Window y grows downwards (scale[1] > 0): the left triangle is clockwise there (back),
+  // the right one counter-clockwise (front), as Gallium orients faces.
+  std::vector<float> v;
+  for (auto p : {std::array<float, 2>{-1, -1}, {0, -1}, {-1, 1}, {0.1f, -1}, {0.1f, 1}, {1, -1}}) {
+    v.insert(v.end(), {p[0], p[1], 0, 1, 0.25f, 0.5f, 0.75f, 0.5f});
+  }
+  s.set_vertices(v);
+  REQUIRE(s.ctx->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{0, 6, 0}}).is_ok());
+  CHECK(s.pixel(2, 2) == std::array<float, 4>{0.25f, 0.5f, 0.75f, 0.5f});
+  CHECK(s.pixel(s.w - 3, 2) == std::array<float, 4>{0, 0, 0, 1});
+}
+
 TEST_CASE("draw_vbo: occlusion queries count the drawn samples", "[frontend][draw][query]") {
   Scene s;
   std::vector<float> v;

@@ -74,6 +74,16 @@ TEST_CASE("every cap has a name and the limits follow the device", "[frontend][s
   t.array_size = uint16_t(layers + 1);
   CHECK_FALSE(screen->can_create_resource(t));
 
+  // Pixel buffer objects arrive as R8 buffers marked RENDER_TARGET (Mesa's usage hint);
+  // real render-target binds still need a texture target.
+  t = make_templ(TextureTarget::BUFFER, Format::R8_UNORM, 4096, 1, 1, 1, 0,
+                 Bind::RENDER_TARGET | Bind::CUSTOM);
+  CHECK(screen->can_create_resource(t));
+  CHECK_FALSE(screen->is_format_supported(Format::R8_UNORM, TextureTarget::BUFFER, 0, 0,
+                                          Bind::RENDER_TARGET));
+  t.bind = Bind::DEPTH_STENCIL;
+  CHECK_FALSE(screen->can_create_resource(t));
+
   CHECK(screen->get_param(Cap::MAX_RENDER_TARGETS) == int(kMaxColorBufs));
   CHECK(screen->get_param(Cap::ENDIANNESS) == 0);
   CHECK(screen->get_param(Cap::CLEAR_TEXTURE) == 1);
@@ -194,7 +204,7 @@ TEST_CASE("resource_create refuses bad templates with a clear status", "[fronten
         ErrorCode::kInvalidArgument);
   CHECK(code(make_templ(T::TEXTURE_2D, Format::R8_UNORM, 1u << 30, 4)) ==
         ErrorCode::kInvalidArgument);
-  CHECK(code(make_templ(T::TEXTURE_2D, Format::R8_UNORM, 4, 4, 1, 1, 0, Bind::SCANOUT)) ==
+  CHECK(code(make_templ(T::TEXTURE_3D, Format::R8_UNORM, 4, 4, 4, 1, 0, Bind::SCANOUT)) ==
         ErrorCode::kUnsupported);
   CHECK(code(make_templ(T::TEXTURE_2D, Format::Z16_UNORM, 4, 4, 1, 1, 0, Bind::RENDER_TARGET)) ==
         ErrorCode::kUnsupported);

@@ -1,6 +1,7 @@
 // clpipe-tgsi: runs the TGSI compiler of src/compiler over files or folders.
 //
-//   clpipe-tgsi [--dump | --check | --info | --emit-cl [--full] | --build [-j N]] [-q] PATH...
+//   clpipe-tgsi [--dump | --check | --info | --emit-cl [--full] | --build [-j N] [--batch N]]
+//               [--template NAME] [-q] PATH...
 //
 // Each PATH is a .tgsi file or a folder whose *.tgsi files are taken in name order.
 // --dump (the default) parses, validates and prints each shader in tgsi_dump layout;
@@ -9,7 +10,11 @@
 // as it is built: prelude, libraries, body and the harness template of the stage);
 // --build builds each shader on the OpenCL device ($CLPIPE_DEVICE, programs cached in
 // $CLPIPE_CACHE_DIR or $XDG_CACHE_HOME/clpipe) against the harness template of its stage
-// (harness.cl, compute.cl) and prints the build log of failures.
+// (harness.cl, compute.cl; --template names another, e.g. vertex.cl or tile.cl), prints
+// one line per shader with where the program came from (source or disk cache) and how
+// long that took, and the build log of failures. --batch N builds up to N shaders of one
+// stage per program (compiler/emit/batch.h: PoCL spends about a second per program);
+// the members of a batch that fails are built again one by one to name the culprits.
 // Diagnostics go to stderr as "file:line:col: message". A summary line ("N ok, M failed,
 // T s") follows when more than one shader was given. The exit status is 0 when every
 // shader passed, 1 when one did not, 2 for a usage error or an unreadable path.
@@ -29,6 +34,7 @@
 #include <vector>
 
 #include "compiler/diagnostics.h"
+#include "compiler/emit/batch.h"
 #include "compiler/emit/compile.h"
 #include "compiler/shader_info.h"
 #include "compiler/tgsi/parser.h"
@@ -65,11 +71,13 @@ struct Options {
   bool quiet = false;
   bool full = false;
   unsigned jobs = 1;
+  unsigned batch = 1;
+  std::string template_name;  // empty: the stage's harness
   std::vector<std::string> paths;
 };
 
 void usage(std::ostream& os) {
-  os << "usage: clpipe-tgsi [ACTION] [-q] PATH...\n"
+  os << "usage: clpipe-tgsi [ACTION] [OPTIONS] PATH...\n"
         "PATH is a .tgsi file or a folder (its *.tgsi files, in name order).\n"
         "Actions:\n";
   for (const ActionRow& a : kActions) {
@@ -77,7 +85,10 @@ void usage(std::ostream& os) {
   }
   os << "Options:\n"
         "  --full       with --emit-cl: print the whole program\n"
-        "  -j N         with --build: build N shaders at a time\n"
+        "  --template T with --emit-cl --full / --build: wrap the shader in template T\n"
+        "               (harness.cl, compute.cl, vertex.cl, tile.cl) instead of its harness\n"
+        "  -j N         with --build: build N programs at a time\n"
+        "  --batch N    with --build: up to N shaders of one stage per program\n"
         "  -q, --quiet  print only diagnostics and the summary line\n"
         "  -h, --help   this text\n"
         "Exit status: 0 all shaders passed, 1 some shader failed, 2 usage or I/O error.\n";
@@ -98,6 +109,24 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
     }
     if (arg == "--full") {
       opt->full = true;
+      continue;
+    }
+    if (arg == "--template") {
+      if (i + 1 >= argc) {
+        std::cerr << "clpipe-tgsi: --template needs a template name\n";
+        return false;
+      }
+      opt->template_name = argv[++i];
+      continue;
+    }
+    if (arg == "--batch") {
+      const unsigned long v = i + 1 < argc ? std::strtoul(argv[i + 1], nullptr, 10) : 0;
+      if (v == 0 || v > 256) {
+        std::cerr << "clpipe-tgsi: --batch takes a number from 1 to 256\n";
+        return false;
+      }
+      opt->batch = unsigned(v);
+      ++i;
       continue;
     }
     if (arg == "-j" || arg.rfind("-j", 0) == 0) {
@@ -135,6 +164,10 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
   }
   if (opt->paths.empty()) {
     std::cerr << "clpipe-tgsi: no input (a .tgsi file or a folder)\n";
+    return false;
+  }
+  if (opt->batch > 1 && !opt->template_name.empty()) {
+    std::cerr << "clpipe-tgsi: --batch builds against the harness templates; drop --template\n";
     return false;
   }
   return true;
@@ -195,9 +228,10 @@ std::unique_ptr<BuildContext> make_build_context() {
   return ctx;
 }
 
-std::string program_source(const EmittedShader& code) {
+std::string program_source(const EmittedShader& code, const std::string& template_name) {
   clpipe::frontend::draw::GeneratedCode g{code.prelude, code.body};
-  return clpipe::frontend::draw::stage_program_source(g, harness_template_name(code.stage));
+  return clpipe::frontend::draw::stage_program_source(
+      g, template_name.empty() ? harness_template_name(code.stage) : template_name.c_str());
 }
 
 // Runs the action on one file; false when the shader failed. Output is appended to
@@ -210,12 +244,22 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
       const EmitOptions emit = build ? build->emit : EmitOptions{};
       CompiledShader c = compile_tgsi(text, emit);
       if (opt.action == Action::kBuild) {
-        build->cache->get(program_source(c.code));
+        const clpipe::runtime::ProgramRef p =
+            build->cache->get(program_source(c.code, opt.template_name));
+        if (!opt.quiet) {
+          char line[64];
+          std::snprintf(
+              line, sizeof line, ": ok (%s, %.0f ms)\n",
+              p->origin == clpipe::runtime::Program::Origin::kDisk ? "disk cache" : "built",
+              p->build_ms);
+          *out += path.string() + line;
+        }
         return true;
       }
       if (opt.quiet) return true;
       *out += header;
-      *out += opt.full ? program_source(c.code) : c.code.prelude + "\n" + c.code.body;
+      *out += opt.full ? program_source(c.code, opt.template_name)
+                       : c.code.prelude + "\n" + c.code.body;
       return true;
     }
     Shader shader = parse_tgsi(text);
@@ -244,6 +288,91 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
   }
 }
 
+// --build --batch N: emits every shader, then builds them in programs of up to N shaders
+// of one stage, `opt.jobs` programs at a time. Returns the number of failed shaders.
+size_t build_batched(const Options& opt, const std::vector<fs::path>& files, BuildContext& build) {
+  struct Item {
+    fs::path path;
+    EmittedShader code;
+  };
+  std::vector<Item> items;
+  size_t failed = 0;
+  for (const fs::path& path : files) {
+    std::string text;
+    if (!read_file(path, &text)) {
+      std::cerr << path.string() << ": cannot read\n";
+      ++failed;
+      continue;
+    }
+    try {
+      items.push_back({path, compile_tgsi(text, build.emit).code});
+    } catch (const CompileError& e) {
+      for (const Diagnostic& d : e.diagnostics()) {
+        std::cerr << path.string() << ":" << d.to_string() << "\n";
+      }
+      ++failed;
+    }
+  }
+  // Batches: consecutive shaders of one stage, in file order within each stage.
+  std::vector<std::vector<size_t>> batches;
+  for (int st = 0; st < 6; ++st) {
+    std::vector<size_t> cur;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (int(items[i].code.stage) != st) continue;
+      cur.push_back(i);
+      if (cur.size() == opt.batch) batches.push_back(std::move(cur)), cur.clear();
+    }
+    if (!cur.empty()) batches.push_back(std::move(cur));
+  }
+  std::atomic<size_t> next{0}, bad{0};
+  std::mutex print_mutex;
+  auto worker = [&] {
+    for (;;) {
+      const size_t b = next++;
+      if (b >= batches.size()) return;
+      std::vector<const EmittedShader*> codes;
+      for (size_t i : batches[b])
+        codes.push_back(&items[i].code);
+      std::string out, err;
+      try {
+        const auto p = build.cache->get(batch_program_source(codes));
+        if (!opt.quiet) {
+          for (size_t i : batches[b]) {
+            char line[96];
+            std::snprintf(
+                line, sizeof line, ": ok (batch of %zu, %s, %.0f ms)\n", codes.size(),
+                p->origin == clpipe::runtime::Program::Origin::kDisk ? "disk cache" : "built",
+                p->build_ms);
+            out += items[i].path.string() + line;
+          }
+        }
+      } catch (const clpipe::runtime::Error&) {
+        // Find the culprits: each member on its own, against its harness.
+        for (size_t i : batches[b]) {
+          try {
+            build.cache->get(program_source(items[i].code, ""));
+            if (!opt.quiet) out += items[i].path.string() + ": ok (alone)\n";
+          } catch (const clpipe::runtime::Error& e) {
+            ++bad;
+            err += items[i].path.string() + ": build failed: " + e.what() + "\n";
+            if (!e.build_log().empty()) err += e.build_log() + "\n";
+          }
+        }
+      }
+      std::lock_guard<std::mutex> lock(print_mutex);
+      std::cout << out;
+      std::cerr << err;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < opt.jobs; ++j)
+    threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads)
+    t.join();
+  return failed + bad.load();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -269,6 +398,16 @@ int main(int argc, char** argv) {
     }
   }
   const auto t0 = std::chrono::steady_clock::now();
+  if (opt.action == Action::kBuild && opt.batch > 1) {
+    const size_t failed = build_batched(opt, files, *build);
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    char line[128];
+    std::snprintf(line, sizeof line, "%zu ok, %zu failed, %.1f s\n", files.size() - failed, failed,
+                  secs);
+    std::cerr << line;
+    return failed ? 1 : 0;
+  }
   std::atomic<size_t> failed{0}, next{0};
   std::atomic<bool> io_error{false};
   std::mutex print_mutex;

@@ -38,7 +38,10 @@ struct EmitOptions {
 };
 
 // One kernel parameter of CLP_RESOURCE_PARAMS, in order. All are `global` buffers except
-// kSharedMemory (a `local` buffer). What the host binds for each:
+// kSharedMemory (a `local` buffer, compute only). A host binds them mechanically: walk
+// `params`, bind the buffer named by (kind, index), and fill one ClpResourceInfo with the
+// bound sizes (an unbound slot has size 0: every access reads 0 and writes nothing).
+// What the host binds for each:
 enum class ParamKind : uint8_t {
   kResourceInfo,    // ClpResourceInfo (kernels/shader_lib_shared.h): bound sizes, clock
   kConstBuffer,     // CONST[index]: the constant buffer's bytes (size in const_size[index])
@@ -61,6 +64,9 @@ struct ResourceParam {
   uint32_t index = 0;  // unit / buffer number; for the descriptor arrays, the entry count
   std::string name;    // C name in the kernel signature, e.g. "clp_cb1"
   std::string decl;    // C declaration, e.g. "global const uint* clp_cb1"
+  // kSharedMemory: bytes of local memory to bind (EmitOptions::shared_memory_size; 0 = not
+  // known when compiling: bind req_local_mem). Also goes to ClpResourceInfo::shared_size.
+  uint32_t bytes = 0;
 };
 
 struct EmittedShader {

@@ -81,11 +81,11 @@ std::string Emitter::comp_expr(const Instruction& inst, unsigned c) {
     }
     case Opcode::MIN: {
       auto a = f(0), b = f(1);
-      return "fmin(" + a + ", " + b + ")";
+      return "clp_min(" + a + ", " + b + ")";
     }
     case Opcode::MAX: {
       auto a = f(0), b = f(1);
-      return "fmax(" + a + ", " + b + ")";
+      return "clp_max(" + a + ", " + b + ")";
     }
     case Opcode::SLT: {
       auto a = f(0), b = f(1);

@@ -6,8 +6,17 @@
 
 #include "compiler/emit/emitter.h"
 #include "compiler/tgsi/printer.h"
+#include "kernels/sampling_abi.h"
+#include "kernels/shader_lib_shared.h"
 
 namespace clpipe::compiler {
+
+// The host side of the structures the parameters point at (kernels/*.h are compiled as C++
+// and OpenCL C): sizes agree only if every field is a 32-bit scalar, as their headers
+// promise.
+static_assert(sizeof(ClpResourceInfo) == 4 * (3 * 32 + 3 + 2 + 3), "ClpResourceInfo layout");
+static_assert(sizeof(ClpTexView) == 4 * (18 + 3 * CLP_TEX_MAX_LEVELS), "ClpTexView layout");
+static_assert(sizeof(ClpSamplerState) == 4 * 20, "ClpSamplerState layout");
 
 const char* param_kind_name(ParamKind kind) {
   switch (kind) {
@@ -309,7 +318,10 @@ void Emitter::plan_params() {
   }
   if (any_global) add_param(ParamKind::kGlobalMemory, 0, "clp_gm", "global uint* clp_gm");
   if (any_input) add_param(ParamKind::kInputMemory, 0, "clp_inm", "global const uint* clp_inm");
-  if (any_shared) add_param(ParamKind::kSharedMemory, 0, "clp_shared", "local uint* clp_shared");
+  if (any_shared) {
+    add_param(ParamKind::kSharedMemory, 0, "clp_shared", "local uint* clp_shared");
+    params_.back().bytes = opt_.shared_memory_size;
+  }
 }
 
 std::string Emitter::prelude() const {

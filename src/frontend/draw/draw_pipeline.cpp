@@ -26,6 +26,7 @@ uint32_t bin_chunks(uint32_t records) {
 DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
     : queue_(queue), cache_(cache), core_(cache.get(core_source())), scanner_(queue, core_) {
   total_ = queue_.create_buffer(sizeof(uint32_t));
+  tile_bounds_ = queue_.create_buffer(4 * sizeof(int32_t));
   dummy_ = queue_.create_buffer(16);
   gs_prim_total_ = queue_.create_buffer(sizeof(uint32_t));
   gs_out_total_ = queue_.create_buffer(sizeof(uint32_t));
@@ -193,14 +194,20 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   const uint32_t hist_n = ntiles * nchunks;
   ensure(hist_, hist_cap_, size_t(hist_n) * 4);
   {
+    // Reset value of bin_count's tile bounds: an empty rectangle (static: the write does
+    // not wait, so the source must outlive it).
+    static const int32_t kEmptyBounds[4] = {INT32_MAX, INT32_MAX, -1, -1};
+    queue_.write(tile_bounds_, 0, sizeof(kEmptyBounds), kEmptyBounds, false);
     cl::Kernel& k = queue_.kernel(core_, "bin_count");
-    runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, dp.tiles_y, hist_);
+    runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, dp.tiles_y, hist_, tile_bounds_);
     queue_.launch(k, {nchunks}, {}, "bin");
   }
   scanner_.exclusive_scan(hist_, hist_n, total_);
   const uint32_t entries = read_total();
   stats_.bin_entries = entries;
   if (entries == 0) return;
+  int32_t b[4];  // the queue is idle after read_total: this read does not wait
+  queue_.read(tile_bounds_, 0, sizeof(b), b);
   ensure(list_, list_cap_, size_t(entries) * 4);
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_scatter");
@@ -208,9 +215,16 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
     queue_.launch(k, {nchunks}, {}, "bin");
   }
 
-  // 6. Tile pass.
+  // 6. Tile pass, over the tiles the draw's primitives can reach.
+  const uint32_t tx0 = uint32_t(std::clamp<int32_t>(b[0], 0, int32_t(dp.tiles_x) - 1));
+  const uint32_t ty0 = uint32_t(std::clamp<int32_t>(b[1], 0, int32_t(dp.tiles_y) - 1));
+  const uint32_t tx1 = uint32_t(std::clamp<int32_t>(b[2], int32_t(tx0), int32_t(dp.tiles_x) - 1));
+  const uint32_t ty1 = uint32_t(std::clamp<int32_t>(b[3], int32_t(ty0), int32_t(dp.tiles_y) - 1));
   ClpRasterParams rp = make_raster_params(s);
   rp.bin_chunks = nchunks;
+  rp.tile_x0 = tx0;
+  rp.tile_y0 = ty0;
+  rp.tiles_w = tx1 - tx0 + 1;
   if (s.counters() && s.count_fragments) rp.flags |= CLP_RAST_COUNT;
   if (s.predicate()) {
     rp.flags |= CLP_RAST_PREDICATE;
@@ -230,7 +244,8 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
          << (s.predicate() ? s.predicate : dummy_);
     for (const cl::Buffer& r : s.fs.resources)
       args << r;
-    queue_.launch(k, {size_t(ntiles) * CLP_TILE_QUADS}, {CLP_TILE_QUADS}, "tile");
+    const size_t groups = size_t(rp.tiles_w) * (ty1 - ty0 + 1);
+    queue_.launch(k, {groups * CLP_TILE_QUADS}, {CLP_TILE_QUADS}, "tile");
   }
 }
 

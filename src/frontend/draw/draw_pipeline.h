@@ -181,7 +181,8 @@ class DrawPipeline {
   DrawStats stats_;
   uint32_t last_num_outputs_ = 0;
 
-  cl::Buffer total_;  // 4 bytes: totals of scans
+  cl::Buffer total_;        // 4 bytes: totals of scans
+  cl::Buffer tile_bounds_;  // 4 ints: bin_count's tile rectangle (see bin.cl)
   cl::Buffer verts_, restart_, seg_index_, seg_first_, counts_, assembled_, tris_, hist_, list_;
   size_t verts_cap_ = 0, restart_cap_ = 0, seg_index_cap_ = 0, seg_first_cap_ = 0, counts_cap_ = 0,
          assembled_cap_ = 0, tris_cap_ = 0, hist_cap_ = 0, list_cap_ = 0;

@@ -3,15 +3,24 @@
 namespace clpipe::frontend::draw {
 
 namespace {
-// Must match CLP_SCAN_WG and CLP_SCAN_BLOCK in scan.cl.
+// Must match CLP_SCAN_WG, CLP_SCAN_BLOCK and CLP_SCAN_SMALL in scan.cl.
 constexpr uint32_t kScanWg = 64;
 constexpr uint32_t kScanBlock = 256;
+constexpr uint32_t kScanSmall = kScanWg * 256;
 }  // namespace
 
 void Scanner::exclusive_scan(const cl::Buffer& data, uint32_t n, const cl::Buffer& total) {
   if (n == 0) {
     const uint32_t zero = 0;
     queue_.write(total, 0, sizeof(zero), &zero, true);
+    return;
+  }
+  // One launch for small arrays: every launch costs a round of thread wake-ups on CPU
+  // devices, and most draws scan a few thousand elements.
+  if (n <= kScanSmall) {
+    cl::Kernel& k = queue_.kernel(program_, "scan_small");
+    runtime::set_args(k, data, n, total);
+    queue_.launch(k, {kScanWg}, {kScanWg}, "scan");
     return;
   }
   // Level i scans `buf` (n_i elements) and writes its block sums to levels_[i].

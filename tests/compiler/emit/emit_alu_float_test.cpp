@@ -20,11 +20,11 @@ uint32_t B(float f) {
 }
 
 std::vector<float> edge_floats() {
-  return {0.0f,       -0.0f,      1.0f,        -1.0f,       0.5f,        -0.5f,     1.5f,
-          2.5f,       -2.5f,      3.5f,        -3.7f,       0.1f,        123.456f,  -1e-3f,
-          1e-40f,     -1e-40f,    3.4e38f,     -3.4e38f,    INFINITY,    -INFINITY, NAN,
-          2147483648.0f, -2147483648.0f, 2147483520.0f, 4294967296.0f, 3e9f,   -3e9f, 1e10f,
-          65535.5f,   0.49999997f};
+  return {0.0f,          -0.0f,     1.0f,   -1.0f,         0.5f,           -0.5f,
+          1.5f,          2.5f,      -2.5f,  3.5f,          -3.7f,          0.1f,
+          123.456f,      -1e-3f,    1e-40f, -1e-40f,       3.4e38f,        -3.4e38f,
+          INFINITY,      -INFINITY, NAN,    2147483648.0f, -2147483648.0f, 2147483520.0f,
+          4294967296.0f, 3e9f,      -3e9f,  1e10f,         65535.5f,       0.49999997f};
 }
 
 OpInputs pairs(const std::vector<float>& v) {
@@ -64,17 +64,71 @@ TEST_CASE("emit: float arithmetic, compares, rounding and conversions", "[emit][
   std::fesetround(FE_TONEAREST);
   using U = uint32_t;
   std::vector<OpCase> cases = {
-      {"ADD", "ADD $D, $S0, $S1", false, [](U a, U b, U) { return B(F(a) + F(b)); }, {}, Check::kFloat},
-      {"ADD -b (fsub)", "ADD $D, $S0, -$S1", false, [](U a, U b, U) { return B(F(a) - F(b)); }, {}, Check::kFloat},
-      {"MUL", "MUL $D, $S0, $S1", false, [](U a, U b, U) { return B(F(a) * F(b)); }, {}, Check::kFloat},
-      {"MAD", "MAD $D, $S0, $S1, $S2", false,
-       [](U a, U b, U c) { return B(F(a) * F(b) + F(c)); }, [](U a, U b, U c) { return B(std::fma(F(a), F(b), F(c))); },
+      {"ADD",
+       "ADD $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(F(a) + F(b)); },
+       {},
        Check::kFloat},
-      {"FMA", "FMA $D, $S0, $S1, $S2", false, [](U a, U b, U c) { return B(std::fma(F(a), F(b), F(c))); }, {}, Check::kFloat},
-      {"DIV", "DIV $D, $S0, $S1", false, [](U a, U b, U) { return B(F(a) / F(b)); }, {}, Check::kUlp, 3},
-      {"MIN", "MIN $D, $S0, $S1", false, [](U a, U b, U) { return B(std::fmin(F(a), F(b))); }, {}, Check::kFloat},
-      {"MAX", "MAX $D, $S0, $S1", false, [](U a, U b, U) { return B(std::fmax(F(a), F(b))); }, {}, Check::kFloat},
-      {"MAX -|x|", "MAX $D, -|$S0|, $S1", false, [](U a, U b, U) { return B(std::fmax(-std::fabs(F(a)), F(b))); }, {}, Check::kFloat},
+      {"ADD -b (fsub)",
+       "ADD $D, $S0, -$S1",
+       false,
+       [](U a, U b, U) { return B(F(a) - F(b)); },
+       {},
+       Check::kFloat},
+      {"MUL",
+       "MUL $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(F(a) * F(b)); },
+       {},
+       Check::kFloat},
+      {"MAD", "MAD $D, $S0, $S1, $S2", false, [](U a, U b, U c) { return B(F(a) * F(b) + F(c)); },
+       [](U a, U b, U c) { return B(std::fma(F(a), F(b), F(c))); }, Check::kFloat},
+      {"FMA",
+       "FMA $D, $S0, $S1, $S2",
+       false,
+       [](U a, U b, U c) { return B(std::fma(F(a), F(b), F(c))); },
+       {},
+       Check::kFloat},
+      {"DIV",
+       "DIV $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(F(a) / F(b)); },
+       {},
+       Check::kUlp,
+       3},
+      {"MIN",
+       "MIN $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(std::fmin(F(a), F(b))); },
+       {},
+       Check::kFloat},
+      {"MAX",
+       "MAX $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(std::fmax(F(a), F(b))); },
+       {},
+       Check::kFloat},
+      // GLSL abs(x) = MAX(x, -x) and -abs(x) = -MAX(x, -x): +-0 must give +0 (and -0), so
+      // MIN/MAX order -0 below +0; the bits are compared, NaN excepted.
+      {"MAX x, -x (abs of signed zeros)",
+       "MAX $D, $S0, -$S0",
+       false,
+       [](U a, U, U) { return std::isnan(F(a)) ? a : B(std::fabs(F(a))); },
+       {},
+       Check::kBits},
+      {"MIN x, -x (-abs of signed zeros)",
+       "MIN $D, $S0, -$S0",
+       false,
+       [](U a, U, U) { return std::isnan(F(a)) ? a : B(-std::fabs(F(a))); },
+       {},
+       Check::kBits},
+      {"MAX -|x|",
+       "MAX $D, -|$S0|, $S1",
+       false,
+       [](U a, U b, U) { return B(std::fmax(-std::fabs(F(a)), F(b))); },
+       {},
+       Check::kFloat},
       {"SLT", "SLT $D, $S0, $S1", false, [](U a, U b, U) { return mask_f(F(a) < F(b)); }},
       {"SGE", "SGE $D, $S0, $S1", false, [](U a, U b, U) { return mask_f(F(a) >= F(b)); }},
       {"SEQ", "SEQ $D, $S0, $S1", false, [](U a, U b, U) { return mask_f(F(a) == F(b)); }},
@@ -86,32 +140,93 @@ TEST_CASE("emit: float arithmetic, compares, rounding and conversions", "[emit][
       {"FSGE", "FSGE $D, $S0, $S1", false, [](U a, U b, U) { return mask_u(F(a) >= F(b)); }},
       {"FSLT", "FSLT $D, $S0, $S1", false, [](U a, U b, U) { return mask_u(F(a) < F(b)); }},
       {"CMP", "CMP $D, $S0, $S1, $S2", false, [](U a, U b, U c) { return F(a) < 0.0f ? b : c; }},
-      {"FRC", "FRC $D, $S0", false, [](U a, U, U) { return B(F(a) - std::floor(F(a))); }, {}, Check::kFloat},
-      {"FLR", "FLR $D, $S0", false, [](U a, U, U) { return B(std::floor(F(a))); }, {}, Check::kFloat},
-      {"CEIL", "CEIL $D, $S0", false, [](U a, U, U) { return B(std::ceil(F(a))); }, {}, Check::kFloat},
-      {"TRUNC", "TRUNC $D, $S0", false, [](U a, U, U) { return B(std::trunc(F(a))); }, {}, Check::kFloat},
-      {"ROUND (ties to even)", "ROUND $D, $S0", false, [](U a, U, U) { return B(std::nearbyint(F(a))); }, {}, Check::kFloat},
-      {"SSG", "SSG $D, $S0", false,
-       [](U a, U, U) { const float x = F(a); return B(x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f); }, {}, Check::kFloat},
-      {"F2I (saturating, NaN -> 0)", "F2I $D, $S0", false, [](U a, U, U) { return U(f2i_sat(F(a))); }},
+      {"FRC",
+       "FRC $D, $S0",
+       false,
+       [](U a, U, U) { return B(F(a) - std::floor(F(a))); },
+       {},
+       Check::kFloat},
+      {"FLR",
+       "FLR $D, $S0",
+       false,
+       [](U a, U, U) { return B(std::floor(F(a))); },
+       {},
+       Check::kFloat},
+      {"CEIL",
+       "CEIL $D, $S0",
+       false,
+       [](U a, U, U) { return B(std::ceil(F(a))); },
+       {},
+       Check::kFloat},
+      {"TRUNC",
+       "TRUNC $D, $S0",
+       false,
+       [](U a, U, U) { return B(std::trunc(F(a))); },
+       {},
+       Check::kFloat},
+      {"ROUND (ties to even)",
+       "ROUND $D, $S0",
+       false,
+       [](U a, U, U) { return B(std::nearbyint(F(a))); },
+       {},
+       Check::kFloat},
+      {"SSG",
+       "SSG $D, $S0",
+       false,
+       [](U a, U, U) {
+         const float x = F(a);
+         return B(x > 0 ? 1.0f : x < 0 ? -1.0f : 0.0f);
+       },
+       {},
+       Check::kFloat},
+      {"F2I (saturating, NaN -> 0)", "F2I $D, $S0", false,
+       [](U a, U, U) { return U(f2i_sat(F(a))); }},
       {"F2U (saturating, NaN -> 0)", "F2U $D, $S0", false, [](U a, U, U) { return f2u_sat(F(a)); }},
       {"I2F", "I2F $D, $S0", false, [](U a, U, U) { return B(float(int32_t(a))); }},
       {"U2F", "U2F $D, $S0", false, [](U a, U, U) { return B(float(a)); }},
-      {"I2F -x (integer negate)", "I2F $D, -$S0", false, [](U a, U, U) { return B(float(int32_t(0u - a))); }},
+      {"I2F -x (integer negate)", "I2F $D, -$S0", false,
+       [](U a, U, U) { return B(float(int32_t(0u - a))); }},
       {"MOV (bit copy)", "MOV $D, $S0", false, [](U a, U, U) { return a; }},
       {"MOV -|x|", "MOV $D, -|$S0|", false, [](U a, U, U) { return a | 0x80000000u; }},
       {"MOV -x", "MOV $D, -$S0", false, [](U a, U, U) { return a ^ 0x80000000u; }},
-      {"MOV_SAT (NaN -> 0)", "MOV_SAT $D, $S0", false, [](U a, U, U) { return sat(F(a)); }, {}, Check::kFloat},
-      {"ADD_SAT", "ADD_SAT $D, $S0, $S1", false, [](U a, U b, U) { return sat(F(a) + F(b)); }, {}, Check::kFloat},
-      {"LDEXP", "LDEXP $D, $S0, $S1", false,
-       [](U a, U b, U) { return B(std::ldexp(F(a), int32_t(b))); }, {}, Check::kFloat},
-      {"UCMP", "UCMP $D, $S0, $S1, -$S2", false, [](U a, U b, U c) { return a ? b : c ^ 0x80000000u; }},
+      {"MOV_SAT (NaN -> 0)",
+       "MOV_SAT $D, $S0",
+       false,
+       [](U a, U, U) { return sat(F(a)); },
+       {},
+       Check::kFloat},
+      {"ADD_SAT",
+       "ADD_SAT $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return sat(F(a) + F(b)); },
+       {},
+       Check::kFloat},
+      {"LDEXP",
+       "LDEXP $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(std::ldexp(F(a), int32_t(b))); },
+       {},
+       Check::kFloat},
+      {"UCMP", "UCMP $D, $S0, $S1, -$S2", false,
+       [](U a, U b, U c) { return a ? b : c ^ 0x80000000u; }},
       {"LRP", "LRP $D, $S0, $S1, $S2", false,
        [](U a, U b, U c) { return B(F(a) * F(b) + (1.0f - F(a)) * F(c)); },
        [](U a, U b, U c) { return B(std::fma(F(a), F(b), (1.0f - F(a)) * F(c))); }, Check::kUlp, 2},
       {"RCP", "RCP $D, $S0", true, [](U a, U, U) { return B(1.0f / F(a)); }, {}, Check::kUlp, 3},
-      {"SQRT", "SQRT $D, $S0", true, [](U a, U, U) { return B(std::sqrt(F(a))); }, {}, Check::kUlp, 3},
-      {"RSQ", "RSQ $D, |$S0|", true, [](U a, U, U) { return B(float(1.0 / std::sqrt(double(std::fabs(F(a)))))); }, {}, Check::kUlp, 3},
+      {"SQRT",
+       "SQRT $D, $S0",
+       true,
+       [](U a, U, U) { return B(std::sqrt(F(a))); },
+       {},
+       Check::kUlp,
+       3},
+      {"RSQ",
+       "RSQ $D, |$S0|",
+       true,
+       [](U a, U, U) { return B(float(1.0 / std::sqrt(double(std::fabs(F(a)))))); },
+       {},
+       Check::kUlp,
+       3},
   };
   // LRP with cancellation is not meaningful in ulps: keep it to well-scaled inputs.
   std::vector<float> v = edge_floats();
@@ -121,15 +236,45 @@ TEST_CASE("emit: float arithmetic, compares, rounding and conversions", "[emit][
 TEST_CASE("emit: transcendental float opcodes", "[emit][alu]") {
   using U = uint32_t;
   std::vector<OpCase> cases = {
-      {"EX2", "EX2 $D, $S0", true, [](U a, U, U) { return B(std::exp2(F(a))); }, {}, Check::kUlp, 4},
-      {"LG2", "LG2 $D, $S0", true, [](U a, U, U) { return B(std::log2(F(a))); }, {}, Check::kUlp, 4},
-      {"SIN", "SIN $D, $S0", true, [](U a, U, U) { return B(float(std::sin(double(F(a))))); }, {}, Check::kUlp, 4},
-      {"COS", "COS $D, $S0", true, [](U a, U, U) { return B(float(std::cos(double(F(a))))); }, {}, Check::kUlp, 4},
-      {"POW", "POW $D, $S0, $S1", true, [](U a, U b, U) { return B(float(std::pow(double(F(a)), double(F(b))))); },
-       {}, Check::kUlp, 16},
+      {"EX2",
+       "EX2 $D, $S0",
+       true,
+       [](U a, U, U) { return B(std::exp2(F(a))); },
+       {},
+       Check::kUlp,
+       4},
+      {"LG2",
+       "LG2 $D, $S0",
+       true,
+       [](U a, U, U) { return B(std::log2(F(a))); },
+       {},
+       Check::kUlp,
+       4},
+      {"SIN",
+       "SIN $D, $S0",
+       true,
+       [](U a, U, U) { return B(float(std::sin(double(F(a))))); },
+       {},
+       Check::kUlp,
+       4},
+      {"COS",
+       "COS $D, $S0",
+       true,
+       [](U a, U, U) { return B(float(std::cos(double(F(a))))); },
+       {},
+       Check::kUlp,
+       4},
+      {"POW",
+       "POW $D, $S0, $S1",
+       true,
+       [](U a, U b, U) { return B(float(std::pow(double(F(a)), double(F(b))))); },
+       {},
+       Check::kUlp,
+       16},
   };
-  const std::vector<float> v = {0.0f, -0.0f, 0.25f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, -2.0f, -3.0f,
-                                10.0f, 100.5f, -7.25f, 0.001f, INFINITY, -INFINITY, NAN, 31.0f};
+  const std::vector<float> v = {0.0f,   -0.0f,  0.25f,    0.5f,      1.0f,  1.5f,
+                                2.0f,   3.0f,   -2.0f,    -3.0f,     10.0f, 100.5f,
+                                -7.25f, 0.001f, INFINITY, -INFINITY, NAN,   31.0f};
   run_op_table(cases, pairs(v));
 }
 
@@ -137,9 +282,24 @@ TEST_CASE("emit: LEGACY_MATH_RULES makes 0 * anything 0", "[emit][alu]") {
   using U = uint32_t;
   auto lmul = [](float a, float b) { return (a == 0.0f || b == 0.0f) ? 0.0f : a * b; };
   std::vector<OpCase> cases = {
-      {"MUL", "MUL $D, $S0, $S1", false, [&](U a, U b, U) { return B(lmul(F(a), F(b))); }, {}, Check::kFloat},
-      {"MAD", "MAD $D, $S0, $S1, $S2", false, [&](U a, U b, U c) { return B(lmul(F(a), F(b)) + F(c)); }, {}, Check::kFloat},
-      {"ADD (unchanged)", "ADD $D, $S0, $S1", false, [](U a, U b, U) { return B(F(a) + F(b)); }, {}, Check::kFloat},
+      {"MUL",
+       "MUL $D, $S0, $S1",
+       false,
+       [&](U a, U b, U) { return B(lmul(F(a), F(b))); },
+       {},
+       Check::kFloat},
+      {"MAD",
+       "MAD $D, $S0, $S1, $S2",
+       false,
+       [&](U a, U b, U c) { return B(lmul(F(a), F(b)) + F(c)); },
+       {},
+       Check::kFloat},
+      {"ADD (unchanged)",
+       "ADD $D, $S0, $S1",
+       false,
+       [](U a, U b, U) { return B(F(a) + F(b)); },
+       {},
+       Check::kFloat},
   };
   const std::vector<float> v = {0.0f, -0.0f, 1.0f, -2.0f, INFINITY, -INFINITY, NAN, 3.0f};
   run_op_table(cases, pairs(v), "PROPERTY LEGACY_MATH_RULES 1\n");
@@ -168,16 +328,18 @@ DCL OUT[0..11], GENERIC[0]
  13: MOV OUT[11], IN[0].wzyx
  14: END
 )";
-  const std::vector<std::array<float, 4>> a = {{1.0f, 2.0f, 3.0f, 4.0f},      {0.5f, -0.25f, 2.0f, 8.0f},
-                                               {-1.0f, 0.0f, -3.5f, 200.0f}, {0.3f, 0.7f, 1.5f, -0.5f},
-                                               {65504.0f, -2.0f, 1e-5f, 0.0f}, {1.5f, 0.0f, 0.0f, -200.0f}};
-  const std::vector<std::array<float, 4>> b = {{4.0f, 3.0f, 2.0f, 1.0f},  {2.0f, 4.0f, -1.0f, 0.5f},
-                                               {0.0f, 9.0f, 2.0f, -1.0f}, {10.0f, -10.0f, 0.5f, 2.0f},
-                                               {1.0f, 1.0f, 1.0f, 1.0f},  {-1.0f, 0.0f, 3.0f, 0.25f}};
+  const std::vector<std::array<float, 4>> a = {
+      {1.0f, 2.0f, 3.0f, 4.0f},  {0.5f, -0.25f, 2.0f, 8.0f},     {-1.0f, 0.0f, -3.5f, 200.0f},
+      {0.3f, 0.7f, 1.5f, -0.5f}, {65504.0f, -2.0f, 1e-5f, 0.0f}, {1.5f, 0.0f, 0.0f, -200.0f}};
+  const std::vector<std::array<float, 4>> b = {
+      {4.0f, 3.0f, 2.0f, 1.0f},    {2.0f, 4.0f, -1.0f, 0.5f}, {0.0f, 9.0f, 2.0f, -1.0f},
+      {10.0f, -10.0f, 0.5f, 2.0f}, {1.0f, 1.0f, 1.0f, 1.0f},  {-1.0f, 0.0f, 3.0f, 0.25f}};
   in.count = uint32_t(a.size());
   for (size_t i = 0; i < a.size(); ++i) {
-    for (int c = 0; c < 4; ++c) in.in.push_back(B(a[i][c]));
-    for (int c = 0; c < 4; ++c) in.in.push_back(B(b[i][c]));
+    for (int c = 0; c < 4; ++c)
+      in.in.push_back(B(a[i][c]));
+    for (int c = 0; c < 4; ++c)
+      in.in.push_back(B(b[i][c]));
   }
   HarnessResult r = run_shader(in);
   auto close = [](float want, float got, float tol) {
@@ -199,7 +361,9 @@ DCL OUT[0..11], GENERIC[0]
     // LIT
     CHECK(r.f(i, 4, 0) == 1.0f);
     CHECK(r.f(i, 4, 1) == std::fmax(x[0], 0.0f));
-    const float lz = x[0] > 0 ? std::pow(std::fmax(x[1], 0.0f), std::fmin(std::fmax(x[3], -128.0f), 128.0f)) : 0.0f;
+    const float lz =
+        x[0] > 0 ? std::pow(std::fmax(x[1], 0.0f), std::fmin(std::fmax(x[3], -128.0f), 128.0f))
+                 : 0.0f;
     CHECK(close(lz, r.f(i, 4, 2), 1e-5f));
     CHECK(r.f(i, 4, 3) == 1.0f);
     // EXP
@@ -229,16 +393,20 @@ DCL OUT[0..11], GENERIC[0]
       return uint32_t(std::floor(double(std::fmin(std::fmax(v, 0.0f), 1.0f)) * m + 0.5));
     };
     auto snorm = [](float v) {
-      return uint32_t(int32_t(std::round(double(std::fmin(std::fmax(v, -1.0f), 1.0f)) * 127.0))) & 0xffu;
+      return uint32_t(int32_t(std::round(double(std::fmin(std::fmax(v, -1.0f), 1.0f)) * 127.0))) &
+             0xffu;
     };
-    CHECK(r.u(i, 10, 0) == (unorm(x[0], 255) | unorm(x[1], 255) << 8 | unorm(x[2], 255) << 16 | unorm(x[3], 255) << 24));
+    CHECK(r.u(i, 10, 0) == (unorm(x[0], 255) | unorm(x[1], 255) << 8 | unorm(x[2], 255) << 16 |
+                            unorm(x[3], 255) << 24));
     CHECK(r.u(i, 10, 1) == (unorm(x[0], 65535) | unorm(x[1], 65535) << 16));
-    CHECK(r.u(i, 10, 2) == (snorm(x[0]) | snorm(x[1]) << 8 | snorm(x[2]) << 16 | snorm(x[3]) << 24));
-    for (int c = 0; c < 4; ++c) CHECK(r.f(i, 11, c) == x[3 - c]);
+    CHECK(r.u(i, 10, 2) ==
+          (snorm(x[0]) | snorm(x[1]) << 8 | snorm(x[2]) << 16 | snorm(x[3]) << 24));
+    for (int c = 0; c < 4; ++c)
+      CHECK(r.f(i, 11, c) == x[3 - c]);
   }
   // PK2H of values with an exact half form gives their half bits.
-  CHECK((r.u(0, 8, 0) & 0xffff) == 0x3c00u);          // 1.0
-  CHECK((r.u(0, 8, 0) >> 16) == 0x4000u);             // 2.0
-  CHECK((r.u(4, 8, 0) & 0xffff) == 0x7bffu);          // 65504
-  CHECK((r.u(4, 8, 0) >> 16) == 0xc000u);             // -2.0
+  CHECK((r.u(0, 8, 0) & 0xffff) == 0x3c00u);  // 1.0
+  CHECK((r.u(0, 8, 0) >> 16) == 0x4000u);     // 2.0
+  CHECK((r.u(4, 8, 0) & 0xffff) == 0x7bffu);  // 65504
+  CHECK((r.u(4, 8, 0) >> 16) == 0xc000u);     // -2.0
 }

@@ -37,7 +37,8 @@ uint32_t bfi(uint32_t base, uint32_t insert, int32_t offset, int32_t bits) {
 }
 uint32_t brev(uint32_t x) {
   uint32_t r = 0;
-  for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+  for (int i = 0; i < 32; ++i)
+    r |= ((x >> i) & 1u) << (31 - i);
   return r;
 }
 int32_t msb(uint32_t x) {
@@ -77,7 +78,8 @@ TEST_CASE("emit: integer arithmetic, division by zero and overflow", "[emit][alu
       {"UMAD", "UMAD $D, $S0, $S1, $S2", false, [](U a, U b, U c) { return a * b + c; }},
       {"IMUL_HI", "IMUL_HI $D, $S0, $S1", false,
        [](U a, U b, U) { return U(uint64_t(int64_t(I(a)) * int64_t(I(b))) >> 32); }},
-      {"UMUL_HI", "UMUL_HI $D, $S0, $S1", false, [](U a, U b, U) { return U((uint64_t(a) * b) >> 32); }},
+      {"UMUL_HI", "UMUL_HI $D, $S0, $S1", false,
+       [](U a, U b, U) { return U((uint64_t(a) * b) >> 32); }},
       {"UDIV (x/0 = ~0)", "UDIV $D, $S0, $S1", false, [](U a, U b, U) { return b ? a / b : ~0u; }},
       {"UMOD (x%0 = ~0)", "UMOD $D, $S0, $S1", false, [](U a, U b, U) { return b ? a % b : ~0u; }},
       {"IDIV (x/0 = 0, INT_MIN/-1 = INT_MIN)", "IDIV $D, $S0, $S1", false,
@@ -97,8 +99,12 @@ TEST_CASE("emit: integer arithmetic, division by zero and overflow", "[emit][alu
       {"UMAX", "UMAX $D, $S0, $S1", false, [](U a, U b, U) { return std::max(a, b); }},
       {"UMIN", "UMIN $D, $S0, $S1", false, [](U a, U b, U) { return std::min(a, b); }},
       {"INEG", "INEG $D, $S0", false, [](U a, U, U) { return 0u - a; }},
-      {"IABS (INT_MIN stays)", "IABS $D, $S0", false, [](U a, U, U) { return I(a) < 0 ? 0u - a : a; }},
-      {"ISSG", "ISSG $D, $S0", false, [](U a, U, U) { return U(I(a) > 0 ? 1 : I(a) < 0 ? -1 : 0); }},
+      {"IABS (INT_MIN stays)", "IABS $D, $S0", false,
+       [](U a, U, U) { return I(a) < 0 ? 0u - a : a; }},
+      {"ISSG", "ISSG $D, $S0", false,
+       [](U a, U, U) {
+         return U(I(a) > 0 ? 1 : I(a) < 0 ? -1 : 0);
+       }},
       {"ISGE", "ISGE $D, $S0, $S1", false, [](U a, U b, U) { return I(a) >= I(b) ? ~0u : 0u; }},
       {"ISLT", "ISLT $D, $S0, $S1", false, [](U a, U b, U) { return I(a) < I(b) ? ~0u : 0u; }},
       {"USEQ", "USEQ $D, $S0, $S1", false, [](U a, U b, U) { return a == b ? ~0u : 0u; }},
@@ -106,7 +112,8 @@ TEST_CASE("emit: integer arithmetic, division by zero and overflow", "[emit][alu
       {"USGE", "USGE $D, $S0, $S1", false, [](U a, U b, U) { return a >= b ? ~0u : 0u; }},
       {"USLT", "USLT $D, $S0, $S1", false, [](U a, U b, U) { return a < b ? ~0u : 0u; }},
       {"SHL (count & 31)", "SHL $D, $S0, $S1", false, [](U a, U b, U) { return a << (b & 31); }},
-      {"ISHR (count & 31)", "ISHR $D, $S0, $S1", false, [](U a, U b, U) { return U(I(a) >> (b & 31)); }},
+      {"ISHR (count & 31)", "ISHR $D, $S0, $S1", false,
+       [](U a, U b, U) { return U(I(a) >> (b & 31)); }},
       {"USHR (count & 31)", "USHR $D, $S0, $S1", false, [](U a, U b, U) { return a >> (b & 31); }},
       {"AND", "AND $D, $S0, $S1", false, [](U a, U b, U) { return a & b; }},
       {"OR", "OR $D, $S0, $S1", false, [](U a, U b, U) { return a | b; }},
@@ -119,9 +126,17 @@ TEST_CASE("emit: integer arithmetic, division by zero and overflow", "[emit][alu
 
 TEST_CASE("emit: bit-field and bit-count opcodes", "[emit][alu]") {
   std::vector<OpCase> cases = {
-      {"IBFE", "IBFE $D, $S0, $S1, $S2", false, [](U a, U b, U c) { return U(ibfe(I(a), I(b), I(c))); }},
+      {"IBFE", "IBFE $D, $S0, $S1, $S2", false,
+       [](U a, U b, U c) { return U(ibfe(I(a), I(b), I(c))); }},
       {"UBFE", "UBFE $D, $S0, $S1, $S2", false, [](U a, U b, U c) { return ubfe(a, I(b), I(c)); }},
-      {"BFI", "BFI $D, $S0, $S1, $S2, $S3", false, nullptr, {}, Check::kBits, 0, 0xf,
+      {"BFI",
+       "BFI $D, $S0, $S1, $S2, $S3",
+       false,
+       nullptr,
+       {},
+       Check::kBits,
+       0,
+       0xf,
        [](U a, U b, U c, U d) { return bfi(a, b, I(c), I(d)); }},
       {"BREV", "BREV $D, $S0", false, [](U a, U, U) { return brev(a); }},
       {"POPC", "POPC $D, $S0", false, [](U a, U, U) { return U(__builtin_popcount(a)); }},
@@ -134,7 +149,8 @@ TEST_CASE("emit: bit-field and bit-count opcodes", "[emit][alu]") {
   const uint32_t fields[] = {0, 1, 4, 8, 16, 24, 28, 31, 32, 33, 0xffffffffu};
   for (uint32_t v : {0x12345678u, 0x80000000u, 0xffffffffu, 0x7fffffffu, 0xdeadbeefu}) {
     for (uint32_t o : fields) {
-      for (uint32_t w : fields) in.push_back({v, o, w, o ^ 5u});
+      for (uint32_t w : fields)
+        in.push_back({v, o, w, o ^ 5u});
     }
   }
   // BFI reads them as (base, insert, offset, bits).

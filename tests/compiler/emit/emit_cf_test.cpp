@@ -28,14 +28,16 @@ std::vector<std::array<uint32_t, 4>> run_vs(const std::string& tgsi, const std::
   HarnessResult r = run_shader(in);
   std::vector<std::array<uint32_t, 4>> out(x.size());
   for (size_t i = 0; i < x.size(); ++i) {
-    for (int c = 0; c < 4; ++c) out[i][c] = r.u(uint32_t(i), 0, uint32_t(c));
+    for (int c = 0; c < 4; ++c)
+      out[i][c] = r.u(uint32_t(i), 0, uint32_t(c));
   }
   return out;
 }
 
 std::vector<uint32_t> iota_values(uint32_t n) {
   std::vector<uint32_t> v(n);
-  for (uint32_t i = 0; i < n; ++i) v[i] = (i * 7 + 3) % 13;
+  for (uint32_t i = 0; i < n; ++i)
+    v[i] = (i * 7 + 3) % 13;
   return v;
 }
 
@@ -197,10 +199,18 @@ IMM[1] UINT32 {10, 100, 1000, 0}
   for (size_t i = 0; i < x.size(); ++i) {
     uint32_t a = 0;
     switch (x[i]) {
-      case 1: a += 1; [[fallthrough]];
-      case 2: a += 10; break;
-      default: a += 100; [[fallthrough]];
-      case 5: a += 1000; break;
+      case 1:
+        a += 1;
+        [[fallthrough]];
+      case 2:
+        a += 10;
+        break;
+      default:
+        a += 100;
+        [[fallthrough]];
+      case 5:
+        a += 1000;
+        break;
       case 7:
         if (y[i]) break;
         a += 7;
@@ -310,9 +320,13 @@ IMM[1] UINT32 {8, 2, 50, 0}
     for (uint32_t k = 0; k < i;) {
       ++k;
       switch (k % 3) {
-        case 0: continue;
-        case 1: y += k; [[fallthrough]];
-        default: z += 1;
+        case 0:
+          continue;
+        case 1:
+          y += k;
+          [[fallthrough]];
+        default:
+          z += 1;
       }
     }
     INFO("invocation " << i);

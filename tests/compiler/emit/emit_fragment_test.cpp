@@ -49,11 +49,12 @@ DCL OUT[1], COLOR[1]
     for (uint32_t l = 0; l < 4; ++l) {
       const uint32_t i = q * 4 + l, y = l >> 1, x = l & 1;
       INFO("quad " << q << " lane " << l);
-      CHECK(r.f(i, 0, 0) == 2.0f);             // coarse: top row
-      CHECK(r.f(i, 0, 1) == 5.0f);             // coarse: left column
-      CHECK(r.f(i, 0, 2) == 2.0f + c * y);     // fine: this row
-      CHECK(r.f(i, 0, 3) == 5.0f + c * x);     // fine: this column
-      for (int ch = 0; ch < 4; ++ch) CHECK(r.f(i, 1, ch) == 1.5f);
+      CHECK(r.f(i, 0, 0) == 2.0f);          // coarse: top row
+      CHECK(r.f(i, 0, 1) == 5.0f);          // coarse: left column
+      CHECK(r.f(i, 0, 2) == 2.0f + c * y);  // fine: this row
+      CHECK(r.f(i, 0, 3) == 5.0f + c * x);  // fine: this column
+      for (int ch = 0; ch < 4; ++ch)
+        CHECK(r.f(i, 1, ch) == 1.5f);
     }
   }
   // Prelude facts the tile pass reads.
@@ -126,7 +127,8 @@ IMM[0] FLT32 {0x3f000000, 0x00000000, 0x3f800000, 0x00000000}
 )";
   const float v[8] = {0.0f, 1.0f, 2.0f, 3.0f, 1.0f, 0.25f, 2.0f, 0.0f};
   in.count = 8;
-  for (float f : v) in.in.insert(in.in.end(), {fbits(f), 0, 0, 0});
+  for (float f : v)
+    in.in.insert(in.in.end(), {fbits(f), 0, 0, 0});
   in.helper = {0, 0, 0, -1, 0, 0, 0, 0};  // lane 3 of quad 0 starts as a helper
   HarnessResult r = run_shader(in);
   for (uint32_t i = 0; i < 8; ++i) {
@@ -162,7 +164,8 @@ IMM[0] FLT32 {0x3f000000, 0xbf000000, 0x00000000, 0x00000000}
     in.in.insert(in.in.end(), {fbits(x * 4.0f + y * 8.0f), fbits(1.0f), fbits(y), fbits(x)});
     in.in.insert(in.in.end(), {fbits(10.0f + l), fbits(20.0f + l), 0, 0});
     in.sv[(l * 64 + 23) * 4] = 7 + l;  // SAMPLEID
-    for (int c = 0; c < 4; ++c) in.sv[(l * 64 + 0) * 4 + c] = fbits(float(100 * c + l));
+    for (int c = 0; c < 4; ++c)
+      in.sv[(l * 64 + 0) * 4 + c] = fbits(float(100 * c + l));
   }
   HarnessResult r = run_shader(in);
   for (uint32_t l = 0; l < 4; ++l) {
@@ -176,6 +179,7 @@ IMM[0] FLT32 {0x3f000000, 0xbf000000, 0x00000000, 0x00000000}
     CHECK(r.f(l, 1, 0) == 20.0f + l);
     CHECK(r.f(l, 1, 1) == 10.0f + l);
     CHECK(r.u(l, 1, 2) == 7 + l);
-    for (int c = 0; c < 4; ++c) CHECK(r.f(l, 2, c) == float(100 * c + l));
+    for (int c = 0; c < 4; ++c)
+      CHECK(r.f(l, 2, c) == float(100 * c + l));
   }
 }

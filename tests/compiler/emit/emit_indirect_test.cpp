@@ -43,9 +43,10 @@ IMM[0] UINT32 {1, 2, 100, 7}
 )";
   // The last MOV reads the array row by row: spell it as four instructions.
   std::string text = in.tgsi;
-  text.replace(text.find(" 15: MOV OUT[5], TEMP[2..5]"), std::string(" 15: MOV OUT[5], TEMP[2..5]").size(),
-               " 15: MOV OUT[5].x, TEMP[2].yyyy\n 16: MOV OUT[5].y, TEMP[3].yyyy\n 17: MOV OUT[5].z, "
-               "TEMP[4].yyyy\n 18: MOV OUT[5].w, TEMP[5].yyyy");
+  text.replace(
+      text.find(" 15: MOV OUT[5], TEMP[2..5]"), std::string(" 15: MOV OUT[5], TEMP[2..5]").size(),
+      " 15: MOV OUT[5].x, TEMP[2].yyyy\n 16: MOV OUT[5].y, TEMP[3].yyyy\n 17: MOV OUT[5].z, "
+      "TEMP[4].yyyy\n 18: MOV OUT[5].w, TEMP[5].yyyy");
   text.replace(text.find(" 16: END"), 8, " 19: END");
   in.tgsi = text;
   // Per lane: IN[0] = (write index, written value, read index, UBO index).
@@ -55,13 +56,14 @@ IMM[0] UINT32 {1, 2, 100, 7}
     int32_t ri;
     int32_t ubo;
   };
-  const std::vector<Lane> lanes = {{0, 11, 0, 0}, {1, 22, 1, 1},  {3, 33, 3, 2},   {-1, 44, 2, 1},
+  const std::vector<Lane> lanes = {{0, 11, 0, 0}, {1, 22, 1, 1},  {3, 33, 3, 2},    {-1, 44, 2, 1},
                                    {4, 55, 4, 3}, {2, 66, -2, 0}, {100, 77, 1, -1}, {1, 88, 3, 1}};
   in.count = uint32_t(lanes.size());
   for (uint32_t i = 0; i < in.count; ++i) {
     const Lane& l = lanes[i];
     in.in.insert(in.in.end(), {uint32_t(l.wi), l.val, uint32_t(l.ri), uint32_t(l.ubo)});
-    for (uint32_t r = 1; r <= 4; ++r) in.in.insert(in.in.end(), {0, 0, 0, 1000 * r + i});
+    for (uint32_t r = 1; r <= 4; ++r)
+      in.in.insert(in.in.end(), {0, 0, 0, 1000 * r + i});
   }
   // CONST[0]: 3 vec4 bound (slot 3 is declared but beyond the bound size: reads 0).
   in.const_buffers[0] = {0, 0, 500, 0, 0, 0, 501, 0, 0, 0, 502, 0};
@@ -73,22 +75,28 @@ IMM[0] UINT32 {1, 2, 100, 7}
     const Lane& l = lanes[i];
     INFO("invocation " << i);
     uint32_t arr[4];
-    for (int k = 0; k < 4; ++k) arr[k] = init[k];
+    for (int k = 0; k < 4; ++k)
+      arr[k] = init[k];
     if (l.wi >= 0 && l.wi < 4) arr[l.wi] = l.val;
     uint32_t out[6][4] = {};
     out[0][0] = (l.ri >= 0 && l.ri < 4) ? arr[l.ri] : 0u;
     out[0][1] = (l.ri >= 0 && l.ri < 3) ? 500u + uint32_t(l.ri) : 0u;  // 3 vec4 bound
     const int32_t in_reg = l.ri + 1;  // IN[0..4]: IN[0].w holds the UBO index
-    out[0][2] = in_reg == 0 ? uint32_t(l.ubo) : (in_reg >= 1 && in_reg <= 4) ? 1000u * uint32_t(in_reg) + i : 0u;
+    out[0][2] = in_reg == 0                    ? uint32_t(l.ubo)
+                : (in_reg >= 1 && in_reg <= 4) ? 1000u * uint32_t(in_reg) + i
+                                               : 0u;
     out[0][3] = l.ubo == 0 ? 601u : l.ubo == 1 ? 602u : 0u;
     const int32_t out_reg = l.wi + 1;  // OUT[0..5] exist: -1 writes POSITION, 100 nothing
     if (out_reg >= 0 && out_reg < 6) {
-      for (int k = 0; k < 4; ++k) out[out_reg][k] = l.val;
+      for (int k = 0; k < 4; ++k)
+        out[out_reg][k] = l.val;
     }
-    for (int k = 0; k < 4; ++k) out[5][k] = arr[k];
+    for (int k = 0; k < 4; ++k)
+      out[5][k] = arr[k];
     for (uint32_t reg = 0; reg < 6; ++reg) {
       for (uint32_t c = 0; c < 4; ++c) {
-        INFO("OUT[" << reg << "]." << "xyzw"[c]);
+        INFO("OUT[" << reg << "]."
+                    << "xyzw"[c]);
         CHECK(r.u(i, reg, c) == out[reg][c]);
       }
     }
@@ -116,7 +124,8 @@ IMM[0] UINT32 {5, 6, 7, 8}
   in.count = 6;
   const int32_t idx[6] = {1, 2, 3, 0, 4, -3};
   const uint32_t addr[6] = {0, 4, 8, 20, 24, 28};
-  for (uint32_t i = 0; i < 6; ++i) in.in.insert(in.in.end(), {uint32_t(idx[i]), addr[i], 0, 0});
+  for (uint32_t i = 0; i < 6; ++i)
+    in.in.insert(in.in.end(), {uint32_t(idx[i]), addr[i], 0, 0});
   in.const_buffers[0] = {10, 11, 12, 13, 14, 15, 16, 17};
   HarnessResult r = run_shader(in);
   for (uint32_t i = 0; i < 6; ++i) {

@@ -1,3 +1,5 @@
+// First light of the emitter: one vertex shader through compile_tgsi, the harness
+// template and the device, with a constant buffer.
 #include <catch2/catch.hpp>
 
 #include "compiler/emit/harness.h"

@@ -54,8 +54,8 @@ IMM[1] UINT32 {2, 1065353216, 0, 0}
   in.inv_per_prim = 1;
   in.verts_per_prim = 3;
   for (uint32_t p = 0; p < prims; ++p) {
-    in.in.insert(in.in.end(), {0, 0, 0, 0});           // IN[0]: per-vertex, not here
-    in.in.insert(in.in.end(), {p * 5 + 1, 0, 0, 0});   // IN[1]: PRIM_ID
+    in.in.insert(in.in.end(), {0, 0, 0, 0});          // IN[0]: per-vertex, not here
+    in.in.insert(in.in.end(), {p * 5 + 1, 0, 0, 0});  // IN[1]: PRIM_ID
     for (uint32_t v = 0; v < 3; ++v) {
       in.vin.insert(in.vin.end(), {100 * p + 10 * v, 100 * p + 10 * v + 1, 7, 8});
       in.vin.insert(in.vin.end(), {0, 0, 0, 0});
@@ -113,9 +113,11 @@ IMM[0] UINT32 {1, 3, 0, 2}
   in.count = patches * 3;
   in.verts_per_prim = 3;
   in.sv.assign(in.count * 64 * 4, 0);
-  for (uint32_t i = 0; i < in.count; ++i) in.sv[(i * 64 + 26) * 4] = i % 3;  // INVOCATIONID
+  for (uint32_t i = 0; i < in.count; ++i)
+    in.sv[(i * 64 + 26) * 4] = i % 3;  // INVOCATIONID
   for (uint32_t p = 0; p < patches; ++p) {
-    for (uint32_t v = 0; v < 3; ++v) in.vin.insert(in.vin.end(), {100 * p + v, 1, 2, 3});
+    for (uint32_t v = 0; v < 3; ++v)
+      in.vin.insert(in.vin.end(), {100 * p + v, 1, 2, 3});
   }
   HarnessResult r = run_shader(in);
   const uint32_t nout = r.num_outputs;
@@ -152,13 +154,15 @@ DCL TEMP[0]
   in.sv.assign(in.count * 64 * 4, 0);
   const float coords[4][3] = {{1, 0, 0}, {0, 1, 0}, {0.25f, 0.25f, 0.5f}, {0.5f, 0.5f, 0}};
   for (uint32_t i = 0; i < in.count; ++i) {
-    for (int c = 0; c < 3; ++c) in.sv[(i * 64 + 30) * 4 + c] = fbits(coords[i % 4][c]);
+    for (int c = 0; c < 3; ++c)
+      in.sv[(i * 64 + 30) * 4 + c] = fbits(coords[i % 4][c]);
     in.in.insert(in.in.end(), {0, 0, 0, 0});
     in.in.insert(in.in.end(), {fbits(1000.0f * (i / 4)), 0, 0, 0});  // PATCH[0]
   }
   for (uint32_t p = 0; p < 2; ++p) {
     for (uint32_t v = 0; v < 3; ++v) {
-      for (int c = 0; c < 4; ++c) in.vin.push_back(fbits(float(10 * v + c + 100 * p)));
+      for (int c = 0; c < 4; ++c)
+        in.vin.push_back(fbits(float(10 * v + c + 100 * p)));
       in.vin.insert(in.vin.end(), {0, 0, 0, 0});
     }
   }
@@ -167,7 +171,8 @@ DCL TEMP[0]
     const uint32_t p = i / 4;
     for (int c = 0; c < 4; ++c) {
       float want = 0;
-      for (int v = 0; v < 3; ++v) want += float(10 * v + c + 100 * p) * coords[i % 4][v];
+      for (int v = 0; v < 3; ++v)
+        want += float(10 * v + c + 100 * p) * coords[i % 4][v];
       if (c == 0) want += 1000.0f * p;
       INFO("invocation " << i << " channel " << c);
       CHECK(r.f(i, 0, uint32_t(c)) == Approx(want));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/emit/batch.h"
 #include "compiler/emit/compile.h"
 #include "kernels/sampling_abi.h"
 #include "kernels/shader_lib_shared.h"
@@ -85,5 +86,10 @@ void build_emitted(const compiler::EmittedShader& code);
 
 // The program text of emitted code with its harness template.
 std::string harness_source(const compiler::EmittedShader& code);
+
+// compiler::batch_program_source (compiler/emit/batch.h).
+inline std::string batch_source(const std::vector<const compiler::EmittedShader*>& shaders) {
+  return compiler::batch_program_source(shaders);
+}
 
 }  // namespace clpipe::test::emit

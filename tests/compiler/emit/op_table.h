@@ -11,8 +11,8 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -95,7 +95,8 @@ inline void run_op_table(const std::vector<OpCase>& cases, const OpInputs& input
       const std::string ch(1, "xyzw"[c]);
       std::string s = replace_all(oc.inst, "$D", d + "." + ch);
       for (int i = 0; i < 4; ++i) {
-        s = replace_all(s, "$S" + std::to_string(i), "IN[" + std::to_string(i) + "]." + ch + ch + ch + ch);
+        s = replace_all(s, "$S" + std::to_string(i),
+                        "IN[" + std::to_string(i) + "]." + ch + ch + ch + ch);
       }
       text += "  " + std::to_string(n++) + ": " + s + "\n";
     }
@@ -108,7 +109,8 @@ inline void run_op_table(const std::vector<OpCase>& cases, const OpInputs& input
   in.in.assign(size_t(in.count) * 4 * 4, 0);
   for (size_t j = 0; j < inputs.size(); ++j) {
     const size_t inv = j / 4, c = j % 4;
-    for (int s = 0; s < 4; ++s) in.in[(inv * 4 + s) * 4 + c] = inputs[j][s];
+    for (int s = 0; s < 4; ++s)
+      in.in[(inv * 4 + s) * 4 + c] = inputs[j][s];
   }
   HarnessResult r = run_shader(in);
   for (size_t k = 0; k < cases.size(); ++k) {
@@ -118,7 +120,8 @@ inline void run_op_table(const std::vector<OpCase>& cases, const OpInputs& input
       const uint32_t c = uint32_t(j % 4);
       if (!(oc.mask & (1u << c))) continue;
       const auto& x = inputs[j];
-      const uint32_t want = oc.expect4 ? oc.expect4(x[0], x[1], x[2], x[3]) : oc.expect(x[0], x[1], x[2]);
+      const uint32_t want =
+          oc.expect4 ? oc.expect4(x[0], x[1], x[2], x[3]) : oc.expect(x[0], x[1], x[2]);
       const uint32_t got = r.u(uint32_t(j / 4), uint32_t(k), c);
       if (float_close(want, got, oc.check, oc.ulps)) continue;
       if (oc.alt && float_close(oc.alt(x[0], x[1], x[2]), got, oc.check, oc.ulps)) continue;

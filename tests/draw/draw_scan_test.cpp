@@ -1,0 +1,47 @@
+// The device prefix sum of the draw passes (src/frontend/draw/scan.cpp, scan.cl) against
+// a host exclusive scan, at sizes around its block and single-launch limits.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <vector>
+
+#include "draw/draw_fixture.h"
+#include "frontend/draw/scan.h"
+
+using namespace clpipe;
+
+TEST_CASE("draw scan: exclusive prefix sums and totals at every size class", "[draw][scan]") {
+  test::DrawFixture f;
+  frontend::draw::Scanner scanner(f.queue(), f.pipeline().core_program());
+  const cl::Buffer total = f.queue().create_buffer(4);
+  std::mt19937 rng(7);
+  // Below, at and above one block (256), the single-launch limit (16384), and two levels
+  // of block sums (> 65536).
+  for (uint32_t n : {1u, 5u, 255u, 256u, 257u, 4097u, 16383u, 16384u, 16385u, 70001u, 300000u}) {
+    INFO("n = " << n);
+    std::vector<uint32_t> in(n);
+    for (uint32_t& v : in)
+      v = rng() % 7;
+    const cl::Buffer data = f.buffer(in.data(), n * 4);
+    scanner.exclusive_scan(data, n, total);
+    std::vector<uint32_t> out(n);
+    uint32_t sum = 0;
+    f.queue().read(data, 0, n * 4, out.data());
+    f.queue().read(total, 0, 4, &sum);
+    uint32_t run = 0;
+    size_t wrong = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      wrong += out[i] != run;
+      run += in[i];
+    }
+    CHECK(wrong == 0);
+    CHECK(sum == run);
+  }
+  // n == 0 writes a zero total.
+  const uint32_t junk = 12345;
+  f.queue().write(total, 0, 4, &junk, true);
+  scanner.exclusive_scan(total, 0, total);
+  uint32_t zero = 1;
+  f.queue().read(total, 0, 4, &zero);
+  CHECK(zero == 0);
+}
