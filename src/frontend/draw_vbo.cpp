@@ -54,6 +54,19 @@ std::vector<IndirectDraw> indirect_draws(runtime::Queue& queue, ResourceImpl& bu
   return out;
 }
 
+// Layers a draw renders: with a geometry shader writing LAYER and attachments of more
+// than one layer, the smallest layer count of the attachments (GL requires them all to
+// be layered); otherwise 1 (LAYER is ignored, everything goes to the first layer).
+uint32_t draw_layers(const draw::DrawSetup& s, const compiler::ShaderInfo& gs) {
+  if (s.rasterizer.rasterizer_discard || !gs.find_output(compiler::Semantic::LAYER, 0)) return 1;
+  uint32_t layers = UINT32_MAX;
+  for (uint32_t i = 0; i < s.nr_cbufs; ++i) {
+    if (s.cbufs[i].format != Format::NONE) layers = std::min(layers, s.cbufs[i].layers);
+  }
+  if (s.zsbuf.format != Format::NONE) layers = std::min(layers, s.zsbuf.layers);
+  return layers == UINT32_MAX ? 1 : layers;
+}
+
 }  // namespace
 
 Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
@@ -185,6 +198,10 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     }
 
     if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+    // Layered rendering: a GS LAYER output with layered attachments.
+    if (gs) setup.layers = draw_layers(setup, last_info);
+    if (setup.layers > 1)
+      setup.layer_reg = int32_t(last_info.find_output(compiler::Semantic::LAYER, 0)->reg);
     QueryDrawCounts counts;
     for (size_t k = 0; k < draws.size(); ++k) {
       const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);

@@ -101,7 +101,11 @@ typedef struct {
   CLP_F32 point_size, line_width;
   CLP_F32 offset_units, offset_scale, offset_clamp;
   CLP_F32 depth_mrd;  // minimum resolvable depth difference of a fixed-point depth buffer
-  CLP_U32 pad[2];
+  // Layered rendering: when layer_reg >= 0, only primitives whose provoking vertex has
+  // the integer `layer` in .x of register layer_reg are set up (DrawPipeline::draw runs
+  // the setup passes once per layer); -1 = all primitives.
+  CLP_I32 layer_reg;
+  CLP_U32 layer;
 } ClpDrawParams;
 
 // ClpTri.flags

@@ -80,6 +80,11 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
   uint vtx[3];
   for (int i = 0; i < 3; ++i) vtx[i] = vbase + prim->v[i];
   const uint n_in = prim->n;
+  if (dp->layer_reg >= 0) {
+    const uint pv = vtx[prim->provoking];
+    const float4 l = clp_load_reg(verts, dp->num_outputs, pv, (uint)dp->layer_reg);
+    if (as_uint(l.x) != dp->layer) return 0;
+  }
   ClpPlaneSet ps;
   clp_plane_distances(dp, verts, vtx, n_in, &ps);
   if (ps.cull) return 0;

@@ -383,3 +383,108 @@ TEST_CASE("geometry shader: bad input", "[frontend][gs]") {
   REQUIRE(s.ctx->bind_gs_state(nullptr).is_ok());
   CHECK(s.draw(PrimType::TRIANGLES, 6).is_ok());
 }
+
+TEST_CASE("geometry shader: LAYER selects the layer of a layered framebuffer", "[frontend][gs]") {
+  StreamScene s;
+  const Format f = Format::R32G32B32A32_FLOAT;
+  ResourceRef arr = create(make_templ(TextureTarget::TEXTURE_2D_ARRAY, f, 16, 16, 1, 4));
+  const float zero[4] = {0, 0, 0, 0};
+  REQUIRE(s.ctx->clear_texture(arr, 0, Box{0, 0, 0, 16, 16, 4}, zero).is_ok());
+  ViewportState vp;
+  vp.scale[0] = vp.scale[1] = vp.translate[0] = vp.translate[1] = 8.0f;
+  vp.scale[2] = vp.translate[2] = 0.5f;
+  REQUIRE(s.ctx->set_viewport_states(0, {vp}).is_ok());
+  s.fs(kFs);
+  s.vs(kVs);
+  // Four invocations; invocation i sends the triangle to layer i with colour (i + 1) / 4.
+  std::string body = "U2F TEMP[0].x, SV[0].xxxx\n";
+  for (int v = 0; v < 3; ++v) {
+    body += "MOV OUT[1], IN[" + std::to_string(v) + "][1]\n";
+    body += "MAD OUT[0], TEMP[0].xxxx, IMM[1].xxxx, IMM[1].xxxx\n";
+    body += "MOV OUT[2].x, SV[0].xxxx\nEMIT IMM[0].xxxx\n";
+  }
+  s.gs(gs_text("TRIANGLES", "TRIANGLE_STRIP", 3, 4, body,
+               "DCL SV[0], INVOCATIONID\nDCL OUT[2].x, LAYER\nIMM[1] FLT32 {0.25, 0.0, 0.0, 0.0}\n")
+           .c_str());
+  s.vertices({-1, -1, 0, 1, 0, 0, 0, 0, 3, -1, 0, 1, 0, 0, 0, 0, -1, 3, 0, 1, 0, 0, 0, 0});
+  auto layer_pixel = [&](int layer) {
+    auto bytes = read_box(*s.ctx, arr, 0, Box{5, 7, layer, 1, 1, 1});
+    float c[4];
+    std::memcpy(c, bytes.data(), 16);
+    return c[0];
+  };
+  auto bind = [&](unsigned first, unsigned last) {
+    FramebufferState fb;
+    fb.width = fb.height = 16;
+    fb.nr_cbufs = 1;
+    fb.cbufs[0] = make_surface(*s.ctx, arr, f, 0, first, last);
+    REQUIRE(s.ctx->set_framebuffer_state(fb).is_ok());
+  };
+  SECTION("layers 0..2 bound: layer 3 (out of range) is not drawn") {
+    bind(0, 2);
+    REQUIRE(s.draw(PrimType::TRIANGLES, 3).is_ok());
+    CHECK(layer_pixel(0) == 0.25f);
+    CHECK(layer_pixel(1) == 0.5f);
+    CHECK(layer_pixel(2) == 0.75f);
+    CHECK(layer_pixel(3) == 0.0f);
+  }
+  SECTION("layers 1..3 bound: the layer counts from the first bound one") {
+    bind(1, 3);
+    REQUIRE(s.draw(PrimType::TRIANGLES, 3).is_ok());
+    CHECK(layer_pixel(0) == 0.0f);
+    CHECK(layer_pixel(1) == 0.25f);
+    CHECK(layer_pixel(2) == 0.5f);
+    CHECK(layer_pixel(3) == 0.75f);
+  }
+  SECTION("a layered depth buffer is tested per layer; queries count the draw once") {
+    const Format zf = Format::Z32_FLOAT;
+    ResourceRef z = create(
+        make_templ(TextureTarget::TEXTURE_2D_ARRAY, zf, 16, 16, 1, 4, 0, Bind::DEPTH_STENCIL));
+    const float far = 1.0f, near = 0.25f;
+    REQUIRE(s.ctx->clear_texture(z, 0, Box{0, 0, 0, 16, 16, 4}, &far).is_ok());
+    REQUIRE(s.ctx->clear_texture(z, 0, Box{0, 0, 1, 16, 16, 1}, &near).is_ok());
+    FramebufferState fb;
+    fb.width = fb.height = 16;
+    fb.nr_cbufs = 1;
+    fb.cbufs[0] = make_surface(*s.ctx, arr, f, 0, 0, 3);
+    fb.zsbuf = make_surface(*s.ctx, z, zf, 0, 0, 3);
+    REQUIRE(s.ctx->set_framebuffer_state(fb).is_ok());
+    DepthStencilAlphaState dsa;
+    dsa.depth_enabled = dsa.depth_writemask = true;
+    s.ctx->bind_depth_stencil_alpha_state(s.ctx->create_depth_stencil_alpha_state(dsa).value());
+    auto occlusion = s.ctx->create_query(QueryType::OCCLUSION_COUNTER, 0).value();
+    auto generated = s.ctx->create_query(QueryType::PRIMITIVES_GENERATED, 0).value();
+    REQUIRE(s.ctx->begin_query(occlusion).is_ok());
+    REQUIRE(s.ctx->begin_query(generated).is_ok());
+    REQUIRE(s.draw(PrimType::TRIANGLES, 3).is_ok());
+    REQUIRE(s.ctx->end_query(generated).is_ok());
+    REQUIRE(s.ctx->end_query(occlusion).is_ok());
+    auto depth = [&](int layer) {
+      auto bytes = read_box(*s.ctx, z, 0, Box{5, 7, layer, 1, 1, 1});
+      float d;
+      std::memcpy(&d, bytes.data(), 4);
+      return d;
+    };
+    // Layer 1 holds a nearer depth: its triangle fails the test there.
+    CHECK(layer_pixel(0) == 0.25f);
+    CHECK(layer_pixel(1) == 0.0f);
+    CHECK(layer_pixel(2) == 0.75f);
+    CHECK(layer_pixel(3) == 1.0f);
+    CHECK(depth(0) == 0.5f);
+    CHECK(depth(1) == 0.25f);
+    CHECK(depth(2) == 0.5f);
+    CHECK(depth(3) == 0.5f);
+    QueryResult r;
+    REQUIRE(s.ctx->get_query_result(occlusion, true, &r).is_ok());
+    CHECK(r.u64 == 3 * 16 * 16);
+    REQUIRE(s.ctx->get_query_result(generated, true, &r).is_ok());
+    CHECK(r.u64 == 4);
+  }
+  SECTION("a single layer: LAYER is ignored") {
+    bind(2, 2);
+    REQUIRE(s.draw(PrimType::TRIANGLES, 3).is_ok());
+    CHECK(layer_pixel(1) == 0.0f);
+    CHECK(layer_pixel(2) == 1.0f);  // the last invocation's triangle is drawn last
+    CHECK(layer_pixel(3) == 0.0f);
+  }
+}

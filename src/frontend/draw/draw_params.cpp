@@ -165,6 +165,8 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   dp.offset_clamp = r.offset_clamp;
   const uint32_t zb = zs != Format::NONE ? depth_bits(zs) : 24;
   dp.depth_mrd = r.offset_units_unscaled ? 1.0f : float(1.0 / (std::ldexp(1.0, int(zb)) - 1.0));
+  dp.layer_reg = -1;  // DrawPipeline::draw sets the layer of each pass of a layered draw
+  dp.layer = 0;
   return dp;
 }
 

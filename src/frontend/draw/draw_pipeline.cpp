@@ -21,6 +21,15 @@ uint32_t bin_chunks(uint32_t records) {
   return std::clamp<uint32_t>(records / 64, 1, 256);
 }
 
+// The setup of layer `layer` of a layered draw: its targets moved to that layer.
+DrawSetup layer_setup(const DrawSetup& s, uint32_t layer) {
+  DrawSetup l = s;
+  for (uint32_t i = 0; i < l.nr_cbufs; ++i)
+    l.cbufs[i].offset += uint64_t(layer) * l.cbufs[i].layer_pitch;
+  l.zsbuf.offset += uint64_t(layer) * l.zsbuf.layer_pitch;
+  return l;
+}
+
 }  // namespace
 
 DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
@@ -152,6 +161,23 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   if (vs.positions == 0) return;
   if (s.so.active) run_stream_output(s, vs, dp);
   if (discard && !s.count_primitives) return;
+  if (s.layers <= 1 || discard) {
+    rasterize(s, vs, dp, s.count_primitives);
+    return;
+  }
+  // Layered: the vertex stream is shared, the setup passes keep one layer at a time; the
+  // primitive counters count the draw once (with layer 0).
+  dp.layer_reg = s.layer_reg;
+  for (uint32_t layer = 0; layer < s.layers; ++layer) {
+    dp.layer = layer;
+    rasterize(layer_setup(s, layer), vs, dp, layer == 0 && s.count_primitives);
+  }
+}
+
+void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const ClpDrawParams& dp,
+                             bool count_primitives) {
+  const bool discard = s.rasterizer.rasterizer_discard;
+  const bool restart = (dp.flags & CLP_DRAW_RESTART) != 0;
   const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
   const uint32_t positions = vs.positions;
 
@@ -164,7 +190,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
                       assembled_);
     queue_.launch(k, {positions}, {}, "setup");
   }
-  const bool count = s.count_primitives && s.counters();
+  const bool count = count_primitives && s.counters();
   if ((restart && !vs.prim_ids && s.fs_reads_prim_id) || count) {
     scanner_.exclusive_scan(assembled_, positions, total_);
     if (count) {
@@ -178,7 +204,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   if (discard) return;
   scanner_.exclusive_scan(counts_, positions, total_);
   const uint32_t records = read_total();
-  stats_.records = records;
+  stats_.records += records;
   if (records == 0) return;
   ensure(tris_, tris_cap_, size_t(records) * sizeof(ClpTri));
   {
@@ -204,7 +230,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
   }
   scanner_.exclusive_scan(hist_, hist_n, total_);
   const uint32_t entries = read_total();
-  stats_.bin_entries = entries;
+  stats_.bin_entries += entries;
   if (entries == 0) return;
   int32_t b[4];  // the queue is idle after read_total: this read does not wait
   queue_.read(tile_bounds_, 0, sizeof(b), b);

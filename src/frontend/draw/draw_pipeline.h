@@ -1,5 +1,7 @@
-// draw_vbo as GPGPU passes (design.md): vertex pass, setup passes (count, scan, write),
-// binning passes (count, scan, scatter), tile pass.
+// draw_vbo as GPGPU passes (design.md): vertex pass, geometry shader pass (when one is
+// bound; geometry_pass.cpp), stream output (when targets are bound;
+// stream_output_pass.cpp), setup passes (count, scan, write), binning passes (count,
+// scan, scatter), tile pass.
 //
 // Who builds what: the Context resolves its bound state into a DrawSetup (buffers,
 // formats, compiled stage programs, linkage); DrawPipeline turns a DrawSetup and one
@@ -46,8 +48,10 @@ struct VertexOutputLayout {
 struct ColorTarget {
   cl::Buffer buffer;
   Format format = Format::NONE;
-  uint64_t offset = 0;  // byte offset of pixel (0, 0) of the bound level/layer
-  uint32_t pitch = 0;   // bytes per row
+  uint64_t offset = 0;       // byte offset of pixel (0, 0) of the bound level/layer
+  uint32_t pitch = 0;        // bytes per row
+  uint32_t layers = 1;       // layers of the surface (first_layer..last_layer)
+  uint64_t layer_pitch = 0;  // bytes from one layer to the next
 };
 
 struct VertexInput {
@@ -80,6 +84,12 @@ struct DrawSetup {
   GeometrySetup gs;
   StreamOutputSetup so;
   VertexOutputLayout outputs;
+  // Layered rendering (a GS LAYER output and layered attachments): the setup, binning
+  // and tile passes run once per layer 0..layers-1, each keeping the primitives whose
+  // provoking vertex has that layer in .x of register layer_reg, into the targets'
+  // offset + layer * layer_pitch. layers == 1: not layered (layer_reg is ignored).
+  int32_t layer_reg = -1;
+  uint32_t layers = 1;
   // Vertex input: element i feeds VS input i and reads inputs[element.vertex_buffer_index].
   std::vector<VertexElement> elements;
   std::array<VertexInput, kMaxVertexBuffers> inputs;
@@ -166,6 +176,11 @@ class DrawPipeline {
   VertexStream run_geometry(const DrawSetup& s, const VertexStream& in, ClpDrawParams* dp);
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp).
   void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp);
+  // Setup, binning and tile passes of `vs` (described by dp) into the targets of s; with
+  // count_primitives, adds the assembled primitives to the query counters. Adds the
+  // records it rasterizes to stats_.records.
+  void rasterize(const DrawSetup& s, const VertexStream& vs, const ClpDrawParams& dp,
+                 bool count_primitives);
   // counters[word] += total[0] * factor on the device.
   void add_counter(const cl::Buffer& counters, uint32_t word, const cl::Buffer& total,
                    uint32_t factor);
