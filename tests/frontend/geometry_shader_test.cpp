@@ -307,6 +307,50 @@ TEST_CASE("geometry shader: ENDPRIM cuts strips, emission stops at the maximum",
   }
 }
 
+TEST_CASE("geometry shader: the capped output maximum, emitted from a loop", "[frontend][gs]") {
+  // GL 3.2 needs 256 output vertices and 1024 output components: the caps claim exactly
+  // what this test runs (256 vertices of POSITION + GENERIC[0] = 2048 components).
+  const int max_vertices = shared_screen()->get_param(Cap::MAX_GEOMETRY_OUTPUT_VERTICES);
+  REQUIRE(max_vertices >= 256);
+  CHECK(shared_screen()->get_param(Cap::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS) >= 1024);
+  StreamScene s;
+  s.rasterizer(discard_state());
+  s.vs(kVs);
+  s.vertices(id_vertices(2));
+  // Emits 300 vertices (k, input id, 0, 0) per point; only the first 256 are kept.
+  const std::string body =
+      "MOV TEMP[0].x, IMM[0].xxxx\n"
+      "BGNLOOP\n"
+      "  USGE TEMP[0].y, TEMP[0].xxxx, IMM[1].xxxx\n"
+      "  UIF TEMP[0].yyyy\n"
+      "    BRK\n"
+      "  ENDIF\n"
+      "  MOV OUT[1], IN[0][1]\n"
+      "  U2F OUT[0].x, TEMP[0].xxxx\n"
+      "  MOV OUT[0].y, IN[0][0].xxxx\n"
+      "  MOV OUT[0].zw, IMM[0].xxxx\n"
+      "  EMIT IMM[0].xxxx\n"
+      "  UADD TEMP[0].x, TEMP[0].xxxx, IMM[1].yyyy\n"
+      "ENDLOOP\n";
+  s.gs(gs_text("POINTS", "POINTS", 256, 1, body, "IMM[1] UINT32 {300, 1, 0, 0}\n").c_str(),
+       capture_generic());
+  ResourceRef buf = s.so_buffer(16384);
+  REQUIRE(s.ctx->set_stream_output_targets({s.target(buf, 0, 16384)}, {0}).is_ok());
+  auto gen = s.ctx->create_query(QueryType::PRIMITIVES_GENERATED, 0).value();
+  REQUIRE(s.ctx->begin_query(gen).is_ok());
+  REQUIRE(s.draw(PrimType::POINTS, 2).is_ok());
+  REQUIRE(s.ctx->end_query(gen).is_ok());
+  std::vector<std::array<float, 4>> expect;
+  for (uint32_t p = 0; p < 2; ++p) {
+    for (uint32_t k = 0; k < 256; ++k)
+      expect.push_back({float(k), float(p), 0.0f, 0.0f});
+  }
+  CHECK(records(s, buf) == expect);
+  QueryResult r;
+  REQUIRE(s.ctx->get_query_result(gen, true, &r).is_ok());
+  CHECK(r.u64 == 512);
+}
+
 TEST_CASE("geometry shader: invocations and PRIMID", "[frontend][gs]") {
   StreamScene s;
   s.rasterizer(discard_state());
