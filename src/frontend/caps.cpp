@@ -224,6 +224,8 @@ int ScreenImpl::get_param(Cap cap) const {
       return kGraphics && kGeometryShaders ? 256 : 0;
     case Cap::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS:
       return kGraphics && kGeometryShaders ? 1024 : 0;
+    case Cap::MAX_GS_INVOCATIONS:
+      return kGraphics && kGeometryShaders ? int(kMaxGsInvocations) : 0;
     case Cap::MAX_SHADER_PATCH_VARYINGS:
       return kGraphics && kTessellation ? 30 : 0;
     case Cap::MAX_VERTEX_STREAMS:
@@ -276,13 +278,18 @@ int ScreenImpl::get_param(Cap cap) const {
       return kQueries ? 64 : 0;
     case Cap::MAX_STREAM_OUTPUT_BUFFERS:
       return kStreamOutput ? int(kMaxSoBuffers) : 0;
+    // Stream output writes any register range to any target at any dword offset
+    // (stream.cl); the bound is kMaxSoOutputs vec4 ranges in all.
     case Cap::MAX_STREAM_OUTPUT_SEPARATE_COMPONENTS:
-      return kStreamOutput ? 4 : 0;
+      return kStreamOutput ? 16 : 0;
     case Cap::MAX_STREAM_OUTPUT_INTERLEAVED_COMPONENTS:
       return kStreamOutput ? 64 : 0;
     case Cap::STREAM_OUTPUT_PAUSE_RESUME:
     case Cap::PACKED_STREAM_OUTPUT:
+    case Cap::STREAM_OUTPUT_INTERLEAVE_BUFFERS:
       return b(kStreamOutput);
+    case Cap::QUERY_SO_OVERFLOW:
+      return b(kStreamOutput && kQueries);
     case Cap::CONDITIONAL_RENDER:
     case Cap::CONDITIONAL_RENDER_INVERTED:
       return b(kConditionalRender);
@@ -337,7 +344,6 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::MAX_WINDOW_RECTANGLES:
     case Cap::POLYGON_OFFSET_UNITS_UNSCALED:
     case Cap::SHADER_ARRAY_COMPONENTS:
-    case Cap::STREAM_OUTPUT_INTERLEAVE_BUFFERS:
     case Cap::SHADER_CAN_READ_OUTPUTS:
     case Cap::NATIVE_FENCE_FD:
     case Cap::GLSL_TESS_LEVELS_AS_INPUTS:
@@ -357,7 +363,6 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::POST_DEPTH_COVERAGE:
     case Cap::BINDLESS_TEXTURE:
     case Cap::NIR_SAMPLERS_AS_DEREF:
-    case Cap::QUERY_SO_OVERFLOW:
     case Cap::MEMOBJ:
     case Cap::LOAD_CONSTBUF:
     case Cap::TILE_RASTER_ORDER:
@@ -375,7 +380,6 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::CONSERVATIVE_RASTER_POST_DEPTH_COVERAGE:
     case Cap::CONSERVATIVE_RASTER_INNER_COVERAGE:
     case Cap::PROGRAMMABLE_SAMPLE_LOCATIONS:
-    case Cap::MAX_GS_INVOCATIONS:
     case Cap::MAX_COMBINED_HW_ATOMIC_COUNTERS:
     case Cap::MAX_COMBINED_HW_ATOMIC_COUNTER_BUFFERS:
     case Cap::SURFACE_SAMPLE_COUNT:

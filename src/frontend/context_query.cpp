@@ -9,9 +9,10 @@ namespace clpipe::frontend {
 
 namespace {
 
-bool is_stream_output_query(QueryType t) {
-  return t == QueryType::PRIMITIVES_EMITTED || t == QueryType::SO_STATISTICS ||
-         t == QueryType::SO_OVERFLOW_PREDICATE || t == QueryType::SO_OVERFLOW_ANY_PREDICATE;
+// Queries whose index names a vertex stream.
+bool is_per_stream_query(QueryType t) {
+  return t == QueryType::PRIMITIVES_GENERATED || t == QueryType::PRIMITIVES_EMITTED ||
+         t == QueryType::SO_STATISTICS || t == QueryType::SO_OVERFLOW_PREDICATE;
 }
 
 }  // namespace
@@ -19,14 +20,11 @@ bool is_stream_output_query(QueryType t) {
 Result<QueryHandle> ContextImpl::create_query(QueryType type, unsigned index) {
   return guard_result<QueryHandle>("create_query", [&]() -> QueryHandle {
     if (unsigned(type) >= kQueryTypes) runtime::invalid("invalid query type ", unsigned(type));
-    if (is_stream_output_query(type)) {
-      runtime::unsupported("stream-output queries need stream output (issue 6)");
-    }
     if (type == QueryType::PIPELINE_STATISTICS_SINGLE && index >= kHostCounts) {
       runtime::invalid("pipeline statistics counter ", index, " (there are ", unsigned(kHostCounts),
                        ")");
     }
-    if (type == QueryType::PRIMITIVES_GENERATED && index >= kMaxVertexStreams) {
+    if (is_per_stream_query(type) && index >= kMaxVertexStreams) {
       runtime::invalid("vertex stream ", index, " (there are ", kMaxVertexStreams, ")");
     }
     return std::make_shared<QueryImpl>(type, index, screen_->id(), queries_.new_query_words());

@@ -66,8 +66,11 @@ draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, 
   ct.buffer = res.storage();
   ct.format = t.format;
   ct.pitch = res.level_row_pitch(t.level);
-  // Layered rendering (a LAYER output) is not supported: draws go to the first layer.
-  ct.offset = res.level_offset(t.level) + uint64_t(t.first_layer) * res.level_layer_pitch(t.level);
+  // Draws go to the first layer; layered draws (a GS LAYER output) move the offset by
+  // layer_pitch per layer (DrawPipeline::draw).
+  ct.layer_pitch = res.level_layer_pitch(t.level);
+  ct.offset = res.level_offset(t.level) + uint64_t(t.first_layer) * ct.layer_pitch;
+  ct.layers = t.last_layer >= t.first_layer ? uint32_t(t.last_layer - t.first_layer) + 1 : 1;
   used->writes.push_back(&res);
   return ct;
 }
@@ -75,9 +78,10 @@ draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, 
 }  // namespace
 
 void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
-                     const compiler::ShaderInfo& fs, const compiler::FsLinkage& linkage,
-                     const DrawInfo& info, draw::DrawSetup* s, DrawResources* used) {
-  s->outputs = vertex_output_layout(vs);
+                     const compiler::ShaderInfo& last, const compiler::ShaderInfo& fs,
+                     const compiler::FsLinkage& linkage, const DrawInfo& info, draw::DrawSetup* s,
+                     DrawResources* used) {
+  s->outputs = vertex_output_layout(last);
 
   // Vertex input.
   if (st.vertex_elements) s->elements = st.vertex_elements->elements;

@@ -28,10 +28,25 @@ draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last);
 std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
                                      const RasterizerState& rasterizer);
 
-// Fills s (not its stage programs) from the bound state. Throws runtime::Error for state a
+// Fills s (not its stage programs) from the bound state; `last` is the last vertex stage
+// (the geometry shader when one is bound, else vs). Throws runtime::Error for state a
 // draw cannot use (no framebuffer size, a surface of a foreign screen, ...).
 void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
-                     const compiler::ShaderInfo& fs, const compiler::FsLinkage& linkage,
-                     const DrawInfo& info, draw::DrawSetup* s, DrawResources* used);
+                     const compiler::ShaderInfo& last, const compiler::ShaderInfo& fs,
+                     const compiler::FsLinkage& linkage, const DrawInfo& info, draw::DrawSetup* s,
+                     DrawResources* used);
+
+// The geometry stage's facts (not its program): the GS input primitive must be what the
+// draw's mode decomposes into; GS inputs are linked to VS outputs by semantic. Throws
+// kInvalidArgument for a mismatch, kUnsupported for what the pass cannot run.
+void fill_geometry_setup(const compiler::ShaderInfo& vs, const compiler::ShaderInfo& gs,
+                         PrimType mode, draw::GeometrySetup* g);
+
+// Stream output of the last vertex stage (`info`, its pipe_stream_output_info) into the
+// bound targets; inactive when no target is bound or the stage declares no output. The
+// targets' filled sizes must exist (set_stream_output_targets creates them).
+void fill_stream_output_setup(const ContextState& st, uint64_t screen_id,
+                              const StreamOutputInfo& info, draw::StreamOutputSetup* so,
+                              DrawResources* used);
 
 }  // namespace clpipe::frontend

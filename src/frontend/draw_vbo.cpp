@@ -10,6 +10,7 @@
 #include "frontend/context_impl.h"
 #include "frontend/draw_setup.h"
 #include "frontend/shader_program.h"
+#include "frontend/views.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend {
@@ -53,6 +54,19 @@ std::vector<IndirectDraw> indirect_draws(runtime::Queue& queue, ResourceImpl& bu
   return out;
 }
 
+// Layers a draw renders: with a geometry shader writing LAYER and attachments of more
+// than one layer, the smallest layer count of the attachments (GL requires them all to
+// be layered); otherwise 1 (LAYER is ignored, everything goes to the first layer).
+uint32_t draw_layers(const draw::DrawSetup& s, const compiler::ShaderInfo& gs) {
+  if (s.rasterizer.rasterizer_discard || !gs.find_output(compiler::Semantic::LAYER, 0)) return 1;
+  uint32_t layers = UINT32_MAX;
+  for (uint32_t i = 0; i < s.nr_cbufs; ++i) {
+    if (s.cbufs[i].format != Format::NONE) layers = std::min(layers, s.cbufs[i].layers);
+  }
+  if (s.zsbuf.format != Format::NONE) layers = std::min(layers, s.zsbuf.layers);
+  return layers == UINT32_MAX ? 1 : layers;
+}
+
 }  // namespace
 
 Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
@@ -68,26 +82,36 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       runtime::invalid("index_size ", unsigned(info.index_size), " (0, 1, 2 or 4)");
     }
     const ShaderHandle& vs = state_.shaders[unsigned(ShaderType::VERTEX)];
+    const ShaderHandle& gs = state_.shaders[unsigned(ShaderType::GEOMETRY)];
     const ShaderHandle& fs = state_.shaders[unsigned(ShaderType::FRAGMENT)];
     if (!vs) runtime::invalid("no vertex shader bound");
-    if (state_.shaders[unsigned(ShaderType::GEOMETRY)]) {
-      runtime::unsupported("geometry shaders are not supported by the draw pipeline yet (issue 6)");
-    }
     if (state_.shaders[unsigned(ShaderType::TESS_CTRL)] ||
         state_.shaders[unsigned(ShaderType::TESS_EVAL)]) {
       runtime::unsupported("tessellation shaders are not supported");
     }
     const bool discard = state_.rasterizer && state_.rasterizer->state.rasterizer_discard;
     if (!fs && !discard) runtime::invalid("no fragment shader bound");
-    if (!discard && (state_.framebuffer.width == 0 || state_.framebuffer.height == 0)) {
-      return;  // nothing can be drawn into an empty framebuffer
-    }
+    const bool empty_fb = state_.framebuffer.width == 0 || state_.framebuffer.height == 0;
+    const bool so_bound = std::any_of(state_.so_targets.begin(), state_.so_targets.end(),
+                                      [](const StreamOutputTargetHandle& t) { return bool(t); });
+    // Nothing can be drawn into an empty framebuffer; stream output still captures.
+    if (!discard && empty_fb && !so_bound) return;
 
     std::vector<IndirectDraw> draws;
-    if (indirect) {
-      if (indirect->count_from_stream_output) {
-        runtime::unsupported("draws from stream output need stream output (issue 6)");
-      }
+    if (indirect && indirect->count_from_stream_output) {
+      // draw_auto: the vertex count is the target's filled size over the stride of vertex
+      // buffer 0 (Gallium's rule). The size lives on the device; one read fetches it,
+      // because the host sizes the draw's buffers and launches from the count.
+      const StreamOutputTargetImpl& t =
+          so_target_of(indirect->count_from_stream_output, screen_->id(), "draw_vbo");
+      uint32_t filled = 0;
+      if (t.filled()()) queue_.read(t.filled(), 0, sizeof(filled), &filled);
+      const uint32_t stride = state_.vertex_buffers[0].stride;
+      info.index_size = 0;
+      info.primitive_restart = false;
+      draws.push_back(IndirectDraw{DrawStartCountBias{0, stride ? filled / stride : 0, 0},
+                                   info.instance_count, info.start_instance});
+    } else if (indirect) {
       if (indirect->indirect_draw_count) runtime::unsupported("indirect draw counts");
       ResourceImpl& args = resource(indirect->buffer, "draw_vbo indirect buffer");
       draws = indirect_draws(queue_, args, *indirect, info.index_size != 0);
@@ -99,14 +123,20 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
 
     // Derived state.
     const compiler::ShaderInfo& vs_info = compiled_of(vs).info;
+    const compiler::ShaderInfo& last_info = gs ? compiled_of(gs).info : vs_info;
     const compiler::ShaderInfo fs_info = fs ? compiled_of(fs).info : compiler::ShaderInfo{};
     compiler::LinkOptions lo;
     lo.sprite_coord_is_texcoord = screen_->get_param(Cap::TGSI_TEXCOORD) != 0;
     const compiler::FsLinkage linkage =
-        fs ? compiler::link_fs_inputs(vs_info, fs_info, lo) : compiler::FsLinkage{};
+        fs ? compiler::link_fs_inputs(last_info, fs_info, lo) : compiler::FsLinkage{};
     draw::DrawSetup setup;
     DrawResources used;
-    fill_draw_setup(state_, screen_->id(), vs_info, fs_info, linkage, info, &setup, &used);
+    fill_draw_setup(state_, screen_->id(), vs_info, last_info, fs_info, linkage, info, &setup,
+                    &used);
+    if (gs) fill_geometry_setup(vs_info, last_info, info.mode, &setup.gs);
+    fill_stream_output_setup(state_, screen_->id(), (gs ? gs : vs)->state.stream_output, &setup.so,
+                             &used);
+    if (empty_fb) setup.rasterizer.rasterizer_discard = true;
 
     // User indices: copied into a device buffer for the duration of the draw.
     if (info.index_size && info.has_user_indices) {
@@ -127,6 +157,15 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     setup.vs.num_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
     setup.vs.resources =
         bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(), queue_, &used);
+    if (gs) {
+      auto gs_prog =
+          program_for(compiled_of(gs), "gs.cl", screen_->cl_device(), screen_->programs());
+      setup.gs.stage.program = gs_prog->program;
+      setup.gs.stage.num_inputs = last_info.num_inputs;
+      setup.gs.stage.num_outputs = std::max<uint32_t>(last_info.num_outputs, 1);
+      setup.gs.stage.resources = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
+                                                      screen_->id(), queue_, &used);
+    }
     if (fs) {
       auto fs_prog =
           program_for(compiled_of(fs), "tile.cl", screen_->cl_device(), screen_->programs());
@@ -139,14 +178,17 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
 
     // Queries and the render condition.
     const bool counting = state_.queries_active;
-    if (counting && queries_.needs_fragment_counts()) setup.counters = queries_.draw_counters();
+    if (counting && queries_.needs_device_counts()) setup.counters = queries_.draw_counters();
+    setup.count_fragments = counting && queries_.needs_fragment_counts();
     setup.count_primitives = counting && queries_.needs_primitive_counts();
     if (state_.render_cond_query) {
       QueryImpl& q = query_of(state_.render_cond_query, screen_->id(), "render condition");
       const bool occlusion = q.type == QueryType::OCCLUSION_COUNTER ||
                              q.type == QueryType::OCCLUSION_PREDICATE ||
                              q.type == QueryType::OCCLUSION_PREDICATE_CONSERVATIVE;
-      if (q.ended && occlusion) {
+      // A skipped draw captures nothing either: with stream output the condition is
+      // evaluated before the draw (the device-side predicate only gates the tile pass).
+      if (q.ended && occlusion && !setup.so.active) {
         // Evaluated on the device: the query's counter is final when the draw runs.
         setup.predicate = q.words;
         setup.skip_when_true = state_.render_cond_condition;
@@ -156,6 +198,10 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     }
 
     if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+    // Layered rendering: a GS LAYER output with layered attachments.
+    if (gs) setup.layers = draw_layers(setup, last_info);
+    if (setup.layers > 1)
+      setup.layer_reg = int32_t(last_info.find_output(compiler::Semantic::LAYER, 0)->reg);
     QueryDrawCounts counts;
     for (size_t k = 0; k < draws.size(); ++k) {
       const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);
@@ -164,7 +210,6 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       pipeline_->draw(setup, info, draws[k].range, draw_id);
       const draw::DrawStats& ds = pipeline_->last_stats();
       counts.vertices += ds.positions;
-      counts.assembled += ds.assembled;
       counts.rasterized += ds.records;
     }
     const cl::Event done = queue_.marker();

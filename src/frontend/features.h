@@ -17,13 +17,13 @@ constexpr bool kShaders = true;
 // gather, seamless cube maps), tested against a host reference sampler.
 constexpr bool kTexturing = true;
 // Geometry shaders in the draw pipeline.
-constexpr bool kGeometryShaders = false;
+constexpr bool kGeometryShaders = true;
 // Tessellation control / evaluation shaders in the draw pipeline.
 constexpr bool kTessellation = false;
 // Queries: occlusion, timestamp / time elapsed, pipeline statistics, stream-output counts.
 constexpr bool kQueries = true;
 // Stream output (transform feedback) from the last vertex stage.
-constexpr bool kStreamOutput = false;
+constexpr bool kStreamOutput = true;
 // render_condition honoured by draws, clears and blits.
 constexpr bool kConditionalRender = true;
 // launch_grid with compute shaders.

@@ -11,5 +11,6 @@ constexpr uint32_t kConstantBufferOffsetAlignment = 16;  // bytes: one vec4 regi
 constexpr uint32_t kTextureBufferOffsetAlignment = 16;   // bytes
 constexpr uint32_t kStreamOutputOffsetAlignment = 4;     // bytes: one dword
 constexpr uint32_t kMinMapBufferAlignment = 64;          // bytes
+constexpr uint32_t kMaxGsInvocations = 32;               // GS_INVOCATIONS (ARB_gpu_shader5)
 
 }  // namespace clpipe::frontend

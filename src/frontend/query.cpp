@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/raster_shared.h"
+#include "kernels/stream_shared.h"
 #include "runtime/embedded_sources.h"
 #include "runtime/error.h"
 
@@ -19,6 +20,42 @@ bool uses_fragment_counts(QueryType t) {
 bool uses_primitive_counts(QueryType t) {
   return t == QueryType::PRIMITIVES_GENERATED || t == QueryType::PIPELINE_STATISTICS ||
          t == QueryType::PIPELINE_STATISTICS_SINGLE;
+}
+
+bool uses_stream_output_counts(QueryType t) {
+  return t == QueryType::PRIMITIVES_EMITTED || t == QueryType::SO_STATISTICS ||
+         t == QueryType::SO_OVERFLOW_PREDICATE || t == QueryType::SO_OVERFLOW_ANY_PREDICATE;
+}
+
+bool uses_device_counts(QueryType t) {
+  return uses_fragment_counts(t) || uses_primitive_counts(t) || uses_stream_output_counts(t);
+}
+
+// Queries per vertex stream: only stream 0 receives primitives (MAX_VERTEX_STREAMS = 1),
+// so the counters of other streams stay zero.
+bool counts_stream(const QueryImpl& q) {
+  const bool per_stream =
+      q.type == QueryType::PRIMITIVES_GENERATED || q.type == QueryType::PRIMITIVES_EMITTED ||
+      q.type == QueryType::SO_STATISTICS || q.type == QueryType::SO_OVERFLOW_PREDICATE;
+  return !per_stream || q.index == 0;
+}
+
+// The device counter pair of pipeline statistics counter `index`, or -1 (host-counted).
+int statistics_pair(unsigned index) {
+  switch (index) {
+    case kIaPrimitives:
+      return CLP_COUNTER_IA_PRIMITIVES / 2;
+    case kGsInvocations:
+      return CLP_COUNTER_GS_INVOCATIONS / 2;
+    case kGsPrimitives:
+      return CLP_COUNTER_GS_PRIMITIVES / 2;
+    case kCInvocations:
+      return CLP_COUNTER_PRIMS_GENERATED / 2;
+    case kPsInvocations:
+      return CLP_COUNTER_PS_INVOCATIONS / 2;
+    default:
+      return -1;
+  }
 }
 
 bool is_complete(const cl::Event& e) {
@@ -49,8 +86,8 @@ QueryTracker::QueryTracker(runtime::Queue& queue, runtime::ProgramCache& program
     : queue_(queue), program_(programs.get(kernels::program_source("query.cl"))) {}
 
 cl::Buffer QueryTracker::new_query_words() {
-  cl::Buffer b = queue_.create_buffer(CLP_NUM_COUNTER_WORDS * 4);
-  queue_.fill_zero(b, 0, CLP_NUM_COUNTER_WORDS * 4);
+  cl::Buffer b = queue_.create_buffer(CLP_QUERY_WORDS * 4);
+  queue_.fill_zero(b, 0, CLP_QUERY_WORDS * 4);
   return b;
 }
 
@@ -74,7 +111,7 @@ void QueryTracker::begin(const std::shared_ptr<QueryImpl>& q) {
   }
   if (q->active) runtime::invalid("begin_query: the query is already active");
   // The in-order queue orders the zeroing before every later command.
-  queue_.fill_zero(q->words, 0, CLP_NUM_COUNTER_WORDS * 4);
+  queue_.fill_zero(q->words, 0, CLP_QUERY_WORDS * 4);
   q->host.fill(0);
   q->begin_marker = queue_.marker();
   q->end_marker = cl::Event();
@@ -91,20 +128,25 @@ void QueryTracker::end(QueryImpl& q) {
   q.ended = true;
 }
 
-bool QueryTracker::needs_fragment_counts() const {
+template <typename Pred>
+bool QueryTracker::any_active(Pred pred) const {
   for (const auto& w : active_) {
     auto q = w.lock();
-    if (q && q->active && uses_fragment_counts(q->type)) return true;
+    if (q && q->active && pred(q->type)) return true;
   }
   return false;
 }
 
+bool QueryTracker::needs_device_counts() const {
+  return any_active(uses_device_counts);
+}
+
+bool QueryTracker::needs_fragment_counts() const {
+  return any_active(uses_fragment_counts);
+}
+
 bool QueryTracker::needs_primitive_counts() const {
-  for (const auto& w : active_) {
-    auto q = w.lock();
-    if (q && q->active && uses_primitive_counts(q->type)) return true;
-  }
-  return false;
+  return any_active(uses_primitive_counts);
 }
 
 cl::Buffer QueryTracker::draw_counters() {
@@ -113,15 +155,13 @@ cl::Buffer QueryTracker::draw_counters() {
 
 void QueryTracker::after_draw(const cl::Buffer& counters, const QueryDrawCounts& c) {
   for (const auto& q : live()) {
-    if (counters() && uses_fragment_counts(q->type)) {
+    if (counters() && uses_device_counts(q->type)) {
       cl::Kernel& k = queue_.kernel(program_, "query_accumulate");
-      runtime::set_args(k, q->words, counters, uint32_t(CLP_NUM_COUNTER_WORDS / 2));
+      runtime::set_args(k, q->words, counters, uint32_t(CLP_QUERY_WORDS / 2));
       queue_.launch(k, {1}, {1}, "query");
     }
     q->host[kIaVertices] += c.vertices;
-    q->host[kIaPrimitives] += c.assembled;
     q->host[kVsInvocations] += c.vertices;
-    q->host[kCInvocations] += c.assembled;
     q->host[kCPrimitives] += c.rasterized;
     q->host[kCsInvocations] += c.cs_invocations;
   }
@@ -172,27 +212,49 @@ Status QueryTracker::result(QueryImpl& q, bool wait, QueryResult* out) {
       out->b = true;
       break;
     case QueryType::PRIMITIVES_GENERATED:
-      out->u64 = q.host[kIaPrimitives];
+      out->u64 = counts_stream(q) ? device_pair(q, CLP_COUNTER_PRIMS_GENERATED / 2) : 0;
+      break;
+    case QueryType::PRIMITIVES_EMITTED:
+      out->u64 = counts_stream(q) ? device_pair(q, CLP_COUNTER_SO_WRITTEN / 2) : 0;
+      break;
+    case QueryType::SO_STATISTICS:
+      out->so_statistics.num_primitives_written =
+          counts_stream(q) ? device_pair(q, CLP_COUNTER_SO_WRITTEN / 2) : 0;
+      out->so_statistics.primitives_storage_needed =
+          counts_stream(q) ? device_pair(q, CLP_COUNTER_SO_NEEDED / 2) : 0;
+      break;
+    case QueryType::SO_OVERFLOW_PREDICATE:
+    case QueryType::SO_OVERFLOW_ANY_PREDICATE:
+      // Overflow: some primitive did not fit (needed exceeds written).
+      out->b = counts_stream(q) && device_pair(q, CLP_COUNTER_SO_NEEDED / 2) !=
+                                       device_pair(q, CLP_COUNTER_SO_WRITTEN / 2);
       break;
     case QueryType::PIPELINE_STATISTICS: {
+      uint64_t v[kHostCounts];
+      for (unsigned i = 0; i < kHostCounts; ++i) {
+        const int pair = statistics_pair(i);
+        v[i] = pair >= 0 ? device_pair(q, unsigned(pair)) : q.host[i];
+      }
       auto& p = out->pipeline_statistics;
-      p.ia_vertices = q.host[kIaVertices];
-      p.ia_primitives = q.host[kIaPrimitives];
-      p.vs_invocations = q.host[kVsInvocations];
-      p.gs_invocations = q.host[kGsInvocations];
-      p.gs_primitives = q.host[kGsPrimitives];
-      p.c_invocations = q.host[kCInvocations];
-      p.c_primitives = q.host[kCPrimitives];
-      p.ps_invocations = device_pair(q, CLP_COUNTER_PS_INVOCATIONS / 2);
-      p.hs_invocations = q.host[kHsInvocations];
-      p.ds_invocations = q.host[kDsInvocations];
-      p.cs_invocations = q.host[kCsInvocations];
+      p.ia_vertices = v[kIaVertices];
+      p.ia_primitives = v[kIaPrimitives];
+      p.vs_invocations = v[kVsInvocations];
+      p.gs_invocations = v[kGsInvocations];
+      p.gs_primitives = v[kGsPrimitives];
+      p.c_invocations = v[kCInvocations];
+      p.c_primitives = v[kCPrimitives];
+      p.ps_invocations = v[kPsInvocations];
+      p.hs_invocations = v[kHsInvocations];
+      p.ds_invocations = v[kDsInvocations];
+      p.cs_invocations = v[kCsInvocations];
       break;
     }
-    case QueryType::PIPELINE_STATISTICS_SINGLE:
-      out->u64 = q.index == kPsInvocations ? device_pair(q, CLP_COUNTER_PS_INVOCATIONS / 2)
-                                           : q.host[std::min<unsigned>(q.index, kHostCounts - 1)];
+    case QueryType::PIPELINE_STATISTICS_SINGLE: {
+      const unsigned i = std::min<unsigned>(q.index, kHostCounts - 1);
+      const int pair = statistics_pair(i);
+      out->u64 = pair >= 0 ? device_pair(q, unsigned(pair)) : q.host[i];
       break;
+    }
     default:
       return Status(ErrorCode::kUnsupported, "get_query_result: query type not supported");
   }
@@ -207,7 +269,11 @@ bool QueryTracker::predicate(QueryImpl& q) {
     case QueryType::OCCLUSION_PREDICATE:
     case QueryType::OCCLUSION_PREDICATE_CONSERVATIVE:
     case QueryType::GPU_FINISHED:
+    case QueryType::SO_OVERFLOW_PREDICATE:
+    case QueryType::SO_OVERFLOW_ANY_PREDICATE:
       return r.b;
+    case QueryType::SO_STATISTICS:
+      return r.so_statistics.num_primitives_written != 0;
     default:
       return r.u64 != 0;
   }
@@ -219,9 +285,10 @@ void QueryTracker::result_to_buffer(QueryImpl& q, QueryValueType type, int index
   if (!q.ended) runtime::invalid("get_query_result_resource: end_query was not called");
   // The kernel runs after every earlier command (in-order queue), so the device counters
   // are final then; values known only from event times are read on the host first.
-  int pair = -1;
+  int pair = -1, sub_pair = -1;
   uint64_t host_value = 0;
   bool as_bool = false;
+  const bool stream = counts_stream(q);
   switch (q.type) {
     case QueryType::OCCLUSION_COUNTER:
       pair = CLP_COUNTER_SAMPLES_PASSED / 2;
@@ -232,7 +299,23 @@ void QueryTracker::result_to_buffer(QueryImpl& q, QueryValueType type, int index
       as_bool = true;
       break;
     case QueryType::PRIMITIVES_GENERATED:
-      host_value = q.host[kIaPrimitives];
+      pair = stream ? CLP_COUNTER_PRIMS_GENERATED / 2 : -1;
+      break;
+    case QueryType::PRIMITIVES_EMITTED:
+      pair = stream ? CLP_COUNTER_SO_WRITTEN / 2 : -1;
+      break;
+    case QueryType::SO_STATISTICS:
+      // index 0: num_primitives_written, 1: primitives_storage_needed (the union's order).
+      if (index > 1) runtime::invalid("get_query_result_resource: SO_STATISTICS index ", index);
+      if (stream) pair = index == 1 ? CLP_COUNTER_SO_NEEDED / 2 : CLP_COUNTER_SO_WRITTEN / 2;
+      break;
+    case QueryType::SO_OVERFLOW_PREDICATE:
+    case QueryType::SO_OVERFLOW_ANY_PREDICATE:
+      if (stream) {
+        pair = CLP_COUNTER_SO_NEEDED / 2;
+        sub_pair = CLP_COUNTER_SO_WRITTEN / 2;
+      }
+      as_bool = true;
       break;
     case QueryType::GPU_FINISHED:
       host_value = 1;
@@ -244,11 +327,8 @@ void QueryTracker::result_to_buffer(QueryImpl& q, QueryValueType type, int index
           q.type == QueryType::PIPELINE_STATISTICS_SINGLE ? q.index : unsigned(std::max(index, 0));
       if (counter >= kHostCounts)
         runtime::invalid("get_query_result_resource: statistics index ", counter);
-      if (counter == kPsInvocations) {
-        pair = CLP_COUNTER_PS_INVOCATIONS / 2;
-      } else {
-        host_value = q.host[counter];
-      }
+      pair = statistics_pair(counter);
+      if (pair < 0) host_value = q.host[counter];
       break;
     }
     case QueryType::TIMESTAMP:
@@ -266,7 +346,7 @@ void QueryTracker::result_to_buffer(QueryImpl& q, QueryValueType type, int index
   }
   cl::Kernel& k = queue_.kernel(program_, "query_store_result");
   runtime::KernelArgs args(k);
-  args << q.words << int32_t(pair) << cl_ulong(host_value) << uint32_t(as_bool)
+  args << q.words << int32_t(pair) << int32_t(sub_pair) << cl_ulong(host_value) << uint32_t(as_bool)
        << uint32_t(index < 0) << uint32_t(type) << dst << cl_ulong(offset);
   *done = queue_.launch(k, {1}, {1}, "query");
 }

@@ -1,12 +1,14 @@
 // Queries (Gallium's pipe_query) and the context's bookkeeping of active ones.
 //
 // What is counted where:
-//  * samples passed (occlusion) and fragments shaded: on the device, by the tile pass,
-//    into a per-draw counter buffer that QueryTracker then adds into each active query's
-//    device words (query.cl);
-//  * vertices, assembled and clipped primitives, vertex shader and compute invocations:
-//    known to the host when it issues the draw (from the draw call and the setup pass's
-//    totals), added to active queries' host counts;
+//  * on the device, into a per-draw counter buffer (kernels/stream_shared.h) that
+//    QueryTracker then adds into each active query's device words (query.cl): samples
+//    passed (occlusion) and fragments shaded (tile pass); primitives generated, input
+//    primitives, geometry shader invocations and primitives (setup and geometry passes);
+//    primitives written to and needed by stream output (stream-output pass);
+//  * vertices, rasterized primitives, vertex shader and compute invocations: known to
+//    the host when it issues the draw (from the draw call and the setup pass's totals),
+//    added to active queries' host counts;
 //  * time: the end times of markers on the context's queue (the device profiling clock,
 //    the clock of Screen::get_timestamp).
 // A result is ready when the query's end marker has completed: every command issued
@@ -58,7 +60,7 @@ class QueryImpl final : public Query {
   const QueryType type;
   const unsigned index;
   const uint64_t screen_id;
-  // Device counters (CLP_COUNTER_*), zeroed at begin_query.
+  // Device counters (CLP_COUNTER_*, CLP_QUERY_WORDS words), zeroed at begin_query.
   const cl::Buffer words;
   std::array<uint64_t, kHostCounts> host{};
   cl::Event begin_marker, end_marker;
@@ -72,7 +74,6 @@ QueryImpl& query_of(const QueryHandle& q, uint64_t screen_id, const char* what);
 // What a draw or launch contributes to the active queries.
 struct QueryDrawCounts {
   uint64_t vertices = 0;    // vertices fetched (positions x instances)
-  uint64_t assembled = 0;   // primitives assembled
   uint64_t rasterized = 0;  // primitives after clipping and culling
   uint64_t cs_invocations = 0;
 };
@@ -86,10 +87,12 @@ class QueryTracker {
   void begin(const std::shared_ptr<QueryImpl>& q);
   void end(QueryImpl& q);
 
-  // Active queries that need per-draw device counters / assembled primitive totals.
+  // Active queries that read device counters at all / the tile pass's / the primitive
+  // counters of the setup and geometry passes (stream output always counts its own).
+  bool needs_device_counts() const;
   bool needs_fragment_counts() const;
   bool needs_primitive_counts() const;
-  // A zeroed counter buffer for the next draw's tile pass.
+  // A zeroed counter buffer (CLP_QUERY_WORDS words) for the next draw.
   cl::Buffer draw_counters();
   // After a draw that used draw_counters() (if any): adds its counts to active queries.
   void after_draw(const cl::Buffer& counters, const QueryDrawCounts& counts);
@@ -107,6 +110,8 @@ class QueryTracker {
 
  private:
   uint64_t device_pair(QueryImpl& q, unsigned pair);
+  template <typename Pred>
+  bool any_active(Pred pred) const;
   // The active queries still alive (drops the others).
   std::vector<std::shared_ptr<QueryImpl>> live();
   runtime::Queue& queue_;

@@ -293,6 +293,33 @@ Status ContextImpl::set_stream_output_targets(const std::vector<StreamOutputTarg
         runtime::invalid("offset ", offsets[i], " of target ", i, " is not a dword inside its ",
                          t.buffer_size(), " bytes");
       }
+      // Two targets writing the same bytes would race: refused (GL forbids it too).
+      for (size_t j = 0; j < i; ++j) {
+        if (!targets[j]) continue;
+        const StreamOutputTargetImpl& u =
+            so_target_of(targets[j], screen_->id(), "set_stream_output_targets");
+        if (targets[j] == targets[i] ||
+            (u.buffer() == t.buffer() &&
+             uint64_t(t.buffer_offset()) + t.buffer_size() > u.buffer_offset() &&
+             uint64_t(u.buffer_offset()) + u.buffer_size() > t.buffer_offset())) {
+          runtime::invalid("stream-output targets ", j, " and ", i, " overlap in one buffer");
+        }
+      }
+    }
+    // The filled sizes live on the device: an explicit offset is written in queue order
+    // (after the draws before this call, before the ones after); (unsigned)-1 appends.
+    for (size_t i = 0; i < targets.size(); ++i) {
+      if (!targets[i]) continue;
+      const StreamOutputTargetImpl& t =
+          so_target_of(targets[i], screen_->id(), "set_stream_output_targets");
+      if (!t.filled()()) {
+        t.set_filled(queue_.create_buffer(sizeof(uint32_t)));
+        queue_.fill_zero(t.filled(), 0, sizeof(uint32_t));
+      }
+      if (offsets[i] != 0xffffffffu) {
+        queue_.copy(queue_.create_buffer_from(&offsets[i], sizeof(uint32_t)), 0, t.filled(), 0,
+                    sizeof(uint32_t));
+      }
     }
     state_.so_targets = targets;
     state_.so_offsets = offsets;

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "clpipe/context.h"
+#include "runtime/cl.h"
 
 namespace clpipe::frontend {
 
@@ -37,9 +38,16 @@ class StreamOutputTargetImpl final : public StreamOutputTarget {
   StreamOutputTargetImpl(ResourceRef buf, uint32_t offset, uint32_t size, uint64_t screen_id)
       : StreamOutputTarget(std::move(buf), offset, size), screen_id_(screen_id) {}
   uint64_t screen_id() const { return screen_id_; }
+  // The bytes written into the target (from buffer_offset on): one uint on the device, so
+  // that appends and draw_auto need no host round trip. Created (zero) by the first
+  // set_stream_output_targets that binds the target, set there to explicit offsets,
+  // advanced by stream output (stream.cl), read by draw_auto.
+  const cl::Buffer& filled() const { return filled_; }
+  void set_filled(cl::Buffer b) const { filled_ = std::move(b); }
 
  private:
   uint64_t screen_id_;
+  mutable cl::Buffer filled_;
 };
 
 // The implementation behind a handle of this screen, or kInvalidArgument naming `what`.

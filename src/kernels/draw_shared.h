@@ -64,6 +64,9 @@
 #define CLP_DRAW_DEPTH_FLOAT (1u << 17)  // the depth buffer is floating point
 #define CLP_DRAW_POINT_QUAD_RAST (1u << 18)  // points are quads: no size/centre rounding
 #define CLP_DRAW_NEED_PRIM_ID (1u << 19)     // the fragment stage reads PRIMID
+// PRIMID of position p is prim_write's prim_base[p] (a geometry shader's output stream
+// carries the id of the input primitive that emitted each vertex; gs.cl).
+#define CLP_DRAW_PRIM_ID_TABLE (1u << 20)
 
 // Parameters of the vertex, setup and binning passes of one draw.
 typedef struct {
@@ -98,7 +101,11 @@ typedef struct {
   CLP_F32 point_size, line_width;
   CLP_F32 offset_units, offset_scale, offset_clamp;
   CLP_F32 depth_mrd;  // minimum resolvable depth difference of a fixed-point depth buffer
-  CLP_U32 pad[2];
+  // Layered rendering: when layer_reg >= 0, only primitives whose provoking vertex has
+  // the integer `layer` in .x of register layer_reg are set up (DrawPipeline::draw runs
+  // the setup passes once per layer); -1 = all primitives.
+  CLP_I32 layer_reg;
+  CLP_U32 layer;
 } ClpDrawParams;
 
 // ClpTri.flags

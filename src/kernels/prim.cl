@@ -80,6 +80,11 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
   uint vtx[3];
   for (int i = 0; i < 3; ++i) vtx[i] = vbase + prim->v[i];
   const uint n_in = prim->n;
+  if (dp->layer_reg >= 0) {
+    const uint pv = vtx[prim->provoking];
+    const float4 l = clp_load_reg(verts, dp->num_outputs, pv, (uint)dp->layer_reg);
+    if (as_uint(l.x) != dp->layer) return 0;
+  }
   ClpPlaneSet ps;
   clp_plane_distances(dp, verts, vtx, n_in, &ps);
   if (ps.cull) return 0;
@@ -255,6 +260,7 @@ __kernel void prim_count(global const ClpDrawParams* dp, global const float4* ve
 // PRIMID): exclusive prefix sums of `assembled` within an instance is not what a scan
 // over all positions gives, so the host passes the scan over all positions and the
 // per-instance base is subtracted here.
+// With CLP_DRAW_PRIM_ID_TABLE, prim_base holds the PRIMID of every position instead.
 __kernel void prim_write(global const ClpDrawParams* dp, global const float4* verts,
                          global const uint* restart, global const uint* seg_index,
                          global const uint* seg_first, global const uint* offsets,
@@ -266,7 +272,9 @@ __kernel void prim_write(global const ClpDrawParams* dp, global const float4* ve
   const uint n = clp_position_prims(dp, restart, seg_index, seg_first, p, prims, &vbase, &k);
   uint id = 0;
   if (dp->flags & CLP_DRAW_NEED_PRIM_ID) {
-    if (dp->flags & CLP_DRAW_RESTART) {
+    if (dp->flags & CLP_DRAW_PRIM_ID_TABLE) {
+      id = prim_base[p];
+    } else if (dp->flags & CLP_DRAW_RESTART) {
       id = prim_base[p] - prim_base[vbase];
     } else {
       id = clp_prims_before(dp->prim_mode, k);

@@ -1,6 +1,7 @@
 // Query kernels: accumulation of a draw's counters into active queries, and results
 // written into buffers (get_query_result_resource). 64-bit values are (low, high) pairs
-// of 32-bit words. Producer of the counters: tile.cl (CLP_COUNTER_*); consumer of the
+// of 32-bit words. Producers of the counters: tile.cl, stream.cl and the setup passes'
+// totals (CLP_COUNTER_*, stream_shared.h); consumer of the
 // results: the query's client (the host, or a buffer read by later commands).
 
 inline ulong clp_pair(global const uint* w) { return (ulong)w[0] | ((ulong)w[1] << 32); }
@@ -16,15 +17,20 @@ __kernel void query_accumulate(global uint* dst, global const uint* src, uint pa
 }
 
 // Writes one query result into dst at byte `offset`: host_value plus, when word_pair >= 0,
-// the 64-bit counter at words[2 * word_pair]; as_bool turns it into 0 / 1; `available`
-// (index -1 of get_query_result_resource) writes 1 instead. value_type is
-// clpipe::QueryValueType: 0 I32, 1 U32, 2 I64, 3 U64, saturating.
-__kernel void query_store_result(global const uint* words, int word_pair, ulong host_value,
-                                 uint as_bool, uint available, uint value_type,
-                                 global uchar* dst, ulong offset) {
+// the 64-bit counter at words[2 * word_pair], minus (saturating at 0), when sub_pair >= 0,
+// the counter at words[2 * sub_pair]; as_bool turns it into 0 / 1; `available` (index -1
+// of get_query_result_resource) writes 1 instead. value_type is clpipe::QueryValueType:
+// 0 I32, 1 U32, 2 I64, 3 U64, saturating.
+__kernel void query_store_result(global const uint* words, int word_pair, int sub_pair,
+                                 ulong host_value, uint as_bool, uint available,
+                                 uint value_type, global uchar* dst, ulong offset) {
   if (get_global_id(0) != 0) return;
   ulong v = host_value;
   if (word_pair >= 0) v += clp_pair(words + 2 * word_pair);
+  if (sub_pair >= 0) {
+    const ulong sub = clp_pair(words + 2 * sub_pair);
+    v = v > sub ? v - sub : 0;
+  }
   if (as_bool) v = v != 0;
   if (available) v = 1;
   global uchar* p = dst + offset;

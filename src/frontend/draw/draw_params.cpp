@@ -90,7 +90,8 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   std::memset(&dp, 0, sizeof(dp));
   const RasterizerState& r = s.rasterizer;
   const VertexOutputLayout& o = s.outputs;
-  dp.num_outputs = s.vs.num_outputs;
+  // Registers per vertex of the last vertex stage (the setup and tile passes read it).
+  dp.num_outputs = s.gs.stage.program ? s.gs.stage.num_outputs : s.vs.num_outputs;
   dp.pos_reg = o.pos_reg;
   dp.psize_reg = o.psize_reg;
   dp.clipdist_reg[0] = o.clipdist_reg[0];
@@ -164,6 +165,8 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   dp.offset_clamp = r.offset_clamp;
   const uint32_t zb = zs != Format::NONE ? depth_bits(zs) : 24;
   dp.depth_mrd = r.offset_units_unscaled ? 1.0f : float(1.0 / (std::ldexp(1.0, int(zb)) - 1.0));
+  dp.layer_reg = -1;  // DrawPipeline::draw sets the layer of each pass of a layered draw
+  dp.layer = 0;
   return dp;
 }
 

@@ -1,0 +1,149 @@
+// The geometry shader stage of DrawPipeline::draw (kernels: stream.cl for the input
+// list, gs.cl around the generated shader for the pass itself; data flow in
+// kernels/stream_shared.h).
+//
+// Input: the vertex pass's vertices and the draw's primitives. Output: an indexed strip
+// stream (vertices, restart holes after every strip, the PRIMID of every position) that
+// the setup passes read with primitive restart, and stream output captures. The GS runs
+// twice, counting then writing, so that its output lands compacted in API order with
+// exactly the memory it needs; one host read (the output size) sizes the stream.
+#include <algorithm>
+
+#include "frontend/draw/draw_pipeline.h"
+#include "kernels/prim_assemble.h"
+#include "runtime/error.h"
+
+namespace clpipe::frontend::draw {
+
+uint32_t basic_prim_count(PrimType mode, uint32_t n) {
+  switch (mode) {
+    case PrimType::POINTS:
+      return n;
+    case PrimType::LINES:
+      return n / 2;
+    case PrimType::LINE_STRIP:
+      return n >= 2 ? n - 1 : 0;
+    case PrimType::LINE_LOOP:
+      return n >= 2 ? n : 0;
+    case PrimType::TRIANGLES:
+      return n / 3;
+    case PrimType::TRIANGLE_STRIP:
+    case PrimType::TRIANGLE_FAN:
+    case PrimType::POLYGON:
+      return n >= 3 ? n - 2 : 0;
+    case PrimType::QUADS:
+      return n / 4 * 2;
+    case PrimType::QUAD_STRIP:
+      return n >= 4 ? (n - 2) / 2 * 2 : 0;
+    case PrimType::LINES_ADJACENCY:
+      return n / 4;
+    case PrimType::LINE_STRIP_ADJACENCY:
+      return n >= 4 ? n - 3 : 0;
+    case PrimType::TRIANGLES_ADJACENCY:
+      return n / 6;
+    case PrimType::TRIANGLE_STRIP_ADJACENCY:
+      return n >= 6 ? (n - 4) / 2 : 0;
+    case PrimType::PATCHES:
+      return 0;
+  }
+  return 0;
+}
+
+DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const VertexStream& in,
+                                                      ClpDrawParams* dp) {
+  const GeometrySetup& g = s.gs;
+  const uint32_t positions = in.positions;
+  const bool restart = (dp->flags & CLP_DRAW_RESTART) != 0;
+  const runtime::ProgramRef& program = stream_program();
+  const uint64_t limit = queue_.device().limits().max_mem_alloc_size;
+
+  // 1. The input primitives in API order: count per position, scan, list.
+  {
+    const cl::Buffer dp_buf = queue_.create_buffer_from(dp, sizeof(*dp));
+    ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
+    cl::Kernel& kc = queue_.kernel(program, "stream_count");
+    runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_);
+    queue_.launch(kc, {positions}, {}, "geometry");
+    scanner_.exclusive_scan(stream_counts_, positions, gs_prim_total_);
+    // No position completes more primitives than it has vertices up to it, so the list
+    // holds at most `positions` entries.
+    ensure(gs_prims_, gs_prims_cap_, size_t(positions) * CLP_GS_PRIM_WORDS * 4);
+    cl::Kernel& kw = queue_.kernel(program, "gs_input_write");
+    runtime::set_args(kw, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_,
+                      gs_prims_, positions);
+    queue_.launch(kw, {positions}, {}, "geometry");
+  }
+  // Without restart the host knows the count; with it, the launch covers the bound and
+  // the kernel reads the real count (no host round trip).
+  const uint64_t prims =
+      restart ? positions
+              : uint64_t(basic_prim_count(PrimType(dp->prim_mode), dp->count)) * dp->instance_count;
+  const uint32_t ninv = std::max<uint32_t>(g.params.invocations, 1);
+  const uint64_t invocations64 = prims * ninv;
+  if (invocations64 > 0xffffffffu || invocations64 * 4 > limit) {
+    runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", prims, " primitives x ", ninv,
+                  " geometry shader invocations exceed the device's limits");
+  }
+  const uint32_t invocations = uint32_t(invocations64);
+  if (s.counters() && s.count_primitives) {
+    add_counter(s.counters, CLP_COUNTER_IA_PRIMITIVES, gs_prim_total_, 1);
+    add_counter(s.counters, CLP_COUNTER_GS_INVOCATIONS, gs_prim_total_, ninv);
+  }
+  const uint32_t no = std::max<uint32_t>(g.stage.num_outputs, 1);
+  VertexStream out{&gs_verts_, &gs_restart_, &gs_seg_index_, &gs_seg_first_, &gs_prim_id_, 0, no};
+  if (invocations == 0) return out;
+
+  ClpGsParams gp = g.params;
+  gp.invocations = ninv;
+  gp.vs_num_outputs = in.num_outputs;
+  gp.vs_positions = positions;
+  gp.num_outputs = no;
+  gp.invocation_count = invocations;
+  cl::Kernel& k = queue_.kernel(g.stage.program, "gs_pass");
+  const size_t items = (size_t(invocations) + 3) / 4;
+  auto launch = [&](const cl::Buffer& gp_buf, uint32_t capacity, bool write) {
+    runtime::KernelArgs args(k);
+    args << gp_buf << gs_prims_ << gs_prim_total_ << *in.verts << gs_counts_
+         << (write ? gs_counts_ : dummy_) << capacity;
+    for (const cl::Buffer* b :
+         {&gs_verts_, &gs_restart_, &gs_seg_index_, &gs_seg_first_, &gs_prim_id_})
+      args << (write ? *b : dummy_);
+    for (const cl::Buffer& r : g.stage.resources)
+      args << r;
+    queue_.launch(k, {items}, {}, "geometry");
+  };
+
+  // 2. Count run, scan: each invocation's range of the output stream.
+  ensure(gs_counts_, gs_counts_cap_, size_t(invocations) * 4);
+  gp.write = 0;
+  launch(queue_.create_buffer_from(&gp, sizeof(gp)), 0, false);
+  scanner_.exclusive_scan(gs_counts_, invocations, gs_out_total_);
+  uint32_t total = 0;
+  queue_.read(gs_out_total_, 0, sizeof(total), &total);
+  if (total == 0) return out;
+  const uint64_t bytes = uint64_t(total) * no * 16;
+  if (bytes > limit) {
+    runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the geometry shader emits ", total,
+                  " vertices of ", no, " registers (", bytes, " bytes; the device allows ", limit,
+                  ")");
+  }
+
+  // 3. Write run.
+  ensure(gs_verts_, gs_verts_cap_, bytes);
+  ensure(gs_restart_, gs_restart_cap_, size_t(total) * 4);
+  ensure(gs_seg_index_, gs_seg_index_cap_, size_t(total) * 4);
+  ensure(gs_seg_first_, gs_seg_first_cap_, size_t(total) * 4);
+  ensure(gs_prim_id_, gs_prim_id_cap_, size_t(total) * 4);
+  gp.write = 1;
+  launch(queue_.create_buffer_from(&gp, sizeof(gp)), total, true);
+
+  // The setup passes read the stream as one instance of an indexed strip with restart.
+  dp->prim_mode = uint32_t(g.output_prim);
+  dp->count = total;
+  dp->instance_count = 1;
+  dp->flags |= CLP_DRAW_RESTART | CLP_DRAW_PRIM_ID_TABLE;
+  out.positions = total;
+  return out;
+}
+
+}  // namespace clpipe::frontend::draw
