@@ -23,6 +23,11 @@ draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last) 
   }
   if (const compiler::IoInfo* c = last.find_output(Semantic::CLIPVERTEX, 0))
     o.clipvertex_reg = int32_t(c->reg);
+  // GL applies edge flags to the vertices of the draw; primitives a geometry shader
+  // emits have none.
+  if (const compiler::IoInfo* e = last.find_output(Semantic::EDGEFLAG, 0);
+      e && last.stage == ShaderType::VERTEX)
+    o.edgeflag_reg = int32_t(e->reg);
   o.num_clip_dist = last.props.num_clip_distances;
   o.num_cull_dist = last.props.num_cull_distances;
   o.window_space_position = last.props.vs_window_space_position;

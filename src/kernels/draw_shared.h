@@ -106,6 +106,10 @@ typedef struct {
   // the setup passes once per layer); -1 = all primitives.
   CLP_I32 layer_reg;
   CLP_U32 layer;
+  // Unfilled polygons (fill mode line or point): an edge whose first vertex has 0.0 in
+  // .x of register edgeflag_reg (the VS's EDGEFLAG output, GL's glEdgeFlag) is not
+  // drawn; -1 = every boundary edge is drawn.
+  CLP_I32 edgeflag_reg;
 } ClpDrawParams;
 
 // ClpTri.flags

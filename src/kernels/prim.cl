@@ -131,6 +131,9 @@ inline uint clp_process_prim(global const ClpDrawParams* dp, global const float4
     cv[i].w[1] = i == 1 ? 1.0f : 0.0f;
     cv[i].w[2] = i == 2 ? 1.0f : 0.0f;
     cv[i].edge = (prim->edges >> i) & 1u;
+    if (dp->edgeflag_reg >= 0 &&
+        clp_load_reg(verts, dp->num_outputs, vtx[i], (uint)dp->edgeflag_reg).x == 0.0f)
+      cv[i].edge = 0u;
   }
   uint n = 3;
   if (geometric) n = clp_clip_polygon(&ps, any_out, cv, 3);

@@ -107,6 +107,47 @@ TEST_CASE("unfilled polygons draw boundary edges or vertices, not quad diagonals
   CHECK(std::min(filled, points) == 4);
 }
 
+TEST_CASE("edge flags of the vertex shader hide edges and vertices of unfilled polygons",
+          "[draw][rasterizer]") {
+  Run r;
+  r.s.vs = r.fx.passthrough_vs(3);
+  r.s.outputs.edgeflag_reg = 2;  // the VS copies GL's edge flag attribute to EDGEFLAG
+  auto ndc = [](float x, float y) { return std::array<float, 2>{x / kW * 2 - 1, y / kH * 2 - 1}; };
+  // One triangle with corners on pixel centres; vertex i carries edge flag flags[i].
+  const std::array<float, 2> v[3] = {ndc(4.5f, 4.5f), ndc(24.5f, 4.5f), ndc(4.5f, 24.5f)};
+  auto draw = [&](const float flags[3]) {
+    r.s.cbufs[0] = r.fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+    std::vector<float> d;
+    for (int i = 0; i < 3; ++i)
+      d.insert(d.end(), {v[i][0], v[i][1], 0, 1, 1, 1, 1, 1, flags[i], 0, 0, 1});
+    r.fx.set_vertices(
+        r.s, d, 12,
+        {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+    DrawInfo info;
+    r.fx.pipeline().draw(r.s, info, DrawStartCountBias{0, 3, 0}, 0);
+    return r.fx.read(r.s.cbufs[0], kW, kH);
+  };
+  r.s.rasterizer.fill_front = r.s.rasterizer.fill_back = PolygonMode::POINT;
+  const float all[3] = {1, 1, 1}, second_off[3] = {1, 0, 1}, none[3] = {0, 0, 0};
+  CHECK(count(draw(all)) == 3);
+  Image img = draw(second_off);
+  CHECK(count(img) == 2);
+  CHECK(img.rgba(24, 4)[3] == 0);  // vertex 1 starts no drawn edge
+  CHECK(img.rgba(4, 4)[3] != 0);
+  CHECK(count(draw(none)) == 0);
+  // Lines: the edge from vertex 1 to vertex 2 (the diagonal) disappears.
+  r.s.rasterizer.fill_front = r.s.rasterizer.fill_back = PolygonMode::LINE;
+  const int outline = count(draw(all));
+  img = draw(second_off);
+  CHECK(img.rgba(14, 14)[3] == 0);  // on the diagonal
+  CHECK(img.rgba(14, 4)[3] != 0);   // edge 0 -> 1 stays
+  CHECK(count(img) < outline);
+  CHECK(count(draw(none)) == 0);
+  // Filled polygons ignore edge flags.
+  r.s.rasterizer.fill_front = r.s.rasterizer.fill_back = PolygonMode::FILL;
+  CHECK(count(draw(none)) == count(draw(all)));
+}
+
 TEST_CASE("polygon offset moves depth by slope and units, within the clamp", "[draw][rasterizer]") {
   Run r;
   r.s.zsbuf = r.fx.target(Format::Z32_FLOAT, kW, kH);

@@ -97,6 +97,7 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   dp.clipdist_reg[0] = o.clipdist_reg[0];
   dp.clipdist_reg[1] = o.clipdist_reg[1];
   dp.clipvertex_reg = o.clipvertex_reg;
+  dp.edgeflag_reg = o.edgeflag_reg;
   dp.num_clip_dist = o.num_clip_dist;
   dp.num_cull_dist = o.num_cull_dist;
   dp.clip_plane_enable = r.clip_plane_enable;

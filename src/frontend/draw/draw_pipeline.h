@@ -40,6 +40,7 @@ struct VertexOutputLayout {
   int32_t psize_reg = -1;
   int32_t clipdist_reg[2] = {-1, -1};
   int32_t clipvertex_reg = -1;
+  int32_t edgeflag_reg = -1;   // EDGEFLAG output of a vertex shader (not of a GS)
   uint32_t num_clip_dist = 0;  // from NUM_CLIPDIST_ENABLED (or 4 per written CLIPDIST)
   uint32_t num_cull_dist = 0;
   bool window_space_position = false;
