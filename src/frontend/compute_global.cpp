@@ -81,10 +81,26 @@ void GlobalBindings::set(unsigned first, unsigned count, const std::vector<Resou
     }
     std::sort(taken.begin(), taken.end());
     const uint64_t size = extent(*impls[i]);
-    uint64_t base = kGlobalFirstBase;
-    for (const auto& t : taken) {
-      if (base + size <= t.first) break;
-      base = std::max(base, align_up(t.second, kGlobalBaseAlign));
+    auto free_at = [&](uint64_t b) {
+      return std::none_of(taken.begin(), taken.end(), [&](const std::pair<uint64_t, uint64_t>& t) {
+        return b < t.second && t.first < b + size;
+      });
+    };
+    // A resource rebound (e.g. the same buffers bound again before each dispatch) keeps
+    // the base it had when that place is still free, so that earlier addresses stay valid.
+    uint64_t base = 0;
+    for (const Slot& o : slots_) {
+      if (o.resource.get() == resources[i].get() && free_at(o.base)) {
+        base = o.base;
+        break;
+      }
+    }
+    if (base == 0) {
+      base = kGlobalFirstBase;
+      for (const auto& t : taken) {
+        if (base + size <= t.first) break;
+        base = std::max(base, align_up(t.second, kGlobalBaseAlign));
+      }
     }
     if (base + size > space_limit) {
       runtime::unsupported("global binding ", first + i, ": ", size,
