@@ -219,6 +219,23 @@ class Context {
                           const DrawIndirectInfo* indirect,
                           const std::vector<DrawStartCountBias>& draws) = 0;
   virtual Status launch_grid(const GridInfo& grid) = 0;
+  // Compute: binds buffers to global-binding slots first..first+count-1 (at most 32) of
+  // the MEMORY GLOBAL address space of compute shaders (context.rst). resources empty:
+  // unbinds the slots (handles must be empty too); else both hold count entries, and a
+  // null resource unbinds its slot. handles[i] (may be null) points to a 32-bit location
+  // holding a byte offset into resources[i] (at most its size); the call adds the buffer's
+  // base, so it then holds the address LOAD / STORE / ATOM* on MEMORY GLOBAL use. Addresses
+  // are 32 bits (ADDRESS_BITS); a buffer keeps its base while it stays bound in any slot,
+  // and a buffer bound in two slots has one base. Accesses outside every binding read 0,
+  // and what they write is dropped after the dispatch. Buffers must be BUFFER resources;
+  // one written through both MEMORY GLOBAL and a shader buffer or image of the same
+  // dispatch is refused by launch_grid (kUnsupported).
+  virtual Status set_global_binding(unsigned first, unsigned count,
+                                    const std::vector<ResourceRef>& resources,
+                                    const std::vector<uint32_t*>& handles) {
+    (void)first, (void)count, (void)resources, (void)handles;
+    return Status(ErrorCode::kUnsupported, "set_global_binding: not implemented by this context");
+  }
 
   // buffers: Clear::* mask; scissor may be null; colour interpreted per cbuf format.
   virtual Status clear(uint32_t buffers, const ScissorState* scissor, const ColorUnion& color,

@@ -205,6 +205,7 @@ struct ComputeState {
   std::string tgsi;
   uint32_t req_local_mem = 0;  // bytes of MEMORY[..], SHARED
   uint32_t req_private_mem = 0;
+  // Bytes of MEMORY[..], INPUT that GridInfo::input holds; at most MAX_INPUT_SIZE.
   uint32_t req_input_mem = 0;
 };
 
@@ -360,6 +361,9 @@ struct GridInfo {
   uint32_t grid_base[3] = {0, 0, 0};
   ResourceRef indirect;  // {x, y, z} group counts at indirect_offset
   uint32_t indirect_offset = 0;
+  // MEMORY INPUT: ComputeState::req_input_mem bytes of user memory, read during the call;
+  // may be null only when req_input_mem is 0. Reads past req_input_mem return 0.
+  const void* input = nullptr;
 };
 
 // pipe_blit_info.

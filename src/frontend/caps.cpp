@@ -8,6 +8,7 @@
 // really works). Size limits come from the device (ScreenImpl::limits()).
 #include <algorithm>
 
+#include "frontend/compute_global.h"
 #include "frontend/compute_grid.h"
 #include "frontend/features.h"
 #include "frontend/limits.h"
@@ -204,7 +205,7 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::COMPUTE:
       return b(kComputeRuns);
 
-    // --- Compute (kCompute): shader buffers and images exist in the COMPUTE stage only. --
+    // --- Compute (kCompute): shader buffers and images (COMPUTE and FRAGMENT stages). ----
     case Cap::COMPUTE_GRID_INFO_LAST_BLOCK:  // partial blocks run as launches of their own
     case Cap::IMAGE_LOAD_FORMATTED:          // PIPE_FORMAT_NONE images decode the view's format
     case Cap::IMAGE_STORE_FORMATTED:
@@ -218,7 +219,7 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::MAX_COMBINED_SHADER_BUFFERS:
       return kComputeRuns ? int(kComputeShaderBuffers) : 0;
     case Cap::MAX_COMBINED_SHADER_OUTPUT_RESOURCES:
-      // Shader buffers and images of the one stage that has them, plus colour outputs.
+      // Shader buffers and images of one stage (COMPUTE or FRAGMENT), plus colour outputs.
       return kComputeRuns ? int(kComputeShaderBuffers + kComputeShaderImages + kMaxColorBufs) : 0;
     case Cap::MAX_GEOMETRY_OUTPUT_VERTICES:
       return kGraphics && kGeometryShaders ? 256 : 0;
@@ -512,10 +513,17 @@ int ScreenImpl::get_shader_param(ShaderType shader, ShaderCap cap) const {
     case ShaderCap::MAX_SAMPLER_VIEWS:
       return kTexturing ? 16 : 0;
     case ShaderCap::MAX_SHADER_BUFFERS:
-      // Compute only: the draw passes bind them too, but nothing tests them there yet.
-      return shader == ShaderType::COMPUTE ? int(kComputeShaderBuffers) : 0;
+      // Compute and fragment shaders (tests/frontend/fragment_resources_test.cpp: stores
+      // and atomics once per covered pixel). The tile pass's 17 own parameters plus every
+      // resource parameter still fit 1024 bytes. Other draw stages bind them too, but
+      // nothing tests them there yet.
+      return shader == ShaderType::COMPUTE || shader == ShaderType::FRAGMENT
+                 ? int(kComputeShaderBuffers)
+                 : 0;
     case ShaderCap::MAX_SHADER_IMAGES:
-      return shader == ShaderType::COMPUTE ? int(kComputeShaderImages) : 0;
+      return shader == ShaderType::COMPUTE || shader == ShaderType::FRAGMENT
+                 ? int(kComputeShaderImages)
+                 : 0;
     case ShaderCap::PREFERRED_IR:
       return int(ShaderIr::TGSI);
     case ShaderCap::SUPPORTED_IRS:
@@ -545,7 +553,9 @@ std::vector<uint64_t> ScreenImpl::get_compute_param(ComputeCap cap) const {
   const ComputeLimits lim = compute_limits(dev);
   switch (cap) {
     case ComputeCap::ADDRESS_BITS:
-      return {dev.address_bits};
+      // MEMORY GLOBAL addresses (set_global_binding handles) are 32-bit byte addresses of
+      // the space compute_global.h builds, whatever the device's own pointer width.
+      return {32};
     case ComputeCap::IR_TARGET:
       return {};  // a target-triple string in Gallium; clpipe takes TGSI, it has none
     case ComputeCap::GRID_DIMENSION:
@@ -557,13 +567,15 @@ std::vector<uint64_t> ScreenImpl::get_compute_param(ComputeCap cap) const {
     case ComputeCap::MAX_THREADS_PER_BLOCK:
       return {lim.max_threads};
     case ComputeCap::MAX_GLOBAL_SIZE:
-      return {dev.global_mem_size};
+      // All buffers bound with set_global_binding together: one device allocation that
+      // 32-bit addresses reach.
+      return {global_space_limit(dev.max_mem_alloc_size)};
     case ComputeCap::MAX_LOCAL_SIZE:
       return {lim.local_mem_size};
     case ComputeCap::MAX_PRIVATE_SIZE:
       return {0};  // OpenCL 1.2 does not report private memory
     case ComputeCap::MAX_INPUT_SIZE:
-      return {0};  // GridInfo carries no kernel input: MEMORY INPUT reads zeros
+      return {kMaxInputSize};  // GridInfo::input, bound as MEMORY INPUT
     case ComputeCap::MAX_MEM_ALLOC_SIZE:
       return {dev.max_mem_alloc_size};
     case ComputeCap::MAX_CLOCK_FREQUENCY:

@@ -17,14 +17,22 @@
 // condition does not apply: Gallium's render_condition gates draws, clears and blits, and GL
 // does not make dispatches conditional.
 //
+// MEMORY GLOBAL (set_global_binding) runs in a space buffer built for the dispatch: the
+// bound buffers are copied in before the launches and back after them (compute_global.h
+// says why and what it costs); only shaders that declare MEMORY GLOBAL pay for it. MEMORY
+// INPUT is a device copy of GridInfo::input (req_input_mem bytes, zero-padded to a word).
+//
 // Indirect grids are read with one blocking read. The NDRange size must be known on the
 // host when the launch is enqueued (OpenCL 1.2 has no device-side enqueue), and the read
 // waits only for this context's queued work, which is what the in-order semantics need
 // anyway: the buffer may have been written by the previous dispatch.
 #include <algorithm>
 #include <array>
+#include <cstring>
+#include <vector>
 
 #include "frontend/api_guard.h"
+#include "frontend/compute_global.h"
 #include "frontend/compute_grid.h"
 #include "frontend/context_impl.h"
 #include "frontend/cso.h"
@@ -56,6 +64,54 @@ uint32_t shared_bytes(const ComputeState& cs) {
       (uint32_t(std::min<uint64_t>(cs.req_local_mem, UINT32_MAX - 3)) + 3) & ~3u, 4);
 }
 
+// Whether the program has a parameter of this kind.
+bool has_param(const StageProgram& prog, compiler::ParamKind kind) {
+  return std::any_of(prog.params.begin(), prog.params.end(),
+                     [&](const compiler::ResourceParam& p) { return p.kind == kind; });
+}
+
+// The MEMORY INPUT bytes of a dispatch as a device buffer: req_input_mem bytes of
+// info.input, zero-padded to a whole word (the emitter loads words, and bytes past
+// req_input_mem must read 0). Null (size 0) when there are none.
+cl::Buffer input_memory(runtime::Queue& q, const ComputeState& cs, const GridInfo& info,
+                        uint32_t* size) {
+  *size = 0;
+  if (cs.req_input_mem == 0) return cl::Buffer();
+  const uint32_t padded = (cs.req_input_mem + 3) & ~3u;  // req_input_mem <= kMaxInputSize
+  std::vector<uint8_t> bytes(padded, 0);
+  std::memcpy(bytes.data(), info.input, cs.req_input_mem);
+  *size = padded;
+  return q.create_buffer_from(bytes.data(), bytes.size());
+}
+
+// Checks the input of a dispatch against its compute state.
+void check_input(const ComputeState& cs, const GridInfo& info) {
+  if (cs.req_input_mem > kMaxInputSize) {
+    runtime::invalid("req_input_mem ", cs.req_input_mem, " bytes exceeds MAX_INPUT_SIZE (",
+                     kMaxInputSize, ")");
+  }
+  if (cs.req_input_mem && !info.input) {
+    runtime::invalid("GridInfo::input is null but the compute state's req_input_mem is ",
+                     cs.req_input_mem, " bytes");
+  }
+}
+
+// A buffer copied into the global space and back must not be written through another
+// binding of the dispatch: the copy back would undo those writes.
+void check_global_aliasing(const GlobalSpace& space, const DrawResources& used,
+                           const std::vector<BufferWriteBack>& write_backs) {
+  for (const GlobalBindings::Placement& p : space.placements) {
+    const bool written =
+        std::find(used.writes.begin(), used.writes.end(), p.resource) != used.writes.end() ||
+        std::any_of(write_backs.begin(), write_backs.end(),
+                    [&](const BufferWriteBack& wb) { return wb.resource == p.resource; });
+    if (written) {
+      runtime::unsupported("a buffer bound with set_global_binding (at address ", p.base,
+                           ") is also a writable shader buffer or image of the dispatch");
+    }
+  }
+}
+
 }  // namespace
 
 Status ContextImpl::launch_grid(const GridInfo& info) {
@@ -72,6 +128,7 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
       groups = read_indirect_grid(queue_, *indirect, info.indirect_offset);
     }
     const GridPlan plan = plan_grid(info, groups, cs->compiled->info.props.cs_block, limits);
+    check_input(cs->state, info);
     if (plan.regions.empty()) return;  // a grid of zero groups runs nothing
 
     auto prog = program_for(*cs->compiled, "compute.cl", device, screen_->programs(), &cs->state);
@@ -89,8 +146,19 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
     StageBindOptions options;
     options.shared_size = shared_bytes(cs->state);
     options.write_backs = &write_backs;
+    GlobalSpace global;  // allocated, still empty
+    if (has_param(*prog, compiler::ParamKind::kGlobalMemory)) {
+      global = plan_global_space(queue_, state_.global_bindings, screen_->id());
+      options.global_memory = global.buffer;
+      options.global_size = uint32_t(global.size);  // < 2^32: global_space_limit
+    }
+    if (has_param(*prog, compiler::ParamKind::kInputMemory))
+      options.input_memory = input_memory(queue_, cs->state, info, &options.input_size);
     const std::vector<cl::Buffer> resources = bind_stage_resources(
         *prog, ShaderType::COMPUTE, state_, screen_->id(), queue_, &used, options);
+    // The space's copies are queued only once nothing can refuse the dispatch any more.
+    check_global_aliasing(global, used, write_backs);
+    upload_global_space(queue_, global);
 
     const cl_uint4 grid = {{plan.grid[0], plan.grid[1], plan.grid[2], 1}};
     const cl_uint4 block = {{plan.block[0], plan.block[1], plan.block[2], 1}};
@@ -114,6 +182,7 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
     // order, so the copies see every write of the dispatch.
     for (const BufferWriteBack& wb : write_backs)
       queue_.copy(wb.copy, 0, wb.storage, wb.offset, wb.size);
+    download_global_space(queue_, global);
 
     if (state_.queries_active) {
       // PIPELINE_STATISTICS counts the threads that ran (partial blocks included as run).
@@ -131,6 +200,8 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
       r->note_use(id(), done, true);
     for (const BufferWriteBack& wb : write_backs)
       wb.resource->note_use(id(), done, true);
+    for (const GlobalBindings::Placement& p : global.placements)
+      p.resource->note_use(id(), done, true);
   });
 }
 

@@ -99,6 +99,9 @@ class ContextImpl final : public Context {
   Status draw_vbo(const DrawInfo& info, unsigned drawid_offset, const DrawIndirectInfo* indirect,
                   const std::vector<DrawStartCountBias>& draws) override;
   Status launch_grid(const GridInfo& grid) override;
+  Status set_global_binding(unsigned first, unsigned count,
+                            const std::vector<ResourceRef>& resources,
+                            const std::vector<uint32_t*>& handles) override;  // compute_global.cpp
 
   // Blits (blit.cpp) and mipmap generation (mipmap.cpp).
   Status blit(const BlitInfo& info) override;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "clpipe/context.h"
+#include "frontend/compute_global.h"
 
 namespace clpipe::frontend {
 
@@ -62,6 +63,7 @@ struct ContextState {
   // Graphics stages indexed by ShaderType (COMPUTE unused: see compute).
   std::array<ShaderHandle, kShaderTypes> shaders{};
   ComputeHandle compute;
+  GlobalBindings global_bindings;  // set_global_binding (compute_global.h)
 
   BlendColor blend_color;
   StencilRef stencil_ref;

@@ -330,10 +330,17 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
         break;
       }
       case compiler::ParamKind::kHwAtomicBuffer:
-      case compiler::ParamKind::kGlobalMemory:
-      case compiler::ParamKind::kInputMemory:
         // Nothing can be bound there through the API: sizes stay 0, accesses read 0.
         args[i] = dummy();
+        break;
+      case compiler::ParamKind::kGlobalMemory:
+        // Only launch_grid passes a space; other stages see an empty one.
+        args[i] = options.global_memory() ? options.global_memory : dummy();
+        info.global_size = options.global_memory() ? options.global_size : 0;
+        break;
+      case compiler::ParamKind::kInputMemory:
+        args[i] = options.input_memory() ? options.input_memory : dummy();
+        info.input_size = options.input_memory() ? options.input_size : 0;
         break;
       case compiler::ParamKind::kSharedMemory:
         if (stage != ShaderType::COMPUTE)

@@ -51,6 +51,14 @@ struct StageBindOptions {
   // are listed here for the caller to write back after its pass; when null such bindings
   // are refused (kUnsupported).
   std::vector<BufferWriteBack>* write_backs = nullptr;
+  // Compute: the MEMORY GLOBAL space of the dispatch (compute_global.h) and the MEMORY
+  // INPUT bytes, bound to the kGlobalMemory / kInputMemory parameters with their sizes in
+  // bytes (ClpResourceInfo::global_size / input_size). Null buffers bind an empty
+  // placeholder with size 0: every access reads 0 and writes nothing.
+  cl::Buffer global_memory;
+  uint32_t global_size = 0;
+  cl::Buffer input_memory;
+  uint32_t input_size = 0;
 };
 
 // Kernel arguments of a stage's resource parameters from the bound state of `stage`, in

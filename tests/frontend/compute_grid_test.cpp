@@ -201,21 +201,27 @@ TEST_CASE("compute caps report the limits launch_grid enforces", "[frontend][com
   CHECK(threads == dev.max_work_group_size);
   CHECK(screen->get_compute_param(ComputeCap::MAX_VARIABLE_THREADS_PER_BLOCK).at(0) == threads);
   CHECK(screen->get_compute_param(ComputeCap::MAX_LOCAL_SIZE).at(0) == dev.local_mem_size);
-  CHECK(screen->get_compute_param(ComputeCap::MAX_GLOBAL_SIZE).at(0) == dev.global_mem_size);
+  // set_global_binding's space: 32-bit addresses into one allocation (compute_global.h).
+  const uint64_t global = screen->get_compute_param(ComputeCap::MAX_GLOBAL_SIZE).at(0);
+  CHECK(global == std::min<uint64_t>(dev.max_mem_alloc_size, 0xfffffffcu));
+  CHECK(global >= (1u << 24));
   CHECK(screen->get_compute_param(ComputeCap::MAX_MEM_ALLOC_SIZE).at(0) == dev.max_mem_alloc_size);
   CHECK(screen->get_compute_param(ComputeCap::MAX_COMPUTE_UNITS).at(0) == dev.max_compute_units);
-  CHECK(screen->get_compute_param(ComputeCap::ADDRESS_BITS).at(0) == dev.address_bits);
+  CHECK(screen->get_compute_param(ComputeCap::ADDRESS_BITS).at(0) == 32);
   CHECK(screen->get_compute_param(ComputeCap::GRID_DIMENSION).at(0) == 3);
   CHECK(screen->get_compute_param(ComputeCap::IMAGES_SUPPORTED).at(0) == 1);
   CHECK(screen->get_compute_param(ComputeCap::SUBGROUP_SIZE).at(0) == 1);
-  CHECK(screen->get_compute_param(ComputeCap::MAX_INPUT_SIZE).at(0) == 0);
+  CHECK(screen->get_compute_param(ComputeCap::MAX_INPUT_SIZE).at(0) == 4096);
 
   // The COMPUTE stage runs; shader buffers and images exist there only.
   CHECK(screen->get_shader_param(ShaderType::COMPUTE, ShaderCap::MAX_INSTRUCTIONS) > 0);
   CHECK(screen->get_shader_param(ShaderType::COMPUTE, ShaderCap::INTEGERS) == 1);
   CHECK(screen->get_shader_param(ShaderType::COMPUTE, ShaderCap::MAX_SHADER_BUFFERS) == 32);
   CHECK(screen->get_shader_param(ShaderType::COMPUTE, ShaderCap::MAX_SHADER_IMAGES) == 32);
-  CHECK(screen->get_shader_param(ShaderType::FRAGMENT, ShaderCap::MAX_SHADER_BUFFERS) == 0);
+  // Fragment shaders have them too (fragment_resources_test.cpp); vertex shaders do not.
+  CHECK(screen->get_shader_param(ShaderType::FRAGMENT, ShaderCap::MAX_SHADER_BUFFERS) == 32);
+  CHECK(screen->get_shader_param(ShaderType::FRAGMENT, ShaderCap::MAX_SHADER_IMAGES) == 32);
+  CHECK(screen->get_shader_param(ShaderType::VERTEX, ShaderCap::MAX_SHADER_BUFFERS) == 0);
   CHECK(screen->get_shader_param(ShaderType::VERTEX, ShaderCap::MAX_SHADER_IMAGES) == 0);
   CHECK(screen->get_param(Cap::MAX_COMBINED_SHADER_BUFFERS) == 32);
   CHECK(screen->get_param(Cap::COMPUTE_GRID_INFO_LAST_BLOCK) == 1);
@@ -255,4 +261,17 @@ TEST_CASE("the vtest caps advertise compute from the screen's caps", "[frontend]
     CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_COMPUTE_GRID_SIZE + 4 * d) == grid[d]);
     CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_COMPUTE_BLOCK_SIZE + 4 * d) == block[d]);
   }
+  // One virgl field serves fragment and compute shaders: the smaller of the two limits,
+  // non-zero now that both stages bind shader buffers and images; other stages have none.
+  auto stage = [&](ShaderType t, ShaderCap c) { return uint32_t(screen->get_shader_param(t, c)); };
+  const uint32_t ssbo = std::min(stage(ShaderType::FRAGMENT, ShaderCap::MAX_SHADER_BUFFERS),
+                                 stage(ShaderType::COMPUTE, ShaderCap::MAX_SHADER_BUFFERS));
+  const uint32_t img = std::min(stage(ShaderType::FRAGMENT, ShaderCap::MAX_SHADER_IMAGES),
+                                stage(ShaderType::COMPUTE, ShaderCap::MAX_SHADER_IMAGES));
+  CHECK(ssbo == 32);
+  CHECK(img == 32);
+  CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_SHADER_BUFFER_FRAG_COMPUTE) == ssbo);
+  CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_SHADER_IMAGE_FRAG_COMPUTE) == img);
+  CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_SHADER_BUFFER_OTHER_STAGES) == 0);
+  CHECK(vt::caps_u32(blob.data(), vt::CapsOffset::MAX_SHADER_IMAGE_OTHER_STAGES) == 0);
 }

@@ -172,9 +172,14 @@ CapsBlob build_fields(const Screen& s) {
   fill_formats(s, w, real_msaa);
 
   const bool compute = q.cap(Cap::COMPUTE) && q.stage_supported(ShaderType::COMPUTE);
-  const uint32_t ssbo_fs = q.shader(kFs, ShaderCap::MAX_SHADER_BUFFERS);
+  // virgl has one field for fragment and compute shaders (Mesa gives both stages its
+  // value): the smaller of the two stages' limits, so that neither is overstated.
+  const uint32_t ssbo_cs =
+      compute ? q.shader(ShaderType::COMPUTE, ShaderCap::MAX_SHADER_BUFFERS) : 0;
+  const uint32_t img_cs = compute ? q.shader(ShaderType::COMPUTE, ShaderCap::MAX_SHADER_IMAGES) : 0;
+  const uint32_t ssbo_fs = std::min(q.shader(kFs, ShaderCap::MAX_SHADER_BUFFERS), ssbo_cs);
   const uint32_t ssbo_vs = q.shader(kVs, ShaderCap::MAX_SHADER_BUFFERS);
-  const uint32_t img_fs = q.shader(kFs, ShaderCap::MAX_SHADER_IMAGES);
+  const uint32_t img_fs = std::min(q.shader(kFs, ShaderCap::MAX_SHADER_IMAGES), img_cs);
   const uint32_t img_vs = q.shader(kVs, ShaderCap::MAX_SHADER_IMAGES);
 
   w.u32(CapsOffset::MAX_VERSION, 2);
