@@ -66,6 +66,17 @@ cl::Event Queue::launch(const cl::Kernel& kernel, const std::vector<size_t>& glo
   return ev;
 }
 
+cl::Event Queue::launch_1d(const cl::Kernel& kernel, size_t count, const char* label) {
+  size_t group = 64;
+  size_t max = 0;
+  if (kernel.getWorkGroupInfo(device_.device(), CL_KERNEL_WORK_GROUP_SIZE, &max) == CL_SUCCESS &&
+      max > 0) {
+    while (group > max)
+      group /= 2;
+  }
+  return launch(kernel, {(count + group - 1) / group * group}, {group}, label);
+}
+
 void Queue::write(const cl::Buffer& dst, size_t offset, size_t size, const void* src,
                   bool blocking) {
   if (size == 0) return;

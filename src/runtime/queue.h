@@ -47,6 +47,13 @@ class Queue {
                    const std::vector<size_t>& local, const char* label,
                    const std::vector<size_t>& offset = {});
 
+  // Enqueues a 1D kernel over `count` work-items rounded up to whole groups of a fixed
+  // size (64, or less when the kernel allows less), so the kernel must ignore ids >= count.
+  // A fixed group keeps one compiled work-group function per kernel: PoCL compiles one
+  // per distinct local size (0.1-0.5 s for a kernel with a shader in it), and the
+  // driver's own choice follows the global size (a prime count gets groups of 1).
+  cl::Event launch_1d(const cl::Kernel& kernel, size_t count, const char* label);
+
   void write(const cl::Buffer& dst, size_t offset, size_t size, const void* src, bool blocking);
   void read(const cl::Buffer& src, size_t offset, size_t size, void* dst);
   // Zeroes [offset, offset + size) (a multiple of 4 bytes) without waiting.

@@ -124,7 +124,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
     args << verts_ << (restart ? restart_ : dummy_);
     for (const cl::Buffer& r : s.vs.resources)
       args << r;
-    queue_.launch(k, {(size_t(total) + 3) / 4}, {}, "vertex");
+    queue_.launch_1d(k, (size_t(total) + 3) / 4, "vertex");
   }
   // Without rasterization only stream output and the primitive counts of queries are
   // left to compute.
@@ -141,7 +141,7 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
     scanner_.exclusive_scan(seg_index_, range.count, total_);
     cl::Kernel& k = queue_.kernel(core_, "restart_segments");
     runtime::set_args(k, restart_, seg_index_, range.count, seg_first_);
-    queue_.launch(k, {range.count}, {}, "setup");
+    queue_.launch_1d(k, range.count, "setup");
   }
   VertexStream vs{&verts_,
                   restart ? &restart_ : &dummy_,
@@ -188,7 +188,7 @@ void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const C
     cl::Kernel& k = queue_.kernel(core_, "prim_count");
     runtime::set_args(k, dp_buf, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
                       assembled_);
-    queue_.launch(k, {positions}, {}, "setup");
+    queue_.launch_1d(k, positions, "setup");
   }
   const bool count = count_primitives && s.counters();
   if ((restart && !vs.prim_ids && s.fs_reads_prim_id) || count) {
@@ -211,7 +211,7 @@ void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const C
     cl::Kernel& k = queue_.kernel(core_, "prim_write");
     runtime::set_args(k, dp_buf, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
                       vs.prim_ids ? *vs.prim_ids : assembled_, tris_, records);
-    queue_.launch(k, {positions}, {}, "setup");
+    queue_.launch_1d(k, positions, "setup");
   }
 
   // 5. Binning: count, scan, scatter.
@@ -226,7 +226,7 @@ void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const C
     queue_.write(tile_bounds_, 0, sizeof(kEmptyBounds), kEmptyBounds, false);
     cl::Kernel& k = queue_.kernel(core_, "bin_count");
     runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, dp.tiles_y, hist_, tile_bounds_);
-    queue_.launch(k, {nchunks}, {}, "bin");
+    queue_.launch_1d(k, nchunks, "bin");
   }
   scanner_.exclusive_scan(hist_, hist_n, total_);
   const uint32_t entries = read_total();
@@ -238,7 +238,7 @@ void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const C
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_scatter");
     runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, hist_, list_, entries);
-    queue_.launch(k, {nchunks}, {}, "bin");
+    queue_.launch_1d(k, nchunks, "bin");
   }
 
   // 6. Tile pass, over the tiles the draw's primitives can reach.

@@ -63,7 +63,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
     ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
     cl::Kernel& kc = queue_.kernel(program, "stream_count");
     runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_);
-    queue_.launch(kc, {positions}, {}, "geometry");
+    queue_.launch_1d(kc, positions, "geometry");
     scanner_.exclusive_scan(stream_counts_, positions, gs_prim_total_);
     // No position completes more primitives than it has vertices up to it, so the list
     // holds at most `positions` entries.
@@ -71,7 +71,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
     cl::Kernel& kw = queue_.kernel(program, "gs_input_write");
     runtime::set_args(kw, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_,
                       gs_prims_, positions);
-    queue_.launch(kw, {positions}, {}, "geometry");
+    queue_.launch_1d(kw, positions, "geometry");
   }
   // Without restart the host knows the count; with it, the launch covers the bound and
   // the kernel reads the real count (no host round trip).
@@ -110,7 +110,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
       args << (write ? *b : dummy_);
     for (const cl::Buffer& r : g.stage.resources)
       args << r;
-    queue_.launch(k, {items}, {}, "geometry");
+    queue_.launch_1d(k, items, "geometry");
   };
 
   // 2. Count run, scan: each invocation's range of the output stream.

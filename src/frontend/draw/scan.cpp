@@ -48,7 +48,7 @@ void Scanner::exclusive_scan(const cl::Buffer& data, uint32_t n, const cl::Buffe
   for (size_t level = stack.size() - 1; level-- > 0;) {
     cl::Kernel& k = queue_.kernel(program_, "scan_add");
     runtime::set_args(k, stack[level].first, stack[level].second, levels_[level]);
-    queue_.launch(k, {size_t(stack[level].second)}, {}, "scan");
+    queue_.launch_1d(k, size_t(stack[level].second), "scan");
   }
 }
 

@@ -58,7 +58,7 @@ void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
   ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
   cl::Kernel& kc = queue_.kernel(program, "stream_count");
   runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_);
-  queue_.launch(kc, {positions}, {}, "stream output");
+  queue_.launch_1d(kc, positions, "stream output");
   scanner_.exclusive_scan(stream_counts_, positions, so_total_);
   {
     cl::Kernel& k = queue_.kernel(program, "so_write");
@@ -69,7 +69,7 @@ void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
       args << f;
     for (const cl::Buffer& b : bufs)
       args << b;
-    queue_.launch(k, {positions}, {}, "stream output");
+    queue_.launch_1d(k, positions, "stream output");
   }
   {
     cl::Kernel& k = queue_.kernel(program, "so_finalize");
