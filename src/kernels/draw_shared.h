@@ -61,7 +61,7 @@
 #define CLP_DRAW_WINDOW_SPACE_POSITION (1u << 14)  // VS_WINDOW_SPACE_POSITION
 #define CLP_DRAW_POINT_SIZE_PER_VERTEX (1u << 15)
 #define CLP_DRAW_LINE_LAST_PIXEL (1u << 16)
-#define CLP_DRAW_DEPTH_FLOAT (1u << 17)  // the depth buffer is floating point
+#define CLP_DRAW_DEPTH_FLOAT (1u << 17)      // the depth buffer is floating point
 #define CLP_DRAW_POINT_QUAD_RAST (1u << 18)  // points are quads: no size/centre rounding
 #define CLP_DRAW_NEED_PRIM_ID (1u << 19)     // the fragment stage reads PRIMID
 // PRIMID of position p is prim_write's prim_base[p] (a geometry shader's output stream
@@ -72,11 +72,11 @@
 typedef struct {
   // Post-transform vertices: num_outputs float4 registers each.
   CLP_U32 num_outputs;
-  CLP_U32 pos_reg;         // register holding the clip-space position
-  CLP_I32 psize_reg;       // point size register, -1 if none
-  CLP_I32 clipdist_reg[2]; // CLIPDIST[0], [1] registers, -1 if none
-  CLP_I32 clipvertex_reg;  // CLIPVERTEX register, -1 if none (then POSITION)
-  CLP_U32 num_clip_dist;   // clip distances in CLIPDIST (the rest up to +cull are cull)
+  CLP_U32 pos_reg;          // register holding the clip-space position
+  CLP_I32 psize_reg;        // point size register, -1 if none
+  CLP_I32 clipdist_reg[2];  // CLIPDIST[0], [1] registers, -1 if none
+  CLP_I32 clipvertex_reg;   // CLIPVERTEX register, -1 if none (then POSITION)
+  CLP_U32 num_clip_dist;    // clip distances in CLIPDIST (the rest up to +cull are cull)
   CLP_U32 num_cull_dist;
   CLP_U32 clip_plane_enable;  // rasterizer mask of clip distances / user planes
 
@@ -85,9 +85,9 @@ typedef struct {
   CLP_U32 prim_mode;  // clpipe::PrimType
   CLP_U32 count;      // positions per instance
   CLP_U32 instance_count;
-  CLP_U32 flags;      // CLP_DRAW_*
+  CLP_U32 flags;                  // CLP_DRAW_*
   CLP_U32 fill_front, fill_back;  // clpipe::PolygonMode
-  CLP_U32 prim_id_base;  // PRIMID of the first primitive of this draw
+  CLP_U32 prim_id_base;           // PRIMID of the first primitive of this draw
 
   // Viewport and window.
   CLP_F32 vp_scale[4], vp_translate[4];
@@ -113,12 +113,12 @@ typedef struct {
 } ClpDrawParams;
 
 // ClpTri.flags
-#define CLP_TRI_FRONT (1u << 0)           // front-facing (points and lines are)
-#define CLP_TRI_KIND_SHIFT 1              // 2 bits: CLP_KIND_*
-#define CLP_TRI_PROVOKING_SHIFT 3         // 2 bits: provoking vertex 0..2 of vert[]
-#define CLP_TRI_SPRITE (1u << 5)          // a point: sprite coordinates from point[]
-#define CLP_TRI_BIAS_SHIFT 6              // 3 bits: edge e's constant includes +1
-#define CLP_TRI_PIXEL_CLIP (1u << 9)      // near/far/user planes cut it: test per pixel
+#define CLP_TRI_FRONT (1u << 0)       // front-facing (points and lines are)
+#define CLP_TRI_KIND_SHIFT 1          // 2 bits: CLP_KIND_*
+#define CLP_TRI_PROVOKING_SHIFT 3     // 2 bits: provoking vertex 0..2 of vert[]
+#define CLP_TRI_SPRITE (1u << 5)      // a point: sprite coordinates from point[]
+#define CLP_TRI_BIAS_SHIFT 6          // 3 bits: edge e's constant includes +1
+#define CLP_TRI_PIXEL_CLIP (1u << 9)  // near/far/user planes cut it: test per pixel
 #define CLP_KIND_TRIANGLE 0u
 #define CLP_KIND_LINE 1u
 #define CLP_KIND_POINT 2u
@@ -134,14 +134,14 @@ typedef struct {
   CLP_I32 bbox[4];  // pixels [x0, y0, x1, y1), inside scissor and framebuffer
   CLP_I64 edge_c[3];
   CLP_I32 edge_a[3], edge_b[3];
-  CLP_F32 inv_area;     // 1 / (twice the signed area in fixed-point units), > 0
-  CLP_F32 z[3];         // window depth of the corners, polygon offset included
-  CLP_F32 inv_w[3];     // 1 / clip w of the corners
-  CLP_F32 w[3][3];      // corner k's weights over the original vertices
-  CLP_U32 vert[3];      // post-transform vertex index of the original vertices
-  CLP_U32 flags;        // CLP_TRI_*
+  CLP_F32 inv_area;  // 1 / (twice the signed area in fixed-point units), > 0
+  CLP_F32 z[3];      // window depth of the corners, polygon offset included
+  CLP_F32 inv_w[3];  // 1 / clip w of the corners
+  CLP_F32 w[3][3];   // corner k's weights over the original vertices
+  CLP_U32 vert[3];   // post-transform vertex index of the original vertices
+  CLP_U32 flags;     // CLP_TRI_*
   CLP_U32 prim_id;
-  CLP_F32 point[3];     // sprites: centre x, y and size in pixels
+  CLP_F32 point[3];  // sprites: centre x, y and size in pixels
 } ClpTri;
 
 #if !defined(__OPENCL_C_VERSION__) && !defined(__OPENCL_VERSION__)

@@ -113,9 +113,9 @@ inline uint clp_assemble(uint mode, uint k, uint s, bool last, bool first, bool 
       if (j < 2) return 0;
       // A fan from the first vertex, which always provokes; only outer edges are boundary.
       {
-        uint e = 2u;                   // edge v[1] -> v[2] is a polygon edge
-        if (j == 2) e |= 1u;           // the first edge v0 -> v1
-        if (last) e |= 4u;             // the closing edge v_last -> v0
+        uint e = 2u;          // edge v[1] -> v[2] is a polygon edge
+        if (j == 2) e |= 1u;  // the first edge v0 -> v1
+        if (last) e |= 4u;    // the closing edge v_last -> v0
         out[0] = clp_prim3(s, k - 1, k, 0, e);
       }
       return 1;

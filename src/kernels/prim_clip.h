@@ -83,7 +83,8 @@ inline void clp_plane_distances(global const ClpDrawParams* dp, global const flo
       ps->pixel_mask |= 1u << np;
       if (have_dist) {
         int reg = dp->clipdist_reg[k >> 2];
-        ps->d[i][np++] = reg >= 0 ? clp_reg_comp(clp_load_reg(verts, no, vtx[i], reg), k & 3) : 0.0f;
+        ps->d[i][np++] =
+            reg >= 0 ? clp_reg_comp(clp_load_reg(verts, no, vtx[i], reg), k & 3) : 0.0f;
       } else {
         ps->d[i][np++] = cv.x * dp->ucp[k][0] + cv.y * dp->ucp[k][1] + cv.z * dp->ucp[k][2] +
                          cv.w * dp->ucp[k][3];
@@ -101,7 +102,8 @@ inline void clp_plane_distances(global const ClpDrawParams* dp, global const flo
   // Unused original vertices get zero distances: their weights are zero, and 0 * 0 keeps
   // clp_dist free of garbage (0 * NaN would not be).
   for (uint i = n; i < 3; ++i) {
-    for (uint p = 0; p < np; ++p) ps->d[i][p] = 0.0f;
+    for (uint p = 0; p < np; ++p)
+      ps->d[i][p] = 0.0f;
   }
   for (uint c = 0; c < dp->num_cull_dist && c < 8; ++c) {
     if (ncull_neg[c] == n) ps->cull = 1;
@@ -126,7 +128,8 @@ inline void clp_cut(const ClpPlaneSet* ps, const ClpClipVert* in, const ClpClipV
                     ClpClipVert* r) {
   const float da = clp_dist(ps, in->w, p), db = clp_dist(ps, out->w, p);
   const float t = da / (da - db);
-  for (int i = 0; i < 3; ++i) r->w[i] = in->w[i] + t * (out->w[i] - in->w[i]);
+  for (int i = 0; i < 3; ++i)
+    r->w[i] = in->w[i] + t * (out->w[i] - in->w[i]);
 }
 
 // Sutherland-Hodgman clipping of polygon v[0..n) against the planes in `mask`.
@@ -155,7 +158,8 @@ inline uint clp_clip_polygon(const ClpPlaneSet* ps, uint mask, ClpClipVert* v, u
         tmp[m++] = c;
       }
     }
-    for (uint i = 0; i < m; ++i) v[i] = tmp[i];
+    for (uint i = 0; i < m; ++i)
+      v[i] = tmp[i];
     n = m >= 3 ? m : 0;
   }
   return n;

@@ -40,15 +40,20 @@ inline void clp_full_prim(ClpFullPrim* p, uint n, uint a, uint b, uint c, uint d
 // Vertices of the basic primitives of `mode`, with adjacency.
 inline uint clp_full_verts(uint mode) {
   switch (mode) {
-    case CLP_PRIM_POINTS: return 1;
+    case CLP_PRIM_POINTS:
+      return 1;
     case CLP_PRIM_LINES:
     case CLP_PRIM_LINE_LOOP:
-    case CLP_PRIM_LINE_STRIP: return 2;
+    case CLP_PRIM_LINE_STRIP:
+      return 2;
     case CLP_PRIM_LINES_ADJACENCY:
-    case CLP_PRIM_LINE_STRIP_ADJACENCY: return 4;
+    case CLP_PRIM_LINE_STRIP_ADJACENCY:
+      return 4;
     case CLP_PRIM_TRIANGLES_ADJACENCY:
-    case CLP_PRIM_TRIANGLE_STRIP_ADJACENCY: return 6;
-    default: return 3;
+    case CLP_PRIM_TRIANGLE_STRIP_ADJACENCY:
+      return 6;
+    default:
+      return 3;
   }
 }
 
@@ -195,8 +200,7 @@ inline uint clp_stream_prims(global const ClpDrawParams* dp, global const uint* 
     if (rest >= 1 && restart[k + 1]) rest = 0;
     if (rest >= 2 && restart[k + 2]) rest = 1;
   }
-  return clp_decompose(dp->prim_mode, k, s, rest, (dp->flags & CLP_DRAW_FLATSHADE_FIRST) != 0,
-                       out);
+  return clp_decompose(dp->prim_mode, k, s, rest, (dp->flags & CLP_DRAW_FLATSHADE_FIRST) != 0, out);
 }
 
 #endif  // CLPIPE_PRIM_DECOMPOSE_H

@@ -41,10 +41,13 @@ inline void clp_to_window(global const ClpDrawParams* dp, const float4* pos, con
     out->z = p.z * iw * dp->vp_scale[2] + dp->vp_translate[2];
     out->invw = iw;
   }
-  for (int i = 0; i < 3; ++i) out->w[i] = w[i];
+  for (int i = 0; i < 3; ++i)
+    out->w[i] = w[i];
 }
 
-inline long clp_snap(float v) { return (long)rint(v * (float)CLP_SUBPIXEL_ONE); }
+inline long clp_snap(float v) {
+  return (long)rint(v * (float)CLP_SUBPIXEL_ONE);
+}
 
 inline long clp_floor_div(long a, long b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
@@ -114,19 +117,22 @@ inline uint clp_emit_fixed(global const ClpDrawParams* dp, long X[3], long Y[3],
     const int src = order[k];
     out->z[k] = z[src] + zoffset;
     out->inv_w[k] = invw[src];
-    for (int i = 0; i < 3; ++i) out->w[k][i] = W[src][i];
+    for (int i = 0; i < 3; ++i)
+      out->w[k][i] = W[src][i];
   }
-  for (int i = 0; i < 3; ++i) out->vert[i] = vert[i];
+  for (int i = 0; i < 3; ++i)
+    out->vert[i] = vert[i];
   out->flags = flags | (bias << CLP_TRI_BIAS_SHIFT);
   out->prim_id = prim_id;
-  for (int i = 0; i < 3; ++i) out->point[i] = sprite ? sprite[i] : 0.0f;
+  for (int i = 0; i < 3; ++i)
+    out->point[i] = sprite ? sprite[i] : 0.0f;
   return 1;
 }
 
 // Emits a triangle from three window vertices. Caller decided facing and culling.
-inline uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0,
-                         const ClpWinVert* v1, const ClpWinVert* v2, uint flags, float zoffset,
-                         const uint* vert, uint prim_id, ClpOut* o) {
+inline uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0, const ClpWinVert* v1,
+                         const ClpWinVert* v2, uint flags, float zoffset, const uint* vert,
+                         uint prim_id, ClpOut* o) {
   const ClpWinVert* v[3] = {v0, v1, v2};
   long X[3], Y[3];
   float z[3], iw[3], W[3][3];
@@ -135,16 +141,17 @@ inline uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0,
     Y[i] = clp_snap(v[i]->y);
     z[i] = v[i]->z;
     iw[i] = v[i]->invw;
-    for (int k = 0; k < 3; ++k) W[i][k] = v[i]->w[k];
+    for (int k = 0; k < 3; ++k)
+      W[i][k] = v[i]->w[k];
   }
   return clp_emit_fixed(dp, X, Y, z, iw, W, flags, zoffset, vert, prim_id, 0, o);
 }
 
 // Emits the quad (c0, c1, c2, c3) as two triangles sharing the diagonal c0-c2. Corners
 // 0 and 3 take the attributes of `a`, corners 1 and 2 those of `b` (points pass a == b).
-inline uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4],
-                          const ClpWinVert* a, const ClpWinVert* b, uint flags, float zoffset,
-                          const uint* vert, uint prim_id, const float* sprite, ClpOut* o) {
+inline uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4], const ClpWinVert* a,
+                          const ClpWinVert* b, uint flags, float zoffset, const uint* vert,
+                          uint prim_id, const float* sprite, ClpOut* o) {
   const ClpWinVert* corner[4] = {a, b, b, a};
   uint n = 0;
   for (int t = 0; t < 2; ++t) {
@@ -157,7 +164,8 @@ inline uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4],
       y[i] = Y[idx[i]];
       z[i] = c->z;
       iw[i] = c->invw;
-      for (int k = 0; k < 3; ++k) W[i][k] = c->w[k];
+      for (int k = 0; k < 3; ++k)
+        W[i][k] = c->w[k];
     }
     n += clp_emit_fixed(dp, x, y, z, iw, W, flags, zoffset, vert, prim_id, sprite, o);
   }
@@ -167,9 +175,9 @@ inline uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4],
 // A line from a to b, `width` pixels wide, as a parallelogram: columns (x-major) or rows
 // (y-major) of `width` pixels. The start pixel is drawn and the end pixel is not, unless
 // last_pixel (GL's diamond-exit rule for lines between pixel centres).
-inline uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a,
-                          const ClpWinVert* b, float width, uint flags, float zoffset,
-                          const uint* vert, uint prim_id, ClpOut* o) {
+inline uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, const ClpWinVert* b,
+                          float width, uint flags, float zoffset, const uint* vert, uint prim_id,
+                          ClpOut* o) {
   long XA = clp_snap(a->x), YA = clp_snap(a->y), XB = clp_snap(b->x), YB = clp_snap(b->y);
   const long h = (long)rint(width * 0.5f * (float)CLP_SUBPIXEL_ONE);
   if (h <= 0 || (XA == XB && YA == YB)) return 0;
@@ -219,8 +227,7 @@ inline uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a,
 
 // A point sprite / square point of `size` pixels centred at v.
 inline uint clp_emit_point(global const ClpDrawParams* dp, const ClpWinVert* v, float size,
-                           uint flags, float zoffset, const uint* vert, uint prim_id,
-                           ClpOut* o) {
+                           uint flags, float zoffset, const uint* vert, uint prim_id, ClpOut* o) {
   if (!(size > 0.0f)) return 0;
   const float r = size * 0.5f;
   long X[4], Y[4];

@@ -12,30 +12,39 @@
 // Bytes per pixel of a depth/stencil format (0 if not one).
 inline uint clp_zs_bytes(uint fmt) {
   switch (fmt) {
-    case CLP_FMT_Z16_UNORM: return 2;
-    case CLP_FMT_S8_UINT: return 1;
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return 8;
+    case CLP_FMT_Z16_UNORM:
+      return 2;
+    case CLP_FMT_S8_UINT:
+      return 1;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return 8;
     case CLP_FMT_Z32_UNORM:
     case CLP_FMT_Z32_FLOAT:
     case CLP_FMT_Z24_UNORM_S8_UINT:
     case CLP_FMT_S8_UINT_Z24_UNORM:
     case CLP_FMT_Z24X8_UNORM:
-    case CLP_FMT_X8Z24_UNORM: return 4;
-    default: return 0;
+    case CLP_FMT_X8Z24_UNORM:
+      return 4;
+    default:
+      return 0;
   }
 }
 
 inline uint clp_zs_depth_bits(uint fmt) {
   switch (fmt) {
-    case CLP_FMT_Z16_UNORM: return 16;
+    case CLP_FMT_Z16_UNORM:
+      return 16;
     case CLP_FMT_Z24_UNORM_S8_UINT:
     case CLP_FMT_S8_UINT_Z24_UNORM:
     case CLP_FMT_Z24X8_UNORM:
-    case CLP_FMT_X8Z24_UNORM: return 24;
+    case CLP_FMT_X8Z24_UNORM:
+      return 24;
     case CLP_FMT_Z32_UNORM:
     case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return 32;
-    default: return 0;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return 32;
+    default:
+      return 0;
   }
 }
 
@@ -51,70 +60,96 @@ inline bool clp_zs_has_stencil(uint fmt) {
 // A pixel of a depth/stencil buffer: two 32-bit words (the second only for 8-byte formats).
 inline uint2 clp_zs_load(uint fmt, global const uchar* p) {
   switch (clp_zs_bytes(fmt)) {
-    case 1: return (uint2)(p[0], 0);
-    case 2: return (uint2)(p[0] | ((uint)p[1] << 8), 0);
-    case 4: return (uint2)(p[0] | ((uint)p[1] << 8) | ((uint)p[2] << 16) | ((uint)p[3] << 24), 0);
+    case 1:
+      return (uint2)(p[0], 0);
+    case 2:
+      return (uint2)(p[0] | ((uint)p[1] << 8), 0);
+    case 4:
+      return (uint2)(p[0] | ((uint)p[1] << 8) | ((uint)p[2] << 16) | ((uint)p[3] << 24), 0);
     case 8: {
       uchar8 b = vload8(0, p);
       return (uint2)(b.s0 | ((uint)b.s1 << 8) | ((uint)b.s2 << 16) | ((uint)b.s3 << 24),
                      b.s4 | ((uint)b.s5 << 8) | ((uint)b.s6 << 16) | ((uint)b.s7 << 24));
     }
-    default: return (uint2)(0, 0);
+    default:
+      return (uint2)(0, 0);
   }
 }
 
 inline void clp_zs_store(uint fmt, global uchar* p, uint2 v) {
   const uint n = clp_zs_bytes(fmt);
-  for (uint i = 0; i < n; ++i) p[i] = (uchar)((i < 4 ? v.x : v.y) >> (8 * (i & 3)));
+  for (uint i = 0; i < n; ++i)
+    p[i] = (uchar)((i < 4 ? v.x : v.y) >> (8 * (i & 3)));
 }
 
 // Depth key of a stored pixel.
 inline uint clp_zs_get_depth(uint fmt, uint2 v) {
   switch (fmt) {
-    case CLP_FMT_Z16_UNORM: return v.x & 0xffffu;
+    case CLP_FMT_Z16_UNORM:
+      return v.x & 0xffffu;
     case CLP_FMT_Z24_UNORM_S8_UINT:
-    case CLP_FMT_Z24X8_UNORM: return v.x & 0xffffffu;
+    case CLP_FMT_Z24X8_UNORM:
+      return v.x & 0xffffffu;
     case CLP_FMT_S8_UINT_Z24_UNORM:
-    case CLP_FMT_X8Z24_UNORM: return v.x >> 8;
+    case CLP_FMT_X8Z24_UNORM:
+      return v.x >> 8;
     case CLP_FMT_Z32_UNORM:
     case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return v.x;
-    default: return 0;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return v.x;
+    default:
+      return 0;
   }
 }
 
 inline uint2 clp_zs_set_depth(uint fmt, uint2 v, uint key) {
   switch (fmt) {
-    case CLP_FMT_Z16_UNORM: return (uint2)(key & 0xffffu, v.y);
-    case CLP_FMT_Z24_UNORM_S8_UINT: return (uint2)((v.x & 0xff000000u) | (key & 0xffffffu), v.y);
-    case CLP_FMT_Z24X8_UNORM: return (uint2)(key & 0xffffffu, v.y);
-    case CLP_FMT_S8_UINT_Z24_UNORM: return (uint2)((v.x & 0xffu) | (key << 8), v.y);
-    case CLP_FMT_X8Z24_UNORM: return (uint2)(key << 8, v.y);
+    case CLP_FMT_Z16_UNORM:
+      return (uint2)(key & 0xffffu, v.y);
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+      return (uint2)((v.x & 0xff000000u) | (key & 0xffffffu), v.y);
+    case CLP_FMT_Z24X8_UNORM:
+      return (uint2)(key & 0xffffffu, v.y);
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+      return (uint2)((v.x & 0xffu) | (key << 8), v.y);
+    case CLP_FMT_X8Z24_UNORM:
+      return (uint2)(key << 8, v.y);
     case CLP_FMT_Z32_UNORM:
     case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return (uint2)(key, v.y);
-    default: return v;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return (uint2)(key, v.y);
+    default:
+      return v;
   }
 }
 
 inline uint clp_zs_get_stencil(uint fmt, uint2 v) {
   switch (fmt) {
     case CLP_FMT_S8_UINT:
-    case CLP_FMT_S8_UINT_Z24_UNORM: return v.x & 0xffu;
-    case CLP_FMT_Z24_UNORM_S8_UINT: return v.x >> 24;
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return v.y & 0xffu;
-    default: return 0;
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+      return v.x & 0xffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+      return v.x >> 24;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return v.y & 0xffu;
+    default:
+      return 0;
   }
 }
 
 inline uint2 clp_zs_set_stencil(uint fmt, uint2 v, uint s) {
   s &= 0xffu;
   switch (fmt) {
-    case CLP_FMT_S8_UINT: return (uint2)(s, v.y);
-    case CLP_FMT_S8_UINT_Z24_UNORM: return (uint2)((v.x & ~0xffu) | s, v.y);
-    case CLP_FMT_Z24_UNORM_S8_UINT: return (uint2)((v.x & 0xffffffu) | (s << 24), v.y);
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return (uint2)(v.x, (v.y & ~0xffu) | s);
-    default: return v;
+    case CLP_FMT_S8_UINT:
+      return (uint2)(s, v.y);
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+      return (uint2)((v.x & ~0xffu) | s, v.y);
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+      return (uint2)((v.x & 0xffffffu) | (s << 24), v.y);
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return (uint2)(v.x, (v.y & ~0xffu) | s);
+    default:
+      return v;
   }
 }
 
@@ -132,7 +167,7 @@ inline uint clp_zs_depth_key(uint fmt, float z) {
   if (z >= 1.0f) return (uint)maxv;
   // z = m * 2^-k with m < 2^24: the product m * maxv fits in 64 bits for bits <= 32.
   int e;
-  const float mant = frexp(z, &e);  // z = mant * 2^e, mant in [0.5, 1)
+  const float mant = frexp(z, &e);              // z = mant * 2^e, mant in [0.5, 1)
   const ulong m = (ulong)(mant * 16777216.0f);  // exact: 24 bits
   const int k = 24 - e;                         // z = m / 2^k, k >= 24
   if (k >= 64) return 0;
@@ -167,29 +202,41 @@ inline uint4 clp_zs_depth_key4(uint fmt, float4 z) {
 // clp_zs_get_depth / clp_zs_set_depth on the first words of four pixels.
 inline uint4 clp_zs_get_depth4(uint fmt, uint4 w) {
   switch (fmt) {
-    case CLP_FMT_Z16_UNORM: return w & 0xffffu;
+    case CLP_FMT_Z16_UNORM:
+      return w & 0xffffu;
     case CLP_FMT_Z24_UNORM_S8_UINT:
-    case CLP_FMT_Z24X8_UNORM: return w & 0xffffffu;
+    case CLP_FMT_Z24X8_UNORM:
+      return w & 0xffffffu;
     case CLP_FMT_S8_UINT_Z24_UNORM:
-    case CLP_FMT_X8Z24_UNORM: return w >> 8;
+    case CLP_FMT_X8Z24_UNORM:
+      return w >> 8;
     case CLP_FMT_Z32_UNORM:
     case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return w;
-    default: return (uint4)(0u);
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return w;
+    default:
+      return (uint4)(0u);
   }
 }
 
 inline uint4 clp_zs_set_depth4(uint fmt, uint4 w, uint4 key) {
   switch (fmt) {
-    case CLP_FMT_Z16_UNORM: return key & 0xffffu;
-    case CLP_FMT_Z24_UNORM_S8_UINT: return (w & 0xff000000u) | (key & 0xffffffu);
-    case CLP_FMT_Z24X8_UNORM: return key & 0xffffffu;
-    case CLP_FMT_S8_UINT_Z24_UNORM: return (w & 0xffu) | (key << 8);
-    case CLP_FMT_X8Z24_UNORM: return key << 8;
+    case CLP_FMT_Z16_UNORM:
+      return key & 0xffffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+      return (w & 0xff000000u) | (key & 0xffffffu);
+    case CLP_FMT_Z24X8_UNORM:
+      return key & 0xffffffu;
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+      return (w & 0xffu) | (key << 8);
+    case CLP_FMT_X8Z24_UNORM:
+      return key << 8;
     case CLP_FMT_Z32_UNORM:
     case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT: return key;
-    default: return w;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return key;
+    default:
+      return w;
   }
 }
 
@@ -204,69 +251,110 @@ inline float clp_zs_depth_value(uint fmt, uint key) {
 // clpipe::CompareFunc on unsigned keys / values.
 inline bool clp_compare_u(uint func, uint a, uint b) {
   switch (func) {
-    case 0: return false;
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a != b;
-    case 6: return a >= b;
-    default: return true;
+    case 0:
+      return false;
+    case 1:
+      return a < b;
+    case 2:
+      return a == b;
+    case 3:
+      return a <= b;
+    case 4:
+      return a > b;
+    case 5:
+      return a != b;
+    case 6:
+      return a >= b;
+    default:
+      return true;
   }
 }
 
 inline bool clp_compare_f(uint func, float a, float b) {
   switch (func) {
-    case 0: return false;
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a != b;
-    case 6: return a >= b;
-    default: return true;
+    case 0:
+      return false;
+    case 1:
+      return a < b;
+    case 2:
+      return a == b;
+    case 3:
+      return a <= b;
+    case 4:
+      return a > b;
+    case 5:
+      return a != b;
+    case 6:
+      return a >= b;
+    default:
+      return true;
   }
 }
 
 // clp_compare_u / clp_compare_f on four lanes: -1 where the comparison holds.
 inline int4 clp_compare_u4(uint func, uint4 a, uint4 b) {
   switch (func) {
-    case 0: return (int4)(0);
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a != b;
-    case 6: return a >= b;
-    default: return (int4)(-1);
+    case 0:
+      return (int4)(0);
+    case 1:
+      return a < b;
+    case 2:
+      return a == b;
+    case 3:
+      return a <= b;
+    case 4:
+      return a > b;
+    case 5:
+      return a != b;
+    case 6:
+      return a >= b;
+    default:
+      return (int4)(-1);
   }
 }
 
 inline int4 clp_compare_f4(uint func, float4 a, float4 b) {
   switch (func) {
-    case 0: return (int4)(0);
-    case 1: return a < b;
-    case 2: return a == b;
-    case 3: return a <= b;
-    case 4: return a > b;
-    case 5: return a != b;
-    case 6: return a >= b;
-    default: return (int4)(-1);
+    case 0:
+      return (int4)(0);
+    case 1:
+      return a < b;
+    case 2:
+      return a == b;
+    case 3:
+      return a <= b;
+    case 4:
+      return a > b;
+    case 5:
+      return a != b;
+    case 6:
+      return a >= b;
+    default:
+      return (int4)(-1);
   }
 }
 
 // clpipe::StencilOp on an 8-bit stencil value.
 inline uint clp_stencil_op(uint op, uint s, uint ref) {
   switch (op) {
-    case 0: return s;
-    case 1: return 0;
-    case 2: return ref;
-    case 3: return s < 255 ? s + 1 : 255;
-    case 4: return s > 0 ? s - 1 : 0;
-    case 5: return (s + 1) & 0xffu;
-    case 6: return (s - 1) & 0xffu;
-    case 7: return ~s & 0xffu;
-    default: return s;
+    case 0:
+      return s;
+    case 1:
+      return 0;
+    case 2:
+      return ref;
+    case 3:
+      return s < 255 ? s + 1 : 255;
+    case 4:
+      return s > 0 ? s - 1 : 0;
+    case 5:
+      return (s + 1) & 0xffu;
+    case 6:
+      return (s - 1) & 0xffu;
+    case 7:
+      return ~s & 0xffu;
+    default:
+      return s;
   }
 }
 

@@ -102,8 +102,8 @@ vf clp_system_value(ClpStageCtx* stage, ClpShaderIo* io, int semantic, int chan)
 // interp: TGSI interpolate mode (0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR);
 // location: 0 CENTER, 1 CENTROID, 2 SAMPLE; semantic/index: the declaration's.
 #ifdef CLP_STAGE_FRAGMENT
-vf clp_fs_input(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,
-                int interp, int location);
+vf clp_fs_input(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index, int interp,
+                int location);
 // INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET of input `reg`: re-evaluates it at
 // the centroid, at sample `sample` or at `(off_x, off_y)` pixels from the centre.
 vf clp_fs_interp_at(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,

@@ -32,17 +32,17 @@ struct ClpStageCtx {
   global const ClpRasterParams* rp;
   global const ClpDrawParams* dp;
   global const float4* verts;
-  uint vert[3];       // post-transform vertices of the primitive
-  uint provoking;     // post-transform vertex giving flat values
-  uint flags;         // ClpTri.flags
+  uint vert[3];    // post-transform vertices of the primitive
+  uint provoking;  // post-transform vertex giving flat values
+  uint flags;      // ClpTri.flags
   uint prim_id;
-  float sprite[3];    // point centre and size (sprites)
-  vf px, py;          // pixel coordinates of the lanes (integers)
-  vf b[3];            // screen-space barycentrics of the corners at the sample
-  vf lp[3], ll[3];    // perspective-correct and linear weights of the original vertices
-  vf inv_w;           // interpolated 1 / w
-  vf z;               // window depth of the fragment (after clamping)
-  vi covered;         // lanes inside the primitive
+  float sprite[3];  // point centre and size (sprites)
+  vf px, py;        // pixel coordinates of the lanes (integers)
+  vf b[3];          // screen-space barycentrics of the corners at the sample
+  vf lp[3], ll[3];  // perspective-correct and linear weights of the original vertices
+  vf inv_w;         // interpolated 1 / w
+  vf z;             // window depth of the fragment (after clamping)
+  vi covered;       // lanes inside the primitive
   // Corner data and edge gradients, for interpolation elsewhere than at the sample.
   float inv_w_c[3], w_c[3][3];
   float grad_x[3], grad_y[3];  // d b_k / d pixel
@@ -51,7 +51,8 @@ struct ClpStageCtx {
 // Weights of the original vertices from corner barycentrics b.
 inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w) {
   vf q[3];
-  for (int k = 0; k < 3; ++k) q[k] = b[k] * c->inv_w_c[k];
+  for (int k = 0; k < 3; ++k)
+    q[k] = b[k] * c->inv_w_c[k];
   const vf sum = q[0] + q[1] + q[2];
   *inv_w = sum;
   const vf r = (vf)(1.0f) / sum;
@@ -90,12 +91,15 @@ inline vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
 inline vf clp_frag_coord(const ClpStageCtx* c, int chan) {
   const float centre = CLP_FS_COORD_PIXEL_CENTER_INTEGER ? 0.0f : 0.5f;
   switch (chan) {
-    case 0: return c->px + centre;
+    case 0:
+      return c->px + centre;
     case 1:
       return CLP_FS_COORD_ORIGIN_LOWER_LEFT ? (vf)((float)c->rp->fb_height) - c->py - 1.0f + centre
                                             : c->py + centre;
-    case 2: return c->z;
-    default: return c->inv_w;
+    case 2:
+      return c->z;
+    default:
+      return c->inv_w;
   }
 }
 
@@ -129,16 +133,20 @@ inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
 vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index, int interp,
                 int location) {
   switch (semantic) {
-    case CLP_SEM_POSITION: return clp_frag_coord(c, chan);
+    case CLP_SEM_POSITION:
+      return clp_frag_coord(c, chan);
     case CLP_SEM_FACE:
-      return chan == 0 ? (vf)((c->flags & CLP_TRI_FRONT) ? 1.0f : -1.0f) : (vf)(chan == 3 ? 1.0f : 0.0f);
-    case CLP_SEM_PCOORD: return clp_sprite_coord(c, chan);
+      return chan == 0 ? (vf)((c->flags & CLP_TRI_FRONT) ? 1.0f : -1.0f)
+                       : (vf)(chan == 3 ? 1.0f : 0.0f);
+    case CLP_SEM_PCOORD:
+      return clp_sprite_coord(c, chan);
     case CLP_SEM_PRIMID:
       if (c->rp->link[reg].src_reg < 0) {
         return chan == 0 ? CLP_AS_VF((vi)((int)c->prim_id)) : (vf)(0.0f);
       }
       break;
-    default: break;
+    default:
+      break;
   }
   if ((c->rp->link[reg].flags & CLP_LINK_SPRITE) && (c->flags & CLP_TRI_SPRITE)) {
     return clp_sprite_coord(c, chan);
@@ -147,8 +155,8 @@ vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_in
   return clp_varying(c, reg, chan, interp, c->lp, c->ll);
 }
 
-vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
-                    int interp, int where, vi sample, vf off_x, vf off_y) {
+vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index, int interp,
+                    int where, vi sample, vf off_x, vf off_y) {
   if (semantic == CLP_SEM_POSITION || semantic == CLP_SEM_FACE || semantic == CLP_SEM_PCOORD ||
       semantic == CLP_SEM_PRIMID) {
     return clp_fs_input(c, reg, chan, semantic, semantic_index, interp, 0);
@@ -157,22 +165,30 @@ vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semanti
   // offset moves the evaluation point.
   if (where != 2) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
   vf b[3], lp[3], ll[3], inv_w;
-  for (int k = 0; k < 3; ++k) b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
+  for (int k = 0; k < 3; ++k)
+    b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
   clp_weights(c, b, lp, ll, &inv_w);
   return clp_varying(c, reg, chan, interp, lp, ll);
 }
 
 vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int chan) {
   switch (semantic) {
-    case CLP_SEM_POSITION: return clp_frag_coord(c, chan);
+    case CLP_SEM_POSITION:
+      return clp_frag_coord(c, chan);
     case CLP_SEM_FACE:  // the system-value form is an integer boolean
       return CLP_AS_VF((vi)((c->flags & CLP_TRI_FRONT) ? -1 : 0));
-    case CLP_SEM_PRIMID: return CLP_AS_VF((vi)((int)c->prim_id));
-    case CLP_SEM_SAMPLEID: return CLP_AS_VF((vi)(0));
-    case CLP_SEM_SAMPLEPOS: return (vf)(chan < 2 ? 0.5f : 0.0f);
-    case CLP_SEM_SAMPLEMASK: return CLP_AS_VF(chan == 0 ? (c->covered & (vi)(1)) : (vi)(0));
-    case CLP_SEM_HELPER_INVOCATION: return CLP_AS_VF(~c->covered);
-    default: return (vf)(0.0f);
+    case CLP_SEM_PRIMID:
+      return CLP_AS_VF((vi)((int)c->prim_id));
+    case CLP_SEM_SAMPLEID:
+      return CLP_AS_VF((vi)(0));
+    case CLP_SEM_SAMPLEPOS:
+      return (vf)(chan < 2 ? 0.5f : 0.0f);
+    case CLP_SEM_SAMPLEMASK:
+      return CLP_AS_VF(chan == 0 ? (c->covered & (vi)(1)) : (vi)(0));
+    case CLP_SEM_HELPER_INVOCATION:
+      return CLP_AS_VF(~c->covered);
+    default:
+      return (vf)(0.0f);
   }
 }
 

@@ -35,10 +35,10 @@ typedef struct {
   ClpVertexElement elem[CLP_MAX_VERTEX_ELEMENTS];
   ClpVertexBuffer vb[CLP_MAX_VERTEX_BUFFERS];
   CLP_U32 num_elements;
-  CLP_U32 num_outputs;   // registers written per vertex (the VS OUT file)
-  CLP_U32 count;         // positions (indices or vertices) per instance
+  CLP_U32 num_outputs;  // registers written per vertex (the VS OUT file)
+  CLP_U32 count;        // positions (indices or vertices) per instance
   CLP_U32 instance_count;
-  CLP_U32 start;         // first index / vertex
+  CLP_U32 start;  // first index / vertex
   CLP_I32 index_bias;
   CLP_U32 start_instance;
   CLP_U32 index_size;    // 0 = not indexed, else 1, 2, 4
