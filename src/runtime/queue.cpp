@@ -67,14 +67,21 @@ cl::Event Queue::launch(const cl::Kernel& kernel, const std::vector<size_t>& glo
 }
 
 cl::Event Queue::launch_1d(const cl::Kernel& kernel, size_t count, const char* label) {
-  size_t group = 64;
+  auto [it, added] = group_1d_.emplace(kernel(), 64);
+  size_t& group = it->second;
   size_t max = 0;
-  if (kernel.getWorkGroupInfo(device_.device(), CL_KERNEL_WORK_GROUP_SIZE, &max) == CL_SUCCESS &&
+  if (added &&
+      kernel.getWorkGroupInfo(device_.device(), CL_KERNEL_WORK_GROUP_SIZE, &max) == CL_SUCCESS &&
       max > 0) {
     while (group > max)
       group /= 2;
   }
-  return launch(kernel, {(count + group - 1) / group * group}, {group}, label);
+  // Small launches take the smallest power of two that holds them, so a draw of a few
+  // vertices does not run a group of mostly idle work-items: at most 7 local sizes.
+  size_t local = 1;
+  while (local < group && local < count)
+    local *= 2;
+  return launch(kernel, {(count + local - 1) / local * local}, {local}, label);
 }
 
 void Queue::write(const cl::Buffer& dst, size_t offset, size_t size, const void* src,

@@ -47,11 +47,12 @@ class Queue {
                    const std::vector<size_t>& local, const char* label,
                    const std::vector<size_t>& offset = {});
 
-  // Enqueues a 1D kernel over `count` work-items rounded up to whole groups of a fixed
-  // size (64, or less when the kernel allows less), so the kernel must ignore ids >= count.
-  // A fixed group keeps one compiled work-group function per kernel: PoCL compiles one
-  // per distinct local size (0.1-0.5 s for a kernel with a shader in it), and the
-  // driver's own choice follows the global size (a prime count gets groups of 1).
+  // Enqueues a 1D kernel over `count` work-items rounded up to whole groups of a power of
+  // two (64, or less when the kernel allows less or count is smaller), so the kernel
+  // must ignore ids >= count. Few local sizes keep few compiled work-group functions per
+  // kernel: PoCL compiles one per distinct local size (0.1-0.5 s for a kernel with a
+  // shader in it), and the driver's own choice follows the global size (a prime count
+  // gets groups of 1, every new count a new build).
   cl::Event launch_1d(const cl::Kernel& kernel, size_t count, const char* label);
 
   void write(const cl::Buffer& dst, size_t offset, size_t size, const void* src, bool blocking);
@@ -78,6 +79,10 @@ class Queue {
   std::vector<std::pair<const char*, cl::Event>> records_;
   // (program, kernel name) -> kernel; the program reference keeps the kernel valid.
   std::map<std::pair<const Program*, std::string>, std::pair<ProgramRef, cl::Kernel>> kernels_;
+  // launch_1d's group size per kernel object (asking the driver costs microseconds per
+  // launch, which small draws feel). Kernels live as long as the queue, so a handle is
+  // never reused for another kernel while this map holds it.
+  std::map<cl_kernel, size_t> group_1d_;
 };
 
 void check_arg(cl_int status, cl_uint index);
