@@ -113,7 +113,8 @@ inline TextureBinding random_texture(const TexShape& s, Format fmt, std::mt19937
             frontend::pack_depth(fmt, unit(rng), p);
             if (format_has_stencil(fmt)) frontend::pack_stencil(fmt, rng() & 0xff, p);
           } else if (format_is_pure_uint(fmt)) {
-            const uint32_t u[4] = {rng() % 300, rng() % 300, rng() % 300, rng() % 300};
+            const uint32_t u[4] = {uint32_t(rng() % 300), uint32_t(rng() % 300),
+                                   uint32_t(rng() % 300), uint32_t(rng() % 300)};
             frontend::pack_rgba_uint(fmt, u, p);
           } else if (format_is_pure_sint(fmt)) {
             const int32_t i[4] = {int32_t(rng() % 600) - 300, int32_t(rng() % 600) - 300,
