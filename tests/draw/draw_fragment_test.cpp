@@ -47,9 +47,6 @@ struct Run {
   Image image(int i = 0) { return fx.read(s.cbufs[i], kW, kH); }
 };
 
-const char* kInputToOutput =
-    "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 5, 0, 2, 0);";
-
 }  // namespace
 
 TEST_CASE("FACE is +1 on front faces and -1 on back faces", "[draw][fragment]") {
