@@ -248,90 +248,40 @@ inline float clp_zs_depth_value(uint fmt, uint key) {
   return (float)key / maxv;
 }
 
-// clpipe::CompareFunc on unsigned keys / values.
+// clpipe::CompareFunc (NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS) of a
+// and b, one body for scalars and four-lane vectors: `never` / `always` are the type's
+// false / true (vector comparisons give -1 where they hold).
+#define CLP_COMPARE_BODY(func, a, b, never, always) \
+  switch (func) {                                   \
+    case 0:                                         \
+      return never;                                 \
+    case 1:                                         \
+      return a < b;                                 \
+    case 2:                                         \
+      return a == b;                                \
+    case 3:                                         \
+      return a <= b;                                \
+    case 4:                                         \
+      return a > b;                                 \
+    case 5:                                         \
+      return a != b;                                \
+    case 6:                                         \
+      return a >= b;                                \
+    default:                                        \
+      return always;                                \
+  }
+
 inline bool clp_compare_u(uint func, uint a, uint b) {
-  switch (func) {
-    case 0:
-      return false;
-    case 1:
-      return a < b;
-    case 2:
-      return a == b;
-    case 3:
-      return a <= b;
-    case 4:
-      return a > b;
-    case 5:
-      return a != b;
-    case 6:
-      return a >= b;
-    default:
-      return true;
-  }
+  CLP_COMPARE_BODY(func, a, b, false, true)
 }
-
 inline bool clp_compare_f(uint func, float a, float b) {
-  switch (func) {
-    case 0:
-      return false;
-    case 1:
-      return a < b;
-    case 2:
-      return a == b;
-    case 3:
-      return a <= b;
-    case 4:
-      return a > b;
-    case 5:
-      return a != b;
-    case 6:
-      return a >= b;
-    default:
-      return true;
-  }
+  CLP_COMPARE_BODY(func, a, b, false, true)
 }
-
-// clp_compare_u / clp_compare_f on four lanes: -1 where the comparison holds.
 inline int4 clp_compare_u4(uint func, uint4 a, uint4 b) {
-  switch (func) {
-    case 0:
-      return (int4)(0);
-    case 1:
-      return a < b;
-    case 2:
-      return a == b;
-    case 3:
-      return a <= b;
-    case 4:
-      return a > b;
-    case 5:
-      return a != b;
-    case 6:
-      return a >= b;
-    default:
-      return (int4)(-1);
-  }
+  CLP_COMPARE_BODY(func, a, b, (int4)(0), (int4)(-1))
 }
-
 inline int4 clp_compare_f4(uint func, float4 a, float4 b) {
-  switch (func) {
-    case 0:
-      return (int4)(0);
-    case 1:
-      return a < b;
-    case 2:
-      return a == b;
-    case 3:
-      return a <= b;
-    case 4:
-      return a > b;
-    case 5:
-      return a != b;
-    case 6:
-      return a >= b;
-    default:
-      return (int4)(-1);
-  }
+  CLP_COMPARE_BODY(func, a, b, (int4)(0), (int4)(-1))
 }
 
 // clpipe::StencilOp on an 8-bit stencil value.

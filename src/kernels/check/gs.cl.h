@@ -11,6 +11,6 @@
 #define CLP_GS_OUTPUT_PRIM 5
 #define CLP_RESOURCE_PARAMS
 #define CLP_RESOURCE_ARGS
-#include "shader_abi.h"
 #include "format.h"
+#include "shader_abi.h"
 void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage);
