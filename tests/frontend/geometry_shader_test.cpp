@@ -14,24 +14,6 @@ using namespace clpipe::test;
 
 namespace {
 
-const char* kVs =
-    "VERT\n"
-    "DCL IN[0]\n"
-    "DCL IN[1]\n"
-    "DCL OUT[0], POSITION\n"
-    "DCL OUT[1], GENERIC[0]\n"
-    "  0: MOV OUT[0], IN[0]\n"
-    "  1: MOV OUT[1], IN[1]\n"
-    "  2: END\n";
-
-// Colour = the GENERIC[0] varying of the provoking vertex.
-const char* kFs =
-    "FRAG\n"
-    "DCL IN[0], GENERIC[0], CONSTANT\n"
-    "DCL OUT[0], COLOR\n"
-    "  0: MOV OUT[0], IN[0]\n"
-    "  1: END\n";
-
 // Colour.x = the fragment's PRIMID.
 const char* kPrimIdFs =
     "FRAG\n"
@@ -136,7 +118,7 @@ ResourceRef bind_capture(StreamScene& s) {
 
 TEST_CASE("geometry shader: input primitives arrive in GL vertex order", "[frontend][gs]") {
   StreamScene s;
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices(id_vertices(14));
   struct Case {
     const char* gs_input;
@@ -173,7 +155,7 @@ TEST_CASE("geometry shader: input primitives arrive in GL vertex order", "[front
 
 TEST_CASE("geometry shader: restart, instances and triangle strips out", "[frontend][gs]") {
   StreamScene s;
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices(id_vertices(12));
   // Triangles in, one triangle strip of three vertices out per input.
   s.gs(gs_text("TRIANGLES", "TRIANGLE_STRIP", 3, 1, passthrough_body(3)).c_str(),
@@ -206,8 +188,8 @@ TEST_CASE("geometry shader: restart, instances and triangle strips out", "[front
 TEST_CASE("geometry shader: pass-through and amplification draw the expected pixels",
           "[frontend][gs]") {
   StreamScene s;
-  s.fs(kFs);
-  s.vs(kVs);
+  s.fs(kFlatColorFs);
+  s.vs(kPassVs);
   SECTION("pass-through triangles") {
     s.gs(gs_text("TRIANGLES", "TRIANGLE_STRIP", 3, 1, passthrough_body(3)).c_str());
     // A window-filling quad as a strip; the provoking (last) vertices are 2 and 3.
@@ -249,7 +231,7 @@ TEST_CASE("geometry shader: pass-through and amplification draw the expected pix
 TEST_CASE("geometry shader: ENDPRIM cuts strips, emission stops at the maximum", "[frontend][gs]") {
   StreamScene s;
   s.rasterizer(discard_state());
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices(id_vertices(3));
   // Six vertices per input point; vertex k's record is (k, input id, 0, 0).
   auto body = [](bool cut) {
@@ -315,7 +297,7 @@ TEST_CASE("geometry shader: the capped output maximum, emitted from a loop", "[f
   CHECK(shared_screen()->get_param(Cap::MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS) >= 1024);
   StreamScene s;
   s.rasterizer(discard_state());
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices(id_vertices(2));
   // Emits 300 vertices (k, input id, 0, 0) per point; only the first 256 are kept.
   const std::string body =
@@ -354,7 +336,7 @@ TEST_CASE("geometry shader: the capped output maximum, emitted from a loop", "[f
 TEST_CASE("geometry shader: invocations and PRIMID", "[frontend][gs]") {
   StreamScene s;
   s.rasterizer(discard_state());
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices(id_vertices(4));
   // Three invocations per point; record = (input id, PRIMID, INVOCATIONID, 0).
   const std::string body =
@@ -386,7 +368,7 @@ TEST_CASE("geometry shader: invocations and PRIMID", "[frontend][gs]") {
 TEST_CASE("geometry shader: PRIMID reaches the fragment shader", "[frontend][gs]") {
   StreamScene s;
   s.fs(kPrimIdFs);
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices({-1, -1, 0, 1, 0, 0, 0, 1, 1, -1, 0, 1, 0, 0, 0, 1,
               -1, 1,  0, 1, 0, 0, 0, 1, 1, 1,  0, 1, 0, 0, 0, 1});
   SECTION("the input primitive's id when the GS does not write one") {
@@ -412,8 +394,8 @@ TEST_CASE("geometry shader: PRIMID reaches the fragment shader", "[frontend][gs]
 
 TEST_CASE("geometry shader: bad input", "[frontend][gs]") {
   StreamScene s;
-  s.fs(kFs);
-  s.vs(kVs);
+  s.fs(kFlatColorFs);
+  s.vs(kPassVs);
   s.vertices(id_vertices(6));
   s.gs(gs_text("TRIANGLES", "TRIANGLE_STRIP", 3, 1, passthrough_body(3)).c_str());
   // Points cannot feed a GS that takes triangles.
@@ -438,8 +420,8 @@ TEST_CASE("geometry shader: LAYER selects the layer of a layered framebuffer", "
   vp.scale[0] = vp.scale[1] = vp.translate[0] = vp.translate[1] = 8.0f;
   vp.scale[2] = vp.translate[2] = 0.5f;
   REQUIRE(s.ctx->set_viewport_states(0, {vp}).is_ok());
-  s.fs(kFs);
-  s.vs(kVs);
+  s.fs(kFlatColorFs);
+  s.vs(kPassVs);
   // Four invocations; invocation i sends the triangle to layer i with colour (i + 1) / 4.
   std::string body = "U2F TEMP[0].x, SV[0].xxxx\n";
   for (int v = 0; v < 3; ++v) {

@@ -12,24 +12,6 @@ using namespace clpipe::test;
 
 namespace {
 
-// OUT[1] = IN[1]: the vertex's id record; OUT[0] = IN[0]: its position.
-const char* kVs =
-    "VERT\n"
-    "DCL IN[0]\n"
-    "DCL IN[1]\n"
-    "DCL OUT[0], POSITION\n"
-    "DCL OUT[1], GENERIC[0]\n"
-    "  0: MOV OUT[0], IN[0]\n"
-    "  1: MOV OUT[1], IN[1]\n"
-    "  2: END\n";
-
-const char* kFs =
-    "FRAG\n"
-    "DCL IN[0], GENERIC[0], CONSTANT\n"
-    "DCL OUT[0], COLOR\n"
-    "  0: MOV OUT[0], IN[0]\n"
-    "  1: END\n";
-
 // Vertex i: position on a small circle, record (i, 1000 + i, 2000 + i, 3000 + i).
 std::vector<float> id_vertices(uint32_t n) {
   std::vector<float> v;
@@ -68,7 +50,7 @@ RasterizerState discard_state(bool first = false) {
 TEST_CASE("stream output: every primitive type writes its basic primitives in GL order",
           "[frontend][so]") {
   StreamScene s;
-  s.vs(kVs, capture_record());
+  s.vs(kPassVs, capture_record());
   const uint32_t n = 14;
   s.vertices(id_vertices(n));
   const PrimType modes[] = {PrimType::POINTS,
@@ -119,7 +101,7 @@ TEST_CASE("stream output: every primitive type writes its basic primitives in GL
 TEST_CASE("stream output: primitive restart and instances", "[frontend][so]") {
   StreamScene s;
   s.rasterizer(discard_state());
-  s.vs(kVs, capture_record());
+  s.vs(kPassVs, capture_record());
   s.vertices(id_vertices(12));
   const std::vector<uint32_t> idx = {0, 1, 2, 3, 99, 4, 5, 6, 7, 8, 99, 9, 10};
   ResourceRef ib = create_buffer(uint32_t(idx.size() * 4));
@@ -174,7 +156,7 @@ TEST_CASE("stream output: interleaved and separate targets, gaps and component s
     return o;
   };
   so.output = {out(1, 1, 2, 0, 0), out(0, 0, 4, 0, 3), out(1, 3, 1, 1, 1), out(1, 0, 1, 2, 0)};
-  s.vs(kVs, so);
+  s.vs(kPassVs, so);
   const std::vector<float> verts = id_vertices(7);
   s.vertices(verts);
   ResourceRef b0 = s.so_buffer(512), b1 = s.so_buffer(256), b2 = s.so_buffer(128);
@@ -203,7 +185,7 @@ TEST_CASE("stream output: appends across draws, pauses and rebinds", "[frontend]
   s.rasterizer(discard_state());
   StreamOutputInfo so = capture_record(1);
   so.output[0].num_components = 1;  // rec.x = the vertex id
-  s.vs(kVs, so);
+  s.vs(kPassVs, so);
   s.vertices(id_vertices(10));
   ResourceRef buf = s.so_buffer(256);
   StreamOutputTargetHandle t = s.target(buf, 0, 256);
@@ -243,7 +225,7 @@ TEST_CASE("stream output: nothing is written past a target, overflow is counted"
   second.output_buffer = 1;
   so.stride[1] = 4;
   so.output.push_back(second);
-  s.vs(kVs, so);
+  s.vs(kPassVs, so);
   s.vertices(id_vertices(15));
   ResourceRef small = s.so_buffer(256), big = s.so_buffer(1024);
   // 100 bytes from byte 16: two triangles of 48 bytes fit, the third does not.
@@ -291,7 +273,7 @@ TEST_CASE("stream output: nothing is written past a target, overflow is counted"
 
 TEST_CASE("stream output: draw_auto draws the captured vertices", "[frontend][so]") {
   StreamScene s;
-  s.fs(kFs);
+  s.fs(kFlatColorFs);
   // Capture positions (OUT[0]) and records (OUT[1]) interleaved, 8 dwords per vertex:
   // the layout of the vertex input, so the captured buffer can be drawn again.
   StreamOutputInfo so;
@@ -303,7 +285,7 @@ TEST_CASE("stream output: draw_auto draws the captured vertices", "[frontend][so
   id.num_components = 4;
   id.dst_offset = 4;
   so.output = {pos, id};
-  s.vs(kVs, so);
+  s.vs(kPassVs, so);
   // One triangle covering the left half of the window, one the bottom right corner, and
   // a record whose x is the colour's red channel.
   std::vector<float> v = {-1, -1, 0, 1, 0.25f, 0, 0, 1, -1,   1,  0, 1, 0.25f, 0, 0, 1,
@@ -361,7 +343,7 @@ TEST_CASE("stream output: bad input is refused or defined", "[frontend][so]") {
   // A captured register the shader does not write reads zero.
   StreamOutputInfo so = capture_record(4);
   so.output[0].register_index = 7;
-  s.vs(kVs, so);
+  s.vs(kPassVs, so);
   s.vertices(id_vertices(3));
   REQUIRE(s.ctx->set_stream_output_targets({c}, {0}).is_ok());
   REQUIRE(s.draw(PrimType::POINTS, 3).is_ok());

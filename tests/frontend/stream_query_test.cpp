@@ -10,16 +10,6 @@ using namespace clpipe::test;
 
 namespace {
 
-const char* kVs =
-    "VERT\n"
-    "DCL IN[0]\n"
-    "DCL IN[1]\n"
-    "DCL OUT[0], POSITION\n"
-    "DCL OUT[1], GENERIC[0]\n"
-    "  0: MOV OUT[0], IN[0]\n"
-    "  1: MOV OUT[1], IN[1]\n"
-    "  2: END\n";
-
 std::vector<float> vertices(uint32_t n) {
   std::vector<float> v;
   for (uint32_t i = 0; i < n; ++i) {
@@ -53,7 +43,7 @@ TEST_CASE("queries: PRIMITIVES_GENERATED counts assembled primitives on the devi
   RasterizerState rs;
   rs.rasterizer_discard = true;
   s.rasterizer(rs);
-  s.vs(kVs);
+  s.vs(kPassVs);
   s.vertices(vertices(20));
   struct Case {
     PrimType mode;
@@ -80,7 +70,7 @@ TEST_CASE("queries: nested and concurrent primitive queries", "[frontend][query]
   RasterizerState rs;
   rs.rasterizer_discard = true;
   s.rasterizer(rs);
-  s.vs(kVs, capture_x());
+  s.vs(kPassVs, capture_x());
   s.vertices(vertices(12));
   ResourceRef buf = s.so_buffer(4096);
   REQUIRE(s.ctx->set_stream_output_targets({s.target(buf, 0, 4096)}, {0}).is_ok());
@@ -135,7 +125,7 @@ TEST_CASE("queries: stream-output results written into a buffer", "[frontend][qu
   RasterizerState rs;
   rs.rasterizer_discard = true;
   s.rasterizer(rs);
-  s.vs(kVs, capture_x());
+  s.vs(kPassVs, capture_x());
   s.vertices(vertices(10));
   ResourceRef buf = s.so_buffer(40);  // room for 10 points
   REQUIRE(s.ctx->set_stream_output_targets({s.target(buf, 0, 40)}, {0}).is_ok());
@@ -181,7 +171,7 @@ TEST_CASE("queries: stream-output results written into a buffer", "[frontend][qu
 
 TEST_CASE("queries: an overflow predicate as the render condition", "[frontend][query][so]") {
   StreamScene s;
-  s.vs(kVs, capture_x());
+  s.vs(kPassVs, capture_x());
   ShaderState fs;
   fs.tgsi =
       "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 {1.0, 0.5, 0.0, 1.0}\n  0: MOV OUT[0], IMM[0]\n"

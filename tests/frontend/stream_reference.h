@@ -15,6 +15,26 @@
 
 namespace clpipe::test {
 
+// The pass-through shader pair of the stream-output, query and GS tests.
+// OUT[0] = IN[0]: the position; OUT[1] = IN[1]: the vertex's id record (GENERIC[0]).
+inline const char* const kPassVs =
+    "VERT\n"
+    "DCL IN[0]\n"
+    "DCL IN[1]\n"
+    "DCL OUT[0], POSITION\n"
+    "DCL OUT[1], GENERIC[0]\n"
+    "  0: MOV OUT[0], IN[0]\n"
+    "  1: MOV OUT[1], IN[1]\n"
+    "  2: END\n";
+
+// Colour = the GENERIC[0] varying of the provoking vertex.
+inline const char* const kFlatColorFs =
+    "FRAG\n"
+    "DCL IN[0], GENERIC[0], CONSTANT\n"
+    "DCL OUT[0], COLOR\n"
+    "  0: MOV OUT[0], IN[0]\n"
+    "  1: END\n";
+
 // Vertex indices of one basic primitive (adjacency included when `adjacency`).
 using RefPrim = std::vector<uint32_t>;
 
