@@ -357,6 +357,7 @@ void Blitter::launch(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, con
 
 Status ContextImpl::blit(const BlitInfo& info) {
   return guard("blit", [&] {
+    flush_scene();
     ResourceImpl& d = resource(info.dst.resource, "blit (dst)");
     ResourceImpl& s = resource(info.src.resource, "blit (src)");
     // Gallium: render_condition_enable asks the blit to honour the current condition.

@@ -78,6 +78,7 @@ void ContextImpl::fill_surface(const Surface& surf, unsigned x, unsigned y, unsi
 Status ContextImpl::clear(uint32_t buffers, const ScissorState* scissor, const ColorUnion& color,
                           double depth, unsigned stencil) {
   return guard("clear", [&] {
+    flush_scene();
     if (buffers & ~(Clear::COLOR | Clear::DEPTHSTENCIL)) {
       runtime::invalid("buffers 0x", std::hex, buffers, " has bits beyond PIPE_CLEAR_*");
     }
@@ -114,6 +115,7 @@ Status ContextImpl::clear_render_target(const SurfaceHandle& dst, const ColorUni
                                         unsigned x, unsigned y, unsigned w, unsigned h,
                                         bool render_condition_enabled) {
   return guard("clear_render_target", [&] {
+    flush_scene();
     const SurfaceImpl& s = surface_of(dst, screen_->id(), "clear_render_target");
     if (format_is_depth_or_stencil(s.info().format)) {
       runtime::invalid("the surface has the depth/stencil format ", format_name(s.info().format));
@@ -128,6 +130,7 @@ Status ContextImpl::clear_depth_stencil(const SurfaceHandle& dst, uint32_t clear
                                         double depth, unsigned stencil, unsigned x, unsigned y,
                                         unsigned w, unsigned h, bool render_condition_enabled) {
   return guard("clear_depth_stencil", [&] {
+    flush_scene();
     const SurfaceImpl& s = surface_of(dst, screen_->id(), "clear_depth_stencil");
     if (!format_is_depth_or_stencil(s.info().format)) {
       runtime::invalid("the surface has the colour format ", format_name(s.info().format));
@@ -147,6 +150,7 @@ Status ContextImpl::clear_depth_stencil(const SurfaceHandle& dst, uint32_t clear
 Status ContextImpl::clear_texture(const ResourceRef& res, unsigned level, const Box& box,
                                   const void* data) {
   return guard("clear_texture", [&] {
+    flush_scene();
     ResourceImpl& r = resource(res, "clear_texture");
     if (r.is_buffer()) runtime::invalid("the resource is a BUFFER: use clear_buffer");
     check_box(r.layout(), level, box, "clear_texture");
@@ -161,6 +165,7 @@ Status ContextImpl::clear_texture(const ResourceRef& res, unsigned level, const 
 Status ContextImpl::clear_buffer(const ResourceRef& res, uint32_t offset, uint32_t size,
                                  const void* value, unsigned value_size) {
   return guard("clear_buffer", [&] {
+    flush_scene();
     ResourceImpl& r = resource(res, "clear_buffer");
     if (!r.is_buffer()) runtime::invalid("the resource is not a BUFFER");
     if (!value) runtime::invalid("null clear value");

@@ -116,6 +116,7 @@ void check_global_aliasing(const GlobalSpace& space, const DrawResources& used,
 
 Status ContextImpl::launch_grid(const GridInfo& info) {
   return guard("launch_grid", [&] {
+    flush_scene();
     const ComputeHandle cs = state_.compute;  // a copy: the CSO lives through the launch
     if (!cs) runtime::invalid("no compute state bound");
     const runtime::Device& device = screen_->cl_device();
@@ -154,12 +155,15 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
     }
     if (has_param(*prog, compiler::ParamKind::kInputMemory))
       options.input_memory = input_memory(queue_, cs->state, info, &options.input_size);
-    const std::vector<cl::Buffer> resources = bind_stage_resources(
-        *prog, ShaderType::COMPUTE, state_, screen_->id(), queue_, &used, options);
+    ResourceTables tables;
+    const StageResources resources = bind_stage_resources(
+        *prog, ShaderType::COMPUTE, state_, screen_->id(), queue_, &used, &tables, options);
     // The space's copies are queued only once nothing can refuse the dispatch any more.
     check_global_aliasing(global, used, write_backs);
     upload_global_space(queue_, global);
 
+    const DeviceTables tables_on_device =
+        device_tables(upload_arrays(queue_, table_arrays(tables)), 0);
     const cl_uint4 grid = {{plan.grid[0], plan.grid[1], plan.grid[2], 1}};
     const cl_uint4 block = {{plan.block[0], plan.block[1], plan.block[2], 1}};
     runtime::KernelArgs args(k);
@@ -168,7 +172,7 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
       if (prog->params[i].kind == compiler::ParamKind::kSharedMemory) {
         args << cl::Local(options.shared_size);
       } else {
-        args << resources[i];
+        args << resolve(resources.args[i], tables_on_device);
       }
     }
     constexpr cl_uint kBlockBaseArg = 1;

@@ -1,6 +1,7 @@
 // ContextImpl: construction, flush and barriers, resource references and the bookkeeping of
 // host data held for queued uploads.
 #include <string>
+#include <utility>
 
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
@@ -20,7 +21,9 @@ ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
       blitter_(queue_, screen_->programs(), ops_, id_) {}
 
 ContextImpl::~ContextImpl() {
-  // Queued commands may read host data in uploads_; wait before it goes.
+  // Recorded draws still run (a context may go without a last flush); queued commands
+  // may read host data in uploads_, so wait before it goes.
+  flush_scene_nothrow();
   try {
     queue_.finish();
   } catch (const std::exception&) {
@@ -30,10 +33,16 @@ ContextImpl::~ContextImpl() {
 
 Status ContextImpl::flush(FenceHandle* fence, uint32_t flags) {
   return guard("flush", [&] {
+    flush_scene();
     // Every flag is a hint clpipe can honour by flushing: DEFERRED and ASYNC allow later
     // submission, END_OF_FRAME and HINT_FINISH change nothing for an OpenCL queue, and
     // FENCE_FD is refused because there are no native fences (NATIVE_FENCE_FD = 0).
     if (flags & Flush::FENCE_FD) runtime::unsupported("native fence fds are not supported");
+    if (!scene_error_.ok()) {
+      // A scene run by a call that could not report it (a barrier): report it now.
+      const Status e = std::exchange(scene_error_, Status());
+      runtime::fail(e.code(), e.message());
+    }
     cl::Event marker;
     if (fence) marker = queue_.marker();
     queue_.flush();
@@ -43,13 +52,17 @@ Status ContextImpl::flush(FenceHandle* fence, uint32_t flags) {
 }
 
 void ContextImpl::texture_barrier(uint32_t) {
-  // Nothing to do: the queue is in order (no CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), so a
+  // Draws after the barrier may read what the recorded draws render.
+  flush_scene_nothrow();
+  // Nothing else to do: the queue is in order (no CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), so a
   // command starts after the previous one has finished and its writes are visible, and a
   // draw never samples what it renders in the same pass (FBFETCH is not supported).
 }
 
 void ContextImpl::memory_barrier(uint32_t) {
-  // Nothing to do, for every PIPE_BARRIER_* bit: draws, dispatches, copies and uploads of
+  // Commands after the barrier may read what the recorded draws write.
+  flush_scene_nothrow();
+  // Nothing else to do, for every PIPE_BARRIER_* bit: draws, dispatches, copies and uploads of
   // this context run one after the other on its in-order queue, and OpenCL makes the writes
   // of a finished command visible to the commands after it (shader buffers, images, global
   // memory, constant buffers, indirect arguments alike). Maps wait for the commands that use
@@ -59,7 +72,11 @@ void ContextImpl::memory_barrier(uint32_t) {
 
 bool ContextImpl::is_resource_referenced(const ResourceRef& res, unsigned) {
   auto* impl = dynamic_cast<ResourceImpl*>(res.get());
-  return impl != nullptr && impl->referenced_by(id_);
+  if (impl == nullptr) return false;
+  for (const auto& [r, writes] : scene_resources_) {
+    if (r.get() == impl) return true;  // a recorded draw uses it
+  }
+  return impl->referenced_by(id_);
 }
 
 void ContextImpl::keep_until_done(const cl::Event& event,

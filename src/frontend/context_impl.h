@@ -19,6 +19,7 @@
 #include "frontend/context_state.h"
 #include "frontend/device_ops.h"
 #include "frontend/draw/draw_pipeline.h"
+#include "frontend/draw_setup.h"
 #include "frontend/query.h"
 #include "frontend/resource.h"
 #include "frontend/screen_impl.h"
@@ -163,6 +164,10 @@ class ContextImpl final : public Context {
   bool render_condition_allows();
   ContextState& mutable_state() { return state_; }
   uint64_t id() const { return id_; }
+  // The draw pipeline's counters (tests, profile), or zeros before the first draw.
+  draw::SceneCounters scene_counters() const;
+  // Test knob: DrawPipeline::set_capacity_cap for this context's scenes.
+  void set_scene_capacity_cap(uint32_t records, uint32_t list);
 
  private:
   ResourceImpl& resource(const ResourceRef& res, const char* what) {
@@ -176,6 +181,18 @@ class ContextImpl final : public Context {
   // Keeps host data alive until the command reading it has finished.
   void keep_until_done(const cl::Event& event, std::shared_ptr<std::vector<uint8_t>> data);
   void reap_uploads();
+  // Scenes (scene.cpp): draws are recorded, and run when their results are needed or
+  // their inputs change. Every call whose commands or answers must come after the
+  // recorded draws calls flush_scene first: flushes and fences, framebuffer changes,
+  // clears, copies, blits, queries, render conditions, stream output targets, compute,
+  // barriers; transfers and subdata only when the scene uses the resource.
+  void flush_scene();
+  void flush_scene_using(const ResourceRef& res);
+  // flush_scene for calls that return nothing: a failure is kept for the next flush().
+  void flush_scene_nothrow() noexcept;
+  // Records the resources of the draws just recorded, reported their commands at the
+  // scene's end.
+  void note_scene_use(const DrawResources& used);
 
   std::shared_ptr<ScreenImpl> screen_;
   const uint64_t id_;
@@ -188,6 +205,9 @@ class ContextImpl final : public Context {
   Blitter blitter_;                               // blit and generate_mipmap (blit.cpp, mipmap.cpp)
   std::unique_ptr<draw::DrawPipeline> pipeline_;  // created by the first draw
   ContextState state_;
+  // The resources the recorded scene reads (false) or writes (true).
+  std::vector<std::pair<std::shared_ptr<ResourceImpl>, bool>> scene_resources_;
+  Status scene_error_;  // a failure of flush_scene_nothrow, reported by flush()
   // Host copies of subdata uploads with the write that reads them, oldest first.
   std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;
   size_t upload_bytes_ = 0;  // bytes held in uploads_

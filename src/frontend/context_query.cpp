@@ -33,18 +33,23 @@ Result<QueryHandle> ContextImpl::create_query(QueryType type, unsigned index) {
 
 Status ContextImpl::begin_query(const QueryHandle& query) {
   return guard("begin_query", [&] {
+    flush_scene();
     query_of(query, screen_->id(), "begin_query");
     queries_.begin(std::static_pointer_cast<QueryImpl>(query));
   });
 }
 
 Status ContextImpl::end_query(const QueryHandle& query) {
-  return guard("end_query", [&] { queries_.end(query_of(query, screen_->id(), "end_query")); });
+  return guard("end_query", [&] {
+    flush_scene();
+    queries_.end(query_of(query, screen_->id(), "end_query"));
+  });
 }
 
 Status ContextImpl::get_query_result(const QueryHandle& query, bool wait, QueryResult* result) {
   Status st;
   Status g = guard("get_query_result", [&] {
+    flush_scene();
     if (!result) runtime::invalid("null result");
     st = queries_.result(query_of(query, screen_->id(), "get_query_result"), wait, result);
   });
@@ -55,6 +60,7 @@ Status ContextImpl::get_query_result_resource(const QueryHandle& query, uint32_t
                                               QueryValueType result_type, int index,
                                               const ResourceRef& res, unsigned offset) {
   return guard("get_query_result_resource", [&] {
+    flush_scene();
     QueryImpl& q = query_of(query, screen_->id(), "get_query_result_resource");
     if (unsigned(result_type) > unsigned(QueryValueType::U64)) runtime::invalid("result type");
     ResourceImpl& dst = resource(res, "get_query_result_resource");
@@ -81,6 +87,7 @@ void ContextImpl::set_active_query_state(bool enable) {
 Status ContextImpl::render_condition(const QueryHandle& query, bool condition,
                                      RenderCondMode mode) {
   return guard("render_condition", [&] {
+    flush_scene();
     if (unsigned(mode) > unsigned(RenderCondMode::BY_REGION_NO_WAIT))
       runtime::invalid("invalid mode");
     if (query) {

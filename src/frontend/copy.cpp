@@ -20,6 +20,7 @@ Status ContextImpl::resource_copy_region(const ResourceRef& dst, unsigned dst_le
                                          unsigned dsty, unsigned dstz, const ResourceRef& src,
                                          unsigned src_level, const Box& src_box) {
   return guard("resource_copy_region", [&] {
+    flush_scene();
     ResourceImpl& d = resource(dst, "resource_copy_region (dst)");
     ResourceImpl& s = resource(src, "resource_copy_region (src)");
     if (d.is_buffer() != s.is_buffer()) {

@@ -1,7 +1,8 @@
 // ContextImpl::draw_vbo: validates the call and the bound state, derives the DrawSetup
-// (draw_setup.h), gets the stage programs (shader_program.h) and runs the draw passes
-// (draw/draw_pipeline.h) for each entry of draws[]; then reports the commands to the
-// resources they used and the counts to active queries.
+// (draw_setup.h), gets the stage programs (shader_program.h) and records each entry of
+// draws[] into the context's scene (draw/draw_pipeline.h), which runs when its results
+// are needed (ContextImpl::flush_scene); draws that run alone run at once and report
+// their counts to active queries.
 #include <algorithm>
 #include <cstring>
 
@@ -129,7 +130,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     lo.sprite_coord_is_texcoord = screen_->get_param(Cap::TGSI_TEXCOORD) != 0;
     const compiler::FsLinkage linkage =
         fs ? compiler::link_fs_inputs(last_info, fs_info, lo) : compiler::FsLinkage{};
-    draw::DrawSetup setup;
+    auto setup_ptr = std::make_shared<draw::DrawSetup>();
+    draw::DrawSetup& setup = *setup_ptr;
     DrawResources used;
     fill_draw_setup(state_, screen_->id(), vs_info, last_info, fs_info, linkage, info, &setup,
                     &used);
@@ -138,7 +140,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                              &used);
     if (empty_fb) setup.rasterizer.rasterizer_discard = true;
 
-    // User indices: copied into a device buffer for the duration of the draw.
+    // User indices: copied into a device buffer that the scene keeps.
     if (info.index_size && info.has_user_indices) {
       if (!info.index_user) runtime::invalid("has_user_indices without index_user");
       uint64_t end = 0;
@@ -152,32 +154,16 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
 
     auto vs_prog =
         program_for(compiled_of(vs), "vertex.cl", screen_->cl_device(), screen_->programs());
-    setup.vs.program = vs_prog->program;
-    setup.vs.num_inputs = vs_info.num_inputs;
-    setup.vs.num_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
-    setup.vs.resources =
-        bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(), queue_, &used);
+    std::shared_ptr<const StageProgram> gs_prog, fs_prog;
     if (gs) {
-      auto gs_prog =
-          program_for(compiled_of(gs), "gs.cl", screen_->cl_device(), screen_->programs());
-      setup.gs.stage.program = gs_prog->program;
-      setup.gs.stage.num_inputs = last_info.num_inputs;
-      setup.gs.stage.num_outputs = std::max<uint32_t>(last_info.num_outputs, 1);
-      setup.gs.stage.resources = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
-                                                      screen_->id(), queue_, &used);
+      gs_prog = program_for(compiled_of(gs), "gs.cl", screen_->cl_device(), screen_->programs());
     }
     if (fs) {
-      auto fs_prog =
-          program_for(compiled_of(fs), "tile.cl", screen_->cl_device(), screen_->programs());
-      setup.fs.program = fs_prog->program;
-      setup.fs.num_inputs = fs_info.num_inputs;
-      setup.fs.num_outputs = fs_info.num_outputs;
-      setup.fs.resources = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
-                                                screen_->id(), queue_, &used);
+      fs_prog = program_for(compiled_of(fs), "tile.cl", screen_->cl_device(), screen_->programs());
     }
 
     // Queries and the render condition.
-    const bool counting = state_.queries_active;
+    const bool counting = state_.queries_active && queries_.any_active();
     if (counting && queries_.needs_device_counts()) setup.counters = queries_.draw_counters();
     setup.count_fragments = counting && queries_.needs_fragment_counts();
     setup.count_primitives = counting && queries_.needs_primitive_counts();
@@ -192,31 +178,72 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         // Evaluated on the device: the query's counter is final when the draw runs.
         setup.predicate = q.words;
         setup.skip_when_true = state_.render_cond_condition;
-      } else if (!render_condition_allows()) {
-        return;
+      } else {
+        // The condition may read this context's own rendering: that must have run.
+        flush_scene();
+        if (!render_condition_allows()) return;
       }
     }
-
-    if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
     // Layered rendering: a GS LAYER output with layered attachments.
     if (gs) setup.layers = draw_layers(setup, last_info);
     if (setup.layers > 1)
       setup.layer_reg = int32_t(last_info.find_output(compiler::Semantic::LAYER, 0)->reg);
+
+    // The scene: draws whose passes need per-draw scratch run alone, and so do draws that
+    // active queries count on the host (they read the draw's record count); a call that
+    // would overflow the scene's limits starts a new one, and one too large for any scene
+    // runs draw by draw.
+    if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+    uint64_t positions = 0;
+    for (const IndirectDraw& d : draws)
+      positions += uint64_t(d.range.count) * d.instance_count;
+    const uint32_t vs_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
+    const bool alone = draw::DrawPipeline::runs_alone(setup) || counting ||
+                       draws.size() >= draw::kSceneMaxDraws || positions > draw::kSceneMaxPositions;
+    if (alone || !pipeline_->fits(positions, vs_outputs)) flush_scene();
+
+    // The stages' resources go to the scene's tables (again for each draw that runs alone:
+    // running a scene empties them).
+    auto bind_stages = [&](draw::DrawSetup* st) {
+      ResourceTables& tables = pipeline_->tables();
+      StageResources vr = bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(),
+                                               queue_, &used, &tables);
+      st->vs = {vs_prog->program, std::move(vr.args), vr.info_index, vs_info.num_inputs,
+                vs_outputs};
+      if (gs) {
+        StageResources gr = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
+                                                 screen_->id(), queue_, &used, &tables);
+        st->gs.stage = {gs_prog->program, std::move(gr.args), gr.info_index, last_info.num_inputs,
+                        std::max<uint32_t>(last_info.num_outputs, 1)};
+      }
+      if (fs) {
+        StageResources fr = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
+                                                 screen_->id(), queue_, &used, &tables);
+        st->fs = {fs_prog->program, std::move(fr.args), fr.info_index, fs_info.num_inputs,
+                  fs_info.num_outputs};
+      }
+    };
+    if (!alone) {
+      bind_stages(&setup);
+      note_scene_use(used);
+    }
     QueryDrawCounts counts;
     for (size_t k = 0; k < draws.size(); ++k) {
       const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);
       info.instance_count = draws[k].instance_count;
       info.start_instance = draws[k].start_instance;
-      pipeline_->draw(setup, info, draws[k].range, draw_id);
-      const draw::DrawStats& ds = pipeline_->last_stats();
-      counts.vertices += ds.positions;
-      counts.rasterized += ds.records;
+      if (!alone) {
+        pipeline_->record(setup_ptr, info, draws[k].range, draw_id);
+        continue;
+      }
+      auto own = std::make_shared<draw::DrawSetup>(setup);
+      bind_stages(own.get());
+      note_scene_use(used);
+      pipeline_->record(std::move(own), info, draws[k].range, draw_id);
+      flush_scene();
+      counts.vertices += pipeline_->last_stats().positions;
+      counts.rasterized += pipeline_->last_stats().records;
     }
-    const cl::Event done = queue_.marker();
-    for (ResourceImpl* r : used.reads)
-      r->note_use(id(), done, false);
-    for (ResourceImpl* r : used.writes)
-      r->note_use(id(), done, true);
     if (counting) queries_.after_draw(setup.counters, counts);
   });
 }

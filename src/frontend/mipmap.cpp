@@ -21,6 +21,7 @@ Status ContextImpl::generate_mipmap(const ResourceRef& res, Format format, unsig
                                     unsigned last_level, unsigned first_layer,
                                     unsigned last_layer) {
   return guard("generate_mipmap", [&] {
+    flush_scene();
     ResourceImpl& r = resource(res, "generate_mipmap");
     if (r.is_buffer()) runtime::invalid("a BUFFER has no mip levels");
     if (!format_is_valid(format)) runtime::invalid("invalid format ", unsigned(format));

@@ -141,6 +141,10 @@ bool QueryTracker::needs_device_counts() const {
   return any_active(uses_device_counts);
 }
 
+bool QueryTracker::any_active() const {
+  return any_active([](QueryType) { return true; });
+}
+
 bool QueryTracker::needs_fragment_counts() const {
   return any_active(uses_fragment_counts);
 }

@@ -90,6 +90,8 @@ class QueryTracker {
   // Active queries that read device counters at all / the tile pass's / the primitive
   // counters of the setup and geometry passes (stream output always counts its own).
   bool needs_device_counts() const;
+  // Whether any query is active (counting draws).
+  bool any_active() const;
   bool needs_fragment_counts() const;
   bool needs_primitive_counts() const;
   // A zeroed counter buffer (CLP_QUERY_WORDS words) for the next draw.

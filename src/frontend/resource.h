@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -18,7 +19,7 @@
 
 namespace clpipe::frontend {
 
-class ResourceImpl final : public Resource {
+class ResourceImpl final : public Resource, public std::enable_shared_from_this<ResourceImpl> {
  public:
   ResourceImpl(uint64_t screen_id, const ResourceTemplate& templ, ResourceLayout layout,
                cl::Buffer storage);

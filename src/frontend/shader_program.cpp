@@ -206,43 +206,58 @@ ClpSamplerState sampler_state(const SamplerState& s) {
 
 }  // namespace
 
-std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, ShaderType stage,
-                                             const ContextState& st, uint64_t screen_id,
-                                             runtime::Queue& queue, DrawResources* used,
-                                             const StageBindOptions& options) {
+StageResources bind_stage_resources(const StageProgram& program, ShaderType stage,
+                                    const ContextState& st, uint64_t screen_id,
+                                    runtime::Queue& queue, DrawResources* used,
+                                    ResourceTables* tables, const StageBindOptions& options) {
   const unsigned si = unsigned(stage);
   ClpResourceInfo info{};
   std::vector<BoundShaderBuffer> shader_buffers;
   std::vector<const ResourceImpl*> images;
-  std::vector<cl::Buffer> args(program.params.size());
-  size_t info_slot = SIZE_MAX;
+  StageResources out;
+  out.args.resize(program.params.size());
   cl::Buffer empty;  // bound where nothing is: sizes say 0, so nothing is read
-  auto dummy = [&]() -> const cl::Buffer& {
+  auto dummy = [&]() -> StageArg {
     if (!empty()) empty = queue.create_buffer(16);
-    return empty;
+    return StageArg{ResourceTable::kNone, empty};
   };
   for (size_t i = 0; i < program.params.size(); ++i) {
     const compiler::ResourceParam& p = program.params[i];
+    StageArg& arg = out.args[i];
     switch (p.kind) {
       case compiler::ParamKind::kResourceInfo:
-        info_slot = i;
+        arg.table = ResourceTable::kInfos;
         break;
       case compiler::ParamKind::kConstBuffer: {
         if (p.index >= kMaxConstantBuffers) runtime::invalid("constant buffer ", p.index);
         const BoundConstantBuffer& cb = st.constant_buffers[si][p.index];
         if (cb.user_data) {
-          args[i] = queue.create_buffer_from(cb.user_data->data(), cb.user_data->size());
+          // Copied into the words table: draws of a scene share one argument.
+          std::vector<uint32_t>& w = tables->words;
+          w.resize((w.size() + 3) / 4 * 4);
+          const size_t at = w.size();
+          w.resize(at + (cb.user_data->size() + 3) / 4);
+          if (!cb.user_data->empty())
+            std::memcpy(w.data() + at, cb.user_data->data(), cb.user_data->size());
+          arg.table = ResourceTable::kWords;
+          info.const_offset[p.index] = uint32_t(at);
           info.const_size[p.index] = uint32_t(cb.user_data->size());
         } else if (cb.buffer) {
           ResourceImpl& res = resource_of(cb.buffer, screen_id, "constant buffer");
           const uint64_t end =
               std::min<uint64_t>(res.size_bytes(), uint64_t(cb.buffer_offset) + cb.buffer_size);
           const uint64_t size = end > cb.buffer_offset ? end - cb.buffer_offset : 0;
-          args[i] = buffer_range(queue, res.storage(), cb.buffer_offset, size, false);
+          if (cb.buffer_offset % 4 == 0) {
+            // The whole storage with the offset in words: no sub-buffer per binding.
+            arg.buffer = res.storage();
+            info.const_offset[p.index] = cb.buffer_offset / 4;
+          } else {
+            arg.buffer = buffer_range(queue, res.storage(), cb.buffer_offset, size, false);
+          }
           info.const_size[p.index] = uint32_t(size);
           used->reads.push_back(&res);
         } else {
-          args[i] = dummy();
+          arg = dummy();
         }
         break;
       }
@@ -256,11 +271,11 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
                 : 0;
         const uint64_t size = end > sb.buffer_offset ? end - sb.buffer_offset : 0;
         if (!res || size == 0) {
-          args[i] = dummy();  // size 0: every access reads 0 and writes nothing
+          arg = dummy();  // size 0: every access reads 0 and writes nothing
           break;
         }
         const bool writable = (st.shader_buffers_writable[si] >> p.index) & 1u;
-        args[i] =
+        arg.buffer =
             shader_buffer_range(queue, *res, sb.buffer_offset, size, writable, options.write_backs);
         info.buffer_size[p.index] = uint32_t(size);
         (writable ? used->writes : used->reads).push_back(res);
@@ -279,7 +294,9 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
           views[u] = tex_view(res, t.format, t.target, t.first_level, t.last_level, t.first_layer,
                               t.last_layer, swz, t.buf_offset, t.buf_size);
         }
-        args[i] = queue.create_buffer_from(views.data(), views.size() * sizeof(ClpTexView));
+        info.view_base = uint32_t(tables->views.size());
+        tables->views.insert(tables->views.end(), views.begin(), views.end());
+        arg.table = ResourceTable::kViews;
         break;
       }
       case compiler::ParamKind::kSamplers: {
@@ -287,8 +304,9 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
         for (uint32_t u = 0; u < p.index && u < kMaxSamplers; ++u) {
           if (st.samplers[si][u]) samplers[u] = sampler_state(st.samplers[si][u]->state);
         }
-        args[i] =
-            queue.create_buffer_from(samplers.data(), samplers.size() * sizeof(ClpSamplerState));
+        info.sampler_base = uint32_t(tables->samplers.size());
+        tables->samplers.insert(tables->samplers.end(), samplers.begin(), samplers.end());
+        arg.table = ResourceTable::kSamplers;
         break;
       }
       case compiler::ParamKind::kTexture: {
@@ -296,10 +314,10 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
             p.index < kMaxSamplerViews ? st.sampler_views[si][p.index] : SamplerViewHandle();
         if (h) {
           ResourceImpl& res = resource_of(h->resource(), screen_id, "sampler view");
-          args[i] = res.storage();
+          arg.buffer = res.storage();
           used->reads.push_back(&res);
         } else {
-          args[i] = dummy();
+          arg = dummy();
         }
         break;
       }
@@ -314,32 +332,36 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
           views[u] = tex_view(res, iv.format, target, iv.level, iv.level, iv.first_layer,
                               iv.last_layer, swz, iv.buf_offset, iv.buf_size);
         }
-        args[i] = queue.create_buffer_from(views.data(), views.size() * sizeof(ClpTexView));
+        info.image_base = uint32_t(tables->views.size());
+        tables->views.insert(tables->views.end(), views.begin(), views.end());
+        arg.table = ResourceTable::kViews;
         break;
       }
       case compiler::ParamKind::kImage: {
         const ImageView* iv = p.index < kMaxShaderImages ? &st.images[si][p.index] : nullptr;
         if (iv && iv->resource) {
           ResourceImpl& res = resource_of(iv->resource, screen_id, "image");
-          args[i] = res.storage();
+          arg.buffer = res.storage();
           used->writes.push_back(&res);
           images.push_back(&res);
         } else {
-          args[i] = dummy();
+          arg = dummy();
         }
         break;
       }
       case compiler::ParamKind::kHwAtomicBuffer:
         // Nothing can be bound there through the API: sizes stay 0, accesses read 0.
-        args[i] = dummy();
+        arg = dummy();
         break;
       case compiler::ParamKind::kGlobalMemory:
         // Only launch_grid passes a space; other stages see an empty one.
-        args[i] = options.global_memory() ? options.global_memory : dummy();
+        arg = options.global_memory() ? StageArg{ResourceTable::kNone, options.global_memory}
+                                      : dummy();
         info.global_size = options.global_memory() ? options.global_size : 0;
         break;
       case compiler::ParamKind::kInputMemory:
-        args[i] = options.input_memory() ? options.input_memory : dummy();
+        arg =
+            options.input_memory() ? StageArg{ResourceTable::kNone, options.input_memory} : dummy();
         info.input_size = options.input_memory() ? options.input_size : 0;
         break;
       case compiler::ParamKind::kSharedMemory:
@@ -350,8 +372,9 @@ std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, Shader
     }
   }
   if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers, images);
-  if (info_slot != SIZE_MAX) args[info_slot] = queue.create_buffer_from(&info, sizeof(info));
-  return args;
+  out.info_index = uint32_t(tables->infos.size());
+  tables->infos.push_back(info);
+  return out;
 }
 
 }  // namespace clpipe::frontend

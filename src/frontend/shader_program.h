@@ -9,12 +9,14 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "compiler/emit/emit.h"
 #include "frontend/context_state.h"
 #include "frontend/cso.h"
 #include "frontend/draw_setup.h"
+#include "frontend/resource_tables.h"
 #include "runtime/device.h"
 #include "runtime/program_cache.h"
 #include "runtime/queue.h"
@@ -61,12 +63,21 @@ struct StageBindOptions {
   uint32_t input_size = 0;
 };
 
-// Kernel arguments of a stage's resource parameters from the bound state of `stage`, in
-// parameter order. Resources read (or written: shader buffers in the writable mask,
-// images) are added to used.
-std::vector<cl::Buffer> bind_stage_resources(const StageProgram& program, ShaderType stage,
-                                             const ContextState& st, uint64_t screen_id,
-                                             runtime::Queue& queue, DrawResources* used,
-                                             const StageBindOptions& options = {});
+// Resource arguments of a stage from the bound state of `stage`, in parameter order: the
+// bound resources' storage, and entries appended to `tables` for everything else (user
+// constants, views, samplers, the ClpResourceInfo entry). Constant buffers bound from a
+// resource pass its whole storage with the offset in const_offset, so that draws binding
+// the same buffer share the argument. Resources read (or written: shader buffers in the
+// writable mask, images) are added to used.
+// A stage's resource arguments, in parameter order, and its entry of tables->infos.
+struct StageResources {
+  std::vector<StageArg> args;
+  uint32_t info_index = 0;
+};
+
+StageResources bind_stage_resources(const StageProgram& program, ShaderType stage,
+                                    const ContextState& st, uint64_t screen_id,
+                                    runtime::Queue& queue, DrawResources* used,
+                                    ResourceTables* tables, const StageBindOptions& options = {});
 
 }  // namespace clpipe::frontend

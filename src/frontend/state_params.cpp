@@ -99,6 +99,13 @@ Status ContextImpl::set_viewport_states(unsigned start, const std::vector<Viewpo
 
 Status ContextImpl::set_framebuffer_state(const FramebufferState& fb) {
   return guard("set_framebuffer_state", [&] {
+    // A scene renders into one framebuffer: another one starts another scene.
+    const FramebufferState& cur = state_.framebuffer;
+    if (fb.width != cur.width || fb.height != cur.height || fb.layers != cur.layers ||
+        fb.samples != cur.samples || fb.nr_cbufs != cur.nr_cbufs || fb.zsbuf != cur.zsbuf ||
+        fb.cbufs != cur.cbufs) {
+      flush_scene();
+    }
     if (fb.nr_cbufs > kMaxColorBufs) {
       runtime::invalid("nr_cbufs ", unsigned(fb.nr_cbufs), " exceeds ", kMaxColorBufs);
     }
@@ -278,6 +285,7 @@ Status ContextImpl::set_sampler_views(ShaderType shader, unsigned start,
 Status ContextImpl::set_stream_output_targets(const std::vector<StreamOutputTargetHandle>& targets,
                                               const std::vector<uint32_t>& offsets) {
   return guard("set_stream_output_targets", [&] {
+    flush_scene();
     if (targets.size() > kMaxSoBuffers) {
       runtime::invalid(targets.size(), " targets exceed the maximum of ", kMaxSoBuffers);
     }

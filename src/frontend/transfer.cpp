@@ -145,6 +145,7 @@ void check_usage(uint32_t usage, const ResourceImpl& r) {
 Result<TransferHandle> ContextImpl::transfer_map(const ResourceRef& res, unsigned level,
                                                  uint32_t usage, const Box& box) {
   return guard_result<TransferHandle>("transfer_map", [&] {
+    flush_scene_using(res);
     ResourceImpl& r = resource(res, "transfer_map");
     check_usage(usage, r);
     check_box(r.layout(), level, box, "transfer_map");
@@ -247,6 +248,7 @@ Status ContextImpl::transfer_unmap(TransferHandle& transfer) {
 Status ContextImpl::buffer_subdata(const ResourceRef& res, uint32_t usage, uint32_t offset,
                                    uint32_t size, const void* data) {
   return guard("buffer_subdata", [&] {
+    flush_scene_using(res);
     ResourceImpl& r = resource(res, "buffer_subdata");
     if (!r.is_buffer()) runtime::invalid("the resource is not a BUFFER");
     if (usage & ~kKnownMapFlags) runtime::invalid("unknown map flags");
@@ -270,6 +272,7 @@ Status ContextImpl::texture_subdata(const ResourceRef& res, unsigned level, uint
                                     const Box& box, const void* data, uint32_t stride,
                                     uint64_t layer_stride) {
   return guard("texture_subdata", [&] {
+    flush_scene_using(res);
     ResourceImpl& r = resource(res, "texture_subdata");
     if (usage & ~kKnownMapFlags) runtime::invalid("unknown map flags");
     check_box(r.layout(), level, box, "texture_subdata");

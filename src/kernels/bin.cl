@@ -1,16 +1,15 @@
 // Binning: for every screen tile, the list of ClpTri records touching it, in API order.
+// One binning covers every record of a scene.
 //
 // Order is kept by a counting sort: the records are cut into `nchunks` consecutive
 // chunks, one work-item per chunk walks its records in order.
-//   bin_count    hist[t * nchunks + c] = records of chunk c touching tile t; bounds =
-//                the tile rectangle of all records' bounding boxes, as (min x, min y,
-//                max x, max y) with atomic min / max (the host sets it to
-//                (INT_MAX, INT_MAX, -1, -1) first), so that the tile pass can skip
-//                the tiles no primitive reaches
+//   bin_count    hist[t * nchunks + c] = records of chunk c touching tile t
 //   (host: exclusive prefix sum of hist, tile-major, see scan.cl)
-//   bin_scatter  each chunk writes its records at its running offsets
+//   bin_scatter  each chunk writes its records at its running offsets (below capacity)
 // After the scatter, hist[t * nchunks + c] holds the end of (t, c), so tile t's list is
 // list[t == 0 ? 0 : hist[t * nchunks - 1] .. hist[t * nchunks + nchunks - 1]).
+// The record count lives on the device (status[0], prim.cl's records_advance); records
+// past `capacity` were never written and are not binned (the host replays the scene).
 // Producer of the input: prim.cl. Consumer of the lists: tile.cl.
 #include "draw_shared.h"
 
@@ -36,40 +35,32 @@ inline void clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1,
   *ty1 = (t->bbox[3] - 1) >> CLP_TILE_SIZE_LOG2;
 }
 
-__kernel void bin_count(global const ClpTri* tris, uint ntris, uint nchunks, uint tiles_x,
-                        uint tiles_y, global uint* hist, global int* bounds) {
+__kernel void bin_count(global const ClpTri* tris, global const uint* status, uint capacity,
+                        uint nchunks, uint tiles_x, uint tiles_y, global uint* hist) {
   const uint c = get_global_id(0);
   if (c >= nchunks) return;
+  const uint ntris = min(status[0], capacity);
   for (uint t = 0; t < tiles_x * tiles_y; ++t) hist[t * nchunks + c] = 0;
   const uint per = (ntris + nchunks - 1) / nchunks;
   const uint r0 = c * per, r1 = min(ntris, r0 + per);
-  int bx0 = INT_MAX, by0 = INT_MAX, bx1 = -1, by1 = -1;
   for (uint r = r0; r < r1; ++r) {
     global const ClpTri* t = &tris[r];
     int tx0, ty0, tx1, ty1;
     clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
-    bx0 = min(bx0, tx0);
-    by0 = min(by0, ty0);
-    bx1 = max(bx1, tx1);
-    by1 = max(by1, ty1);
     for (int ty = ty0; ty <= ty1; ++ty) {
       for (int tx = tx0; tx <= tx1; ++tx) {
         if (clp_tri_touches_tile(t, tx, ty)) hist[(ty * tiles_x + tx) * nchunks + c] += 1;
       }
     }
   }
-  if (bx1 >= 0) {
-    atomic_min(&bounds[0], bx0);
-    atomic_min(&bounds[1], by0);
-    atomic_max(&bounds[2], bx1);
-    atomic_max(&bounds[3], by1);
-  }
 }
 
-__kernel void bin_scatter(global const ClpTri* tris, uint ntris, uint nchunks, uint tiles_x,
-                          global uint* offsets, global uint* list, uint capacity) {
+__kernel void bin_scatter(global const ClpTri* tris, global const uint* status,
+                          uint record_capacity, uint nchunks, uint tiles_x, global uint* offsets,
+                          global uint* list, uint capacity) {
   const uint c = get_global_id(0);
   if (c >= nchunks) return;
+  const uint ntris = min(status[0], record_capacity);
   const uint per = (ntris + nchunks - 1) / nchunks;
   const uint r0 = c * per, r1 = min(ntris, r0 + per);
   for (uint r = r0; r < r1; ++r) {

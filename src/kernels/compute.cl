@@ -33,6 +33,9 @@ struct ClpStageCtx {
   uint work_dim;
 };
 
+// One launch, one table entry.
+uint clp_resource_index(ClpStageCtx* s) { return 0u; }
+
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   const int c = chan & 3;
   uint v = 0u;

@@ -110,6 +110,13 @@ typedef struct {
   // .x of register edgeflag_reg (the VS's EDGEFLAG output, GL's glEdgeFlag) is not
   // drawn; -1 = every boundary edge is drawn.
   CLP_I32 edgeflag_reg;
+  // The draw's post-transform vertices start at float4 verts_base of the vertex buffer
+  // the setup and tile passes read (a scene's draws share one buffer).
+  CLP_U32 verts_base;
+  // The tile pass's state of the draw: its ClpRasterParams (draws with equal state share
+  // one) and the fragment shader's entry in its ClpResourceInfo table.
+  CLP_U32 raster_index;
+  CLP_U32 fs_ri_index;
 } ClpDrawParams;
 
 // ClpTri.flags
@@ -142,10 +149,12 @@ typedef struct {
   CLP_U32 flags;     // CLP_TRI_*
   CLP_U32 prim_id;
   CLP_F32 point[3];  // sprites: centre x, y and size in pixels
+  CLP_U32 draw;      // the scene draw it belongs to: index of its ClpDrawParams
+  CLP_U32 pad;
 } ClpTri;
 
 #if !defined(__OPENCL_C_VERSION__) && !defined(__OPENCL_VERSION__)
-static_assert(sizeof(ClpTri) == 160, "ClpTri layout is shared with OpenCL C");
+static_assert(sizeof(ClpTri) == 168, "ClpTri layout is shared with OpenCL C");
 #endif
 
 #endif  // CLPIPE_DRAW_SHARED_H

@@ -52,6 +52,9 @@ vf clp_harness_gather(global const uint* table, const int* index) {
   return CLP_AS_VF(CLP_PACK(r));
 }
 
+// The harness binds one table entry.
+uint clp_resource_index(ClpStageCtx* s) { return 0u; }
+
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   int idx[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {

@@ -244,12 +244,16 @@ __kernel void restart_segments(global const uint* restart, global const uint* se
   if (restart[k]) seg_first[seg_index[k] + 1] = k + 1;
 }
 
-__kernel void prim_count(global const ClpDrawParams* dp, global const float4* verts,
+// dps[draw]: the draw's parameters among the scene's; its vertices start at float4
+// dps[draw].verts_base of verts.
+__kernel void prim_count(global const ClpDrawParams* dps, uint draw, global const float4* verts,
                          global const uint* restart, global const uint* seg_index,
                          global const uint* seg_first, global uint* counts,
                          global uint* assembled) {
+  global const ClpDrawParams* dp = dps + draw;
   const uint p = get_global_id(0);
   if (p >= dp->count * dp->instance_count) return;
+  verts += dp->verts_base;
   ClpPrim prims[2];
   uint vbase, k;
   const uint n = clp_position_prims(dp, restart, seg_index, seg_first, p, prims, &vbase, &k);
@@ -259,17 +263,31 @@ __kernel void prim_count(global const ClpDrawParams* dp, global const float4* ve
   assembled[p] = clp_assembled_units(dp->prim_mode, n);
 }
 
+// After the scan of a draw's counts: the next draw's records start draw_base[draw + 1]
+// = draw_base[draw] + total[0]; status[0] (records the scene needs) follows it.
+__kernel void records_advance(global uint* draw_base, uint draw, global const uint* total,
+                              global uint* status) {
+  if (get_global_id(0) != 0) return;
+  const uint end = draw_base[draw] + total[0];
+  draw_base[draw + 1] = end;
+  status[0] = end;
+}
+
 // offsets: exclusive prefix sums of prim_count's counts. prim_base (with restart and
 // PRIMID): exclusive prefix sums of `assembled` within an instance is not what a scan
 // over all positions gives, so the host passes the scan over all positions and the
 // per-instance base is subtracted here.
 // With CLP_DRAW_PRIM_ID_TABLE, prim_base holds the PRIMID of every position instead.
-__kernel void prim_write(global const ClpDrawParams* dp, global const float4* verts,
+// The draw's records go to out[draw_base[draw] + offsets[p] ...], below capacity.
+__kernel void prim_write(global const ClpDrawParams* dps, uint draw, global const float4* verts,
                          global const uint* restart, global const uint* seg_index,
                          global const uint* seg_first, global const uint* offsets,
-                         global const uint* prim_base, global ClpTri* out, uint capacity) {
+                         global const uint* prim_base, global ClpTri* out, uint capacity,
+                         global const uint* draw_base) {
+  global const ClpDrawParams* dp = dps + draw;
   const uint p = get_global_id(0);
   if (p >= dp->count * dp->instance_count) return;
+  verts += dp->verts_base;
   ClpPrim prims[2];
   uint vbase, k;
   const uint n = clp_position_prims(dp, restart, seg_index, seg_first, p, prims, &vbase, &k);
@@ -284,12 +302,16 @@ __kernel void prim_write(global const ClpDrawParams* dp, global const float4* ve
     }
     id += dp->prim_id_base;
   }
-  // This position's slot: offsets[p] .. offsets[p + 1] (or the end of the buffer).
-  const uint at = offsets[p];
-  const uint end = p + 1 < dp->count * dp->instance_count ? offsets[p + 1] : capacity;
+  // This position's slot: base + offsets[p] .. base + offsets[p + 1] (the draw's end for
+  // the last position), clipped to the buffer.
+  const uint base = draw_base[draw];
+  const uint at = base + offsets[p];
+  const uint end = p + 1 < dp->count * dp->instance_count ? base + offsets[p + 1]
+                                                          : draw_base[draw + 1];
   ClpOut o;
   o.next = out + at;
-  o.room = at <= end && end <= capacity ? end - at : 0;
+  o.room = at <= end && at < capacity ? min(end, capacity) - at : 0;
+  o.draw = draw;
   const bool quads = dp->prim_mode == CLP_PRIM_QUADS || dp->prim_mode == CLP_PRIM_QUAD_STRIP;
   for (uint i = 0; i < n; ++i) {
     clp_process_prim(dp, verts, &prims[i], vbase, id, &o);

@@ -17,6 +17,7 @@
 typedef struct {
   global ClpTri* next;
   uint room;
+  uint draw;  // ClpTri.draw of the records
 } ClpOut;
 
 // A window-space vertex with its weights over the original vertices.
@@ -126,6 +127,8 @@ inline uint clp_emit_fixed(global const ClpDrawParams* dp, long X[3], long Y[3],
   out->prim_id = prim_id;
   for (int i = 0; i < 3; ++i)
     out->point[i] = sprite ? sprite[i] : 0.0f;
+  out->draw = o->draw;
+  out->pad = 0;
   return 1;
 }
 

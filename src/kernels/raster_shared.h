@@ -96,15 +96,29 @@ typedef struct {
   CLP_U32 sample_mask;
   CLP_U32 fb_width, fb_height;
   CLP_U32 tiles_x;
-  CLP_U32 bin_chunks;  // chunks of the binning pass (see bin.cl)
-  // The tile pass runs over the rectangle of tiles_w tiles per row from tile (tile_x0,
-  // tile_y0) that bounds the draw's primitives (bin_count's bounds): work-group g shades
-  // tile (tile_x0 + g % tiles_w, tile_y0 + g / tiles_w).
-  CLP_U32 tile_x0, tile_y0, tiles_w;
   CLP_U32 sprite_coord_enable;
   CLP_U32 num_fs_inputs;
   CLP_U32 stipple[32];
   ClpFsLink link[CLP_MAX_FS_INPUTS];
 } ClpRasterParams;
+
+// One launch of the tile pass: a run of consecutive scene draws [first_draw, end_draw)
+// that share the fragment program, its resources, the vertex buffer and the targets
+// (ClpRasterParams of first_draw say where the targets are). The records of the run are
+// those of the scene's bin lists with draw_base[first_draw] <= index < draw_base[end_draw].
+typedef struct {
+  // Work-group g shades tile (tile_x0 + g % tiles_w, tile_y0 + g / tiles_w): the tiles
+  // the run's scissor rectangles cover.
+  CLP_U32 tile_x0, tile_y0, tiles_w;
+  CLP_U32 bin_chunks;  // chunks of the scene's binning (see bin.cl)
+  CLP_U32 first_draw, end_draw;
+  // The scene fits its buffers when status[0] <= record_capacity and status[1] <=
+  // list_capacity (records and bin entries it needed); otherwise the host replays it
+  // with larger buffers and this launch writes nothing.
+  CLP_U32 record_capacity, list_capacity;
+  CLP_U32 round_each;  // bit r: colour buffer r is rounded after every fragment
+  CLP_U32 zs_load;     // some draw of the run tests depth or stencil
+  CLP_U32 pad[2];
+} ClpRunParams;
 
 #endif  // CLPIPE_RASTER_SHARED_H

@@ -97,6 +97,12 @@ typedef struct {
 vf clp_system_value(ClpStageCtx* stage, ClpShaderIo* io, int semantic, int chan);
 
 // ---------------------------------------------------------------------------------
+// Resources: the entry of the ClpResourceInfo table (kernels/shader_lib_shared.h) that
+// this invocation uses. Draws of one scene share the table and their buffers; the entry
+// tells where each draw's bindings are in them.
+uint clp_resource_index(ClpStageCtx* stage);
+
+// ---------------------------------------------------------------------------------
 // Fragment inputs (prologue): the generated code calls one of these per declared input
 // register and channel it uses, and stores the result into io->in[reg][chan].
 // interp: TGSI interpolate mode (0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR);

@@ -43,6 +43,16 @@ typedef struct {
   CLP_RI_U32 clock_base_lo;
   CLP_RI_U32 clock_base_hi;
   CLP_RI_U32 pad[3];  // zero; keeps the size a multiple of 16 bytes
+  // Where the bound data starts in the buffers passed to the shader, so that draws of one
+  // scene share kernel arguments (the scene's arena, a resource's whole storage) and
+  // differ only in these: CONST[b] starts at word const_offset[b] of its buffer; the
+  // sampler view, sampler and image view tables at element view_base, sampler_base and
+  // image_base of theirs. All 0 when each binding has a buffer of its own.
+  CLP_RI_U32 const_offset[CLP_RI_MAX_CONST_BUFFERS];
+  CLP_RI_U32 view_base;
+  CLP_RI_U32 sampler_base;
+  CLP_RI_U32 image_base;
+  CLP_RI_U32 pad2;  // zero
 } ClpResourceInfo;
 
 #undef CLP_RI_U32

@@ -53,6 +53,8 @@ typedef struct {
   CLP_U32 invocation_count;  // invocations the launch covers (entries of the count array)
   CLP_U32 write;             // 0: count the positions of each invocation; 1: write them
   CLP_I32 in_map[CLP_GS_MAX_INPUTS];  // GS IN register -> VS OUT register or CLP_GS_IN_*
+  CLP_U32 ri_index;                   // the geometry shader's entry in its ClpResourceInfo table
+  CLP_U32 pad;
 } ClpGsParams;
 
 // ---------------------------------------------------------------------------------
@@ -87,7 +89,7 @@ typedef struct {
 #if !defined(__OPENCL_C_VERSION__) && !defined(__OPENCL_VERSION__)
 static_assert(CLP_NUM_COUNTER_WORDS == CLP_COUNTER_PRIMS_GENERATED,
               "the stream counters follow the tile pass's");
-static_assert(sizeof(ClpGsParams) == 8 * 4 + CLP_GS_MAX_INPUTS * 4, "ClpGsParams layout");
+static_assert(sizeof(ClpGsParams) == 10 * 4 + CLP_GS_MAX_INPUTS * 4, "ClpGsParams layout");
 static_assert(sizeof(ClpSoParams) == 8 * 4 + 8 * 4 + 4 * 8 + CLP_SO_MAX_OUTPUTS * 6 * 4,
               "ClpSoParams layout");
 #endif

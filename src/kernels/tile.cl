@@ -76,26 +76,6 @@ inline float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
                   (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
 }
 
-// Whether the working value of colour buffer `rt` must be rounded to the format after
-// every fragment. Blending, logic ops and colour masks read the pixel's value, which the
-// buffer holds at the format's precision. Otherwise a fragment's colour replaces the
-// pixel outright, and rounding once when the tile is stored gives the same bits, for
-// formats whose encode(decode(encode(x))) == encode(x): the exactly rounded 8-bit UNORM
-// and the half and single float fast paths of format.h. (Not sRGB, whose tables need
-// not round trip, nor 32-bit UNORM, which does not fit a float.)
-inline bool clp_rt_round_each(global const ClpRtState* rt) {
-  if ((rt->flags & (CLP_RT_BLEND | CLP_RT_LOGICOP)) || (rt->colormask & 0xfu) != 0xfu) return true;
-  switch (rt->format) {
-    case CLP_FMT_R8G8B8A8_UNORM:
-    case CLP_FMT_B8G8R8A8_UNORM:
-    case CLP_FMT_R8G8B8X8_UNORM:
-    case CLP_FMT_B8G8R8X8_UNORM:
-    case CLP_FMT_R16G16B16A16_FLOAT:
-    case CLP_FMT_R32G32B32A32_FLOAT: return false;
-    default: return true;
-  }
-}
-
 // Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
 // buffer `rt`, and returns the new pixel value, at the format's precision when `round`.
 inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtState* rt,
@@ -318,42 +298,61 @@ inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
   ctx->z = z;
 }
 
+// The first entry of list[begin, end) whose value is >= v (the lists are sorted).
+inline uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
+  while (begin < end) {
+    const uint mid = begin + (end - begin) / 2;
+    if (list[mid] < v) begin = mid + 1;
+    else end = mid;
+  }
+  return begin;
+}
+
 __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_pass(
-    global const ClpRasterParams* rp, global const ClpDrawParams* dp, global const ClpTri* tris,
-    global const uint* bin_list, global const uint* bin_offsets, global const float4* verts,
-    global uchar* cb0, global uchar* cb1, global uchar* cb2, global uchar* cb3,
-    global uchar* cb4, global uchar* cb5, global uchar* cb6, global uchar* cb7,
-    global uchar* zsbuf, global uint* counters,
+    const ClpRunParams run, global const ClpRasterParams* rps,
+    global const ClpDrawParams* dps, global const ClpTri* tris, global const uint* bin_list,
+    global const uint* bin_offsets, global const uint* draw_base, global const uint* status,
+    global const float4* verts, global uchar* cb0, global uchar* cb1, global uchar* cb2,
+    global uchar* cb3, global uchar* cb4, global uchar* cb5, global uchar* cb6,
+    global uchar* cb7, global uchar* zsbuf, global uint* counters,
     global const uint* predicate CLP_RESOURCE_PARAMS) {
-  if (rp->flags & CLP_RAST_PREDICATE) {
+  // A scene that outgrew its buffers is replayed: nothing of it is drawn now.
+  if (status[0] > run.record_capacity || status[1] > run.list_capacity) return;
+  // Targets, counting and the predicate are the same for every draw of the run.
+  global const ClpRasterParams* rp0 = rps + dps[run.first_draw].raster_index;
+  if (rp0->flags & CLP_RAST_PREDICATE) {
     const bool value = (predicate[0] | predicate[1]) != 0;
-    if (value == ((rp->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
+    if (value == ((rp0->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
   }
   const uint group = get_group_id(0);
-  const uint tile = (rp->tile_y0 + group / rp->tiles_w) * rp->tiles_x + rp->tile_x0 +
-                    group % rp->tiles_w;
-  const uint nc = rp->bin_chunks;
-  const uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
-  const uint list_end = bin_offsets[tile * nc + nc - 1];
+  const uint tile = (run.tile_y0 + group / run.tiles_w) * rp0->tiles_x + run.tile_x0 +
+                    group % run.tiles_w;
+  const uint nc = run.bin_chunks;
+  // The tile's list holds the records of the whole scene in order; this run's are those
+  // from draw_base[first_draw] to draw_base[end_draw].
+  uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
+  uint list_end = bin_offsets[tile * nc + nc - 1];
   if (list_begin >= list_end) return;  // no primitive touches this tile
+  list_begin = clp_lower_bound(bin_list, list_begin, list_end, draw_base[run.first_draw]);
+  list_end = clp_lower_bound(bin_list, list_begin, list_end, draw_base[run.end_draw]);
+  if (list_begin >= list_end) return;
 
   const uint lid = get_local_id(0);
-  const int tx = (int)(tile % rp->tiles_x), ty = (int)(tile / rp->tiles_x);
+  const int tx = (int)(tile % rp0->tiles_x), ty = (int)(tile / rp0->tiles_x);
   const int qx = tx * CLP_TILE_SIZE + (int)(lid % (CLP_TILE_SIZE / 2)) * 2;
   const int qy = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / 2)) * 2;
   const int4 lx = (int4)(qx, qx + 1, qx, qx + 1), ly = (int4)(qy, qy, qy + 1, qy + 1);
-  const int4 exists = (lx < (int4)((int)rp->fb_width)) & (ly < (int4)((int)rp->fb_height));
+  const int4 exists = (lx < (int4)((int)rp0->fb_width)) & (ly < (int4)((int)rp0->fb_height));
   if (!any(exists)) return;
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
-  const uint nrt = min(rp->nr_cbufs, (uint)CLP_MAX_RTS);
+  const uint nrt = min(rp0->nr_cbufs, (uint)CLP_MAX_RTS);
   float4 color[CLP_MAX_RTS][4];
-  uint dirty = 0;       // bit rt * 4 + lane: the pixel changed
-  uint round_each = 0;  // bit rt: clp_rt_round_each
+  uint dirty = 0;                          // bit rt * 4 + lane: the pixel changed
+  const uint round_each = run.round_each;  // bit rt: round after every fragment
   for (uint r = 0; r < nrt; ++r) {
-    global const ClpRtState* rt = &rp->rt[r];
+    global const ClpRtState* rt = &rp0->rt[r];
     if (!(rt->flags & CLP_RT_ENABLED)) continue;
-    if (clp_rt_round_each(rt)) round_each |= 1u << r;
     for (int l = 0; l < 4; ++l) {
       if (!CLP_LANE(exists, l)) continue;
       global const uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
@@ -361,36 +360,32 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       color[r][l] = clp_rt_decode(rt->format, rt->flags, clp_load_block(rt->format, p));
     }
   }
-  const bool have_zs = (rp->flags & CLP_RAST_ZS_PRESENT) != 0;
-  const bool zs_test = have_zs && (rp->flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
   // Only the depth/stencil test reads or changes the depth/stencil buffer.
-  const uint zbytes = clp_zs_bytes(rp->zs_format);
-  global uchar* zquad = zsbuf + rp->zs_offset + (size_t)qy * rp->zs_pitch + (size_t)qx * zbytes;
+  const uint zfmt = rp0->zs_format;
+  const uint zbytes = clp_zs_bytes(zfmt);
+  global uchar* zquad = zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
   uint4 zlo = (uint4)(0u), zhi = (uint4)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
   uint zs_dirty = 0;
-  if (zs_test) {
+  if (run.zs_load) {
     // Lane by lane with constant lanes: inserting at a variable lane goes through memory.
-    const uint fmt = rp->zs_format;
-    const uint2 z0 = exists.x ? clp_zs_load(fmt, zquad) : (uint2)(0u);
-    const uint2 z1 = exists.y ? clp_zs_load(fmt, zquad + zbytes) : (uint2)(0u);
-    const uint2 z2 = exists.z ? clp_zs_load(fmt, zquad + rp->zs_pitch) : (uint2)(0u);
-    const uint2 z3 = exists.w ? clp_zs_load(fmt, zquad + rp->zs_pitch + zbytes) : (uint2)(0u);
+    const uint2 z0 = exists.x ? clp_zs_load(zfmt, zquad) : (uint2)(0u);
+    const uint2 z1 = exists.y ? clp_zs_load(zfmt, zquad + zbytes) : (uint2)(0u);
+    const uint2 z2 = exists.z ? clp_zs_load(zfmt, zquad + rp0->zs_pitch) : (uint2)(0u);
+    const uint2 z3 = exists.w ? clp_zs_load(zfmt, zquad + rp0->zs_pitch + zbytes) : (uint2)(0u);
     zlo = (uint4)(z0.x, z1.x, z2.x, z3.x);
     zhi = (uint4)(z0.y, z1.y, z2.y, z3.y);
   }
-  // Without stencil and depth bounds the four lanes are tested together.
-  const bool zs_quad = !((rp->flags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(rp->zs_format)) &&
-                       !(rp->flags & CLP_RAST_DEPTH_BOUNDS);
-  // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
-  const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
-                        ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
 
-  const bool count = (rp->flags & CLP_RAST_COUNT) != 0;
+  const bool count = (rp0->flags & CLP_RAST_COUNT) != 0;
   uint samples_passed = 0, shaded = 0;
   const long X = (long)qx << CLP_SUBPIXEL_BITS, Y = (long)qy << CLP_SUBPIXEL_BITS;
 
   for (uint i = list_begin; i < list_end; ++i) {
     global const ClpTri* t = &tris[bin_list[i]];
+    // The state of the record's draw.
+    global const ClpDrawParams* dp = dps + t->draw;
+    global const ClpRasterParams* rp = rps + dp->raster_index;
+    global const float4* dverts = verts + dp->verts_base;
     // Coverage: inside the bounding box (which includes the scissor) and all edges.
     int4 cov = exists & (lx >= (int4)(t->bbox[0])) & (lx < (int4)(t->bbox[2])) &
                (ly >= (int4)(t->bbox[1])) & (ly < (int4)(t->bbox[3]));
@@ -411,6 +406,14 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (!any(cov)) continue;
 
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
+    const bool zs_test = (rp->flags & CLP_RAST_ZS_PRESENT) &&
+                         (rp->flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
+    // Without stencil and depth bounds the four lanes are tested together.
+    const bool zs_quad = !((rp->flags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(zfmt)) &&
+                         !(rp->flags & CLP_RAST_DEPTH_BOUNDS);
+    // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
+    const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
+                          ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
     // Corner barycentrics from the exact edge functions (without the fill bias): corner
     // k is opposite edge k + 1.
     vf b[3];
@@ -427,9 +430,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     bool ctx_ready = false;
     int4 alive = cov;
     if (t->flags & CLP_TRI_PIXEL_CLIP) {
-      clp_stage_ctx(&ctx, rp, dp, verts, t, b, lx, ly, z);
+      clp_stage_ctx(&ctx, rp, dp, dverts, t, b, lx, ly, z);
       ctx_ready = true;
-      alive &= clp_pixel_clip(dp, verts, ctx.vert, ctx.lp);
+      alive &= clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
       if (!any(alive)) continue;
     }
     if (early_zs && zs_test) {
@@ -446,7 +449,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       }
       if (!any(alive)) continue;
     }
-    if (!ctx_ready) clp_stage_ctx(&ctx, rp, dp, verts, t, b, lx, ly, z);
+    if (!ctx_ready) clp_stage_ctx(&ctx, rp, dp, dverts, t, b, lx, ly, z);
     if (count) {
       shaded += clp_lanes(alive);
       // With the depth/stencil tests before the shader, passing them is what counts.
@@ -518,7 +521,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     clp_counter_add(counters + CLP_COUNTER_PS_INVOCATIONS, shaded);
   }
   for (uint r = 0; r < nrt; ++r) {
-    global const ClpRtState* rt = &rp->rt[r];
+    global const ClpRtState* rt = &rp0->rt[r];
     for (int l = 0; l < 4; ++l) {
       if (!(dirty & (1u << (r * 4 + l)))) continue;
       global uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
@@ -527,10 +530,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     }
   }
   if (zs_dirty) {
-    const uint fmt = rp->zs_format;
-    if (zs_dirty & 1u) clp_zs_store(fmt, zquad, (uint2)(zlo.x, zhi.x));
-    if (zs_dirty & 2u) clp_zs_store(fmt, zquad + zbytes, (uint2)(zlo.y, zhi.y));
-    if (zs_dirty & 4u) clp_zs_store(fmt, zquad + rp->zs_pitch, (uint2)(zlo.z, zhi.z));
-    if (zs_dirty & 8u) clp_zs_store(fmt, zquad + rp->zs_pitch + zbytes, (uint2)(zlo.w, zhi.w));
+    if (zs_dirty & 1u) clp_zs_store(zfmt, zquad, (uint2)(zlo.x, zhi.x));
+    if (zs_dirty & 2u) clp_zs_store(zfmt, zquad + zbytes, (uint2)(zlo.y, zhi.y));
+    if (zs_dirty & 4u) clp_zs_store(zfmt, zquad + rp0->zs_pitch, (uint2)(zlo.z, zhi.z));
+    if (zs_dirty & 8u) clp_zs_store(zfmt, zquad + rp0->zs_pitch + zbytes, (uint2)(zlo.w, zhi.w));
   }
 }

@@ -22,7 +22,10 @@
 struct ClpStageCtx {
   vi vertex_id, vertex_id_nobase, instance_id;
   int base_vertex, base_instance, draw_id;
+  uint ri_index;
 };
+
+uint clp_resource_index(ClpStageCtx* s) { return s->ri_index; }
 
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   vi v = (vi)(0);
@@ -65,7 +68,8 @@ inline uint4 clp_fetch_attrib(global const ClpVertexParams* vp, global const Clp
   }
 }
 
-__kernel void vertex_pass(global const ClpVertexParams* vp, global const uchar* ib,
+// vps[draw]: this launch's draw among the scene's parameter blocks.
+__kernel void vertex_pass(global const ClpVertexParams* vps, uint draw, global const uchar* ib,
                           global const uchar* vb0, global const uchar* vb1,
                           global const uchar* vb2, global const uchar* vb3,
                           global const uchar* vb4, global const uchar* vb5,
@@ -78,6 +82,7 @@ __kernel void vertex_pass(global const ClpVertexParams* vp, global const uchar* 
                           CLP_RESOURCE_PARAMS) {
   global const uchar* vbs[CLP_MAX_VERTEX_BUFFERS] = {vb0, vb1, vb2,  vb3,  vb4,  vb5,  vb6,  vb7,
                                                      vb8, vb9, vb10, vb11, vb12, vb13, vb14, vb15};
+  global const ClpVertexParams* vp = vps + draw;
   const uint total = vp->count * vp->instance_count;
   const uint first = get_global_id(0) * 4;
   if (first >= total) return;
@@ -86,6 +91,7 @@ __kernel void vertex_pass(global const ClpVertexParams* vp, global const uchar* 
   ctx.base_vertex = vp->index_size ? vp->index_bias : (int)vp->start;
   ctx.base_instance = (int)vp->start_instance;
   ctx.draw_id = (int)vp->draw_id;
+  ctx.ri_index = vp->ri_index;
   ClpShaderIo io;
   int vid[4], vid_nobase[4], iid[4], live[4];
   for (int l = 0; l < 4; ++l) {
@@ -140,7 +146,7 @@ __kernel void vertex_pass(global const ClpVertexParams* vp, global const uchar* 
   const uint no = vp->num_outputs;
   for (int l = 0; l < 4; ++l) {
     if (!live[l]) continue;
-    global float4* dst = out_verts + (size_t)(first + l) * no;
+    global float4* dst = out_verts + vp->out_base + (size_t)(first + l) * no;
     for (uint r = 0; r < no && r < CLP_NUM_OUTPUTS; ++r) {
       dst[r] = (float4)(CLP_LANE(io.out[r][0], l), CLP_LANE(io.out[r][1], l),
                         CLP_LANE(io.out[r][2], l), CLP_LANE(io.out[r][3], l));

@@ -47,6 +47,8 @@ typedef struct {
   CLP_U32 restart_enabled;
   CLP_U32 restart_index;
   CLP_U32 draw_id;
+  CLP_U32 ri_index;  // the vertex shader's entry in its ClpResourceInfo table
+  CLP_U32 out_base;  // float4 of the output buffer where this draw's vertices start
   CLP_U32 pad;
 } ClpVertexParams;
 

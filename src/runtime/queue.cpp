@@ -1,5 +1,6 @@
 #include "runtime/queue.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "runtime/error.h"
@@ -22,6 +23,7 @@ cl::Buffer Queue::create_buffer(size_t size, cl_mem_flags flags) const {
 
 cl::Buffer Queue::create_buffer_from(const void* data, size_t size) const {
   if (size == 0) return create_buffer(4, CL_MEM_READ_ONLY);
+  ++counters_.uploads;
   cl_int status = CL_SUCCESS;
   cl::Buffer b(device_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size,
                const_cast<void*>(data), &status);
@@ -62,6 +64,7 @@ cl::Event Queue::launch(const cl::Kernel& kernel, const std::vector<size_t>& glo
       kernel, offset.empty() ? cl::NullRange : range(offset), range(global),
       local.empty() ? cl::NullRange : range(local), nullptr, &ev);
   if (status != CL_SUCCESS) throw Error(status, "clEnqueueNDRangeKernel", label);
+  ++counters_.launches;
   if (profiling_) records_.emplace_back(label, ev);
   return ev;
 }
@@ -87,11 +90,13 @@ cl::Event Queue::launch_1d(const cl::Kernel& kernel, size_t count, const char* l
 void Queue::write(const cl::Buffer& dst, size_t offset, size_t size, const void* src,
                   bool blocking) {
   if (size == 0) return;
+  ++counters_.uploads;
   CLP_CHECK(queue_.enqueueWriteBuffer(dst, blocking ? CL_TRUE : CL_FALSE, offset, size, src));
 }
 
 void Queue::read(const cl::Buffer& src, size_t offset, size_t size, void* dst) {
   if (size == 0) return;
+  ++counters_.blocking_reads;
   CLP_CHECK(queue_.enqueueReadBuffer(src, CL_TRUE, offset, size, dst));
 }
 
@@ -121,9 +126,16 @@ void Queue::finish() {
 }
 
 std::vector<ProfileEntry> Queue::collect_profile() {
+  std::vector<ProfileEntry> out = profile_since(0);
+  records_.clear();
+  return out;
+}
+
+std::vector<ProfileEntry> Queue::profile_since(size_t mark) {
   std::vector<ProfileEntry> out;
   std::map<std::string, size_t> index;
-  for (auto& [label, ev] : records_) {
+  for (size_t i = std::min(mark, records_.size()); i < records_.size(); ++i) {
+    auto& [label, ev] = records_[i];
     ev.wait();
     cl_ulong start = 0, end = 0;
     if (ev.getProfilingInfo(CL_PROFILING_COMMAND_START, &start) != CL_SUCCESS ||
@@ -135,7 +147,6 @@ std::vector<ProfileEntry> Queue::collect_profile() {
     out[it->second].count++;
     out[it->second].total_ns += end > start ? end - start : 0;
   }
-  records_.clear();
   return out;
 }
 

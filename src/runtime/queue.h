@@ -25,6 +25,14 @@ struct ProfileEntry {
   uint64_t total_ns = 0;
 };
 
+// OpenCL calls of a queue, counted since it was made: what a frame cost, independent of
+// the machine's load (CLPIPE_PROFILE prints them per scene).
+struct QueueCounters {
+  uint64_t launches = 0;        // kernels enqueued
+  uint64_t blocking_reads = 0;  // reads that waited for the queue
+  uint64_t uploads = 0;         // host data copied to the device (writes, buffers from data)
+};
+
 class Queue {
  public:
   explicit Queue(const Device& device);
@@ -66,16 +74,23 @@ class Queue {
   void flush();
   void finish();
 
+  const QueueCounters& counters() const { return counters_; }
+
   // Profiling of labelled launches; off by default ($CLPIPE_PROFILE=1 turns it on).
   void set_profiling(bool on) { profiling_ = on; }
   bool profiling() const { return profiling_; }
   // Waits for the recorded launches and returns device time per label; clears records.
   std::vector<ProfileEntry> collect_profile();
+  // The same for the launches recorded since profile_mark() returned `mark`, keeping
+  // the records (a scene's own passes, for its report).
+  size_t profile_mark() const { return records_.size(); }
+  std::vector<ProfileEntry> profile_since(size_t mark);
 
  private:
   const Device& device_;
   cl::CommandQueue queue_;
   bool profiling_ = false;
+  mutable QueueCounters counters_;
   std::vector<std::pair<const char*, cl::Event>> records_;
   // (program, kernel name) -> kernel; the program reference keeps the kernel valid.
   std::map<std::pair<const Program*, std::string>, std::pair<ProgramRef, cl::Kernel>> kernels_;

@@ -14,7 +14,8 @@ namespace clpipe::compiler {
 // The host side of the structures the parameters point at (kernels/*.h are compiled as C++
 // and OpenCL C): sizes agree only if every field is a 32-bit scalar, as their headers
 // promise.
-static_assert(sizeof(ClpResourceInfo) == 4 * (3 * 32 + 3 + 2 + 3), "ClpResourceInfo layout");
+static_assert(sizeof(ClpResourceInfo) == 4 * (3 * 32 + 3 + 2 + 3 + 32 + 4),
+              "ClpResourceInfo layout");
 static_assert(sizeof(ClpTexView) == 4 * (18 + 3 * CLP_TEX_MAX_LEVELS), "ClpTexView layout");
 static_assert(sizeof(ClpSamplerState) == 4 * 20, "ClpSamplerState layout");
 
@@ -258,7 +259,7 @@ void Emitter::plan_params() {
       note(inst.src[k].reg);
   }
   const bool need_info = !info_.const_buffers.empty() || any_buffer || any_hwa || any_global ||
-                         any_input || any_shared || uses_clock_;
+                         any_input || any_shared || uses_clock_ || any_tex || any_image;
   if (need_info) {
     add_param(ParamKind::kResourceInfo, 0, "clp_ri", "global const ClpResourceInfo* clp_ri");
   }
@@ -387,11 +388,26 @@ void Emitter::prologue() {
   for (const ResourceParam& p : params_) {
     const std::string i = std::to_string(p.index);
     switch (p.kind) {
+      case ParamKind::kResourceInfo:
+        // The template picks this invocation's entry (a scene's draws share the table).
+        line("clp_ri += clp_resource_index(stage);");
+        break;
       case ParamKind::kConstBuffer:
-        if (p.index < 32)
+        if (p.index < 32) {
+          line("clp_cb" + i + " += clp_ri->const_offset[" + i + "];");
           line("const uint cbsz" + i + " = clp_ri->const_size[" + i + "];");
-        else
+        } else {
           line("const uint cbsz" + i + " = 0u;");
+        }
+        break;
+      case ParamKind::kSamplerViews:
+        line("clp_views += clp_ri->view_base;");
+        break;
+      case ParamKind::kSamplers:
+        line("clp_samplers += clp_ri->sampler_base;");
+        break;
+      case ParamKind::kImageViews:
+        line("clp_images += clp_ri->image_base;");
         break;
       case ParamKind::kShaderBuffer:
         if (p.index < 32)

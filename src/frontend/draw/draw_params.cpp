@@ -238,6 +238,11 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
     f |= CLP_RAST_DUAL_SOURCE;
   }
   if (b.alpha_to_one) f |= CLP_RAST_ALPHA_TO_ONE;
+  if (s.counters() && s.count_fragments) f |= CLP_RAST_COUNT;
+  if (s.predicate()) {
+    f |= CLP_RAST_PREDICATE;
+    if (s.skip_when_true) f |= CLP_RAST_PREDICATE_WHEN_TRUE;
+  }
   rp.flags = f;
   rp.depth_func = uint32_t(z.depth_func);
   rp.alpha_func = uint32_t(z.alpha_func);

@@ -1,6 +1,8 @@
 #include "frontend/draw/draw_pipeline.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 
 #include "runtime/embedded_sources.h"
 #include "runtime/error.h"
@@ -30,12 +32,61 @@ DrawSetup layer_setup(const DrawSetup& s, uint32_t layer) {
   return l;
 }
 
+// Records a draw is likely to make per primitive: points and lines become two
+// triangles, unfilled triangles up to three lines. Only a first guess for the record
+// buffer's size: a scene that needs more is replayed with the exact size.
+uint64_t records_per_prim(const DrawSetup& s, PrimType mode) {
+  switch (mode) {
+    case PrimType::POINTS:
+    case PrimType::LINES:
+    case PrimType::LINE_STRIP:
+    case PrimType::LINE_LOOP:
+    case PrimType::LINES_ADJACENCY:
+    case PrimType::LINE_STRIP_ADJACENCY:
+      return 2;
+    default:
+      return s.rasterizer.fill_front != PolygonMode::FILL ||
+                     s.rasterizer.fill_back != PolygonMode::FILL
+                 ? 6
+                 : 1;
+  }
+}
+
+// Whether the tile pass must round colour buffer `rt`'s working value to the format
+// after every fragment. Blending, logic ops and colour masks read the pixel's value,
+// which the buffer holds at the format's precision. Otherwise a fragment's colour
+// replaces the pixel outright, and rounding once when the tile is stored gives the same
+// bits, for formats whose encode(decode(encode(x))) == encode(x): the exactly rounded
+// 8-bit UNORM and the half and single float fast paths of format.h (not sRGB, whose
+// tables need not round trip, nor 32-bit UNORM, which does not fit a float).
+bool rt_rounds_each(const ClpRtState& rt) {
+  if ((rt.flags & (CLP_RT_BLEND | CLP_RT_LOGICOP)) || (rt.colormask & 0xfu) != 0xfu) return true;
+  switch (Format(rt.format)) {
+    case Format::R8G8B8A8_UNORM:
+    case Format::B8G8R8A8_UNORM:
+    case Format::R8G8B8X8_UNORM:
+    case Format::B8G8R8X8_UNORM:
+    case Format::R16G16B16A16_FLOAT:
+    case Format::R32G32B32A32_FLOAT:
+      return false;
+    default:
+      return true;
+  }
+}
+
+// The draw reaches the tile pass: it has a fragment stage and is not discarded.
+bool shades(const DrawSetup& s) {
+  return s.fs.program && !s.rasterizer.rasterizer_discard;
+}
+
 }  // namespace
 
 DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
     : queue_(queue), cache_(cache), core_(cache.get(core_source())), scanner_(queue, core_) {
   total_ = queue_.create_buffer(sizeof(uint32_t));
-  tile_bounds_ = queue_.create_buffer(4 * sizeof(int32_t));
+  static const uint32_t kZero = 0;
+  zero_ = queue_.create_buffer_from(&kZero, sizeof(kZero));
+  status_ = queue_.create_buffer(2 * sizeof(uint32_t));
   dummy_ = queue_.create_buffer(16);
   gs_prim_total_ = queue_.create_buffer(sizeof(uint32_t));
   gs_out_total_ = queue_.create_buffer(sizeof(uint32_t));
@@ -56,39 +107,30 @@ void DrawPipeline::add_counter(const cl::Buffer& counters, uint32_t word, const 
 
 void DrawPipeline::ensure(cl::Buffer& buf, size_t& capacity, size_t bytes) {
   if (bytes <= capacity && buf()) return;
-  // Grow geometrically so that a sequence of growing draws reallocates rarely.
+  // Grow geometrically so that a sequence of growing scenes reallocates rarely.
   size_t cap = std::max<size_t>(bytes, capacity + capacity / 2);
   cap = std::max<size_t>(cap, 256);
   buf = queue_.create_buffer(cap);
   capacity = cap;
 }
 
-uint32_t DrawPipeline::read_total() {
-  uint32_t v = 0;
-  queue_.read(total_, 0, sizeof(v), &v);
-  return v;
+bool DrawPipeline::fits(uint64_t positions, uint32_t num_outputs) const {
+  if (draws_.empty()) return true;
+  const uint64_t table_bytes =
+      tables_.infos.size() * sizeof(ClpResourceInfo) + tables_.words.size() * 4 +
+      tables_.views.size() * sizeof(ClpTexView) + tables_.samplers.size() * sizeof(ClpSamplerState);
+  const uint64_t regs = scene_vert_regs_ + positions * std::max<uint32_t>(num_outputs, 1);
+  return draws_.size() < kSceneMaxDraws && scene_positions_ + positions <= kSceneMaxPositions &&
+         table_bytes <= kSceneMaxTableBytes &&
+         regs * 16 <= queue_.device().limits().max_mem_alloc_size;
 }
 
-std::vector<ClpTri> DrawPipeline::read_records() {
-  std::vector<ClpTri> out(stats_.records);
-  if (!out.empty()) queue_.read(tris_, 0, out.size() * sizeof(ClpTri), out.data());
-  return out;
-}
-
-std::vector<std::array<uint32_t, 4>> DrawPipeline::read_vertices() {
-  const uint32_t n = stats_.gs_positions ? stats_.gs_positions : stats_.positions;
-  std::vector<std::array<uint32_t, 4>> out(size_t(n) * last_num_outputs_);
-  if (!out.empty() && last_verts_) queue_.read(*last_verts_, 0, out.size() * 16, out.data());
-  return out;
-}
-
-void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStartCountBias& range,
-                        uint32_t draw_id) {
-  stats_ = DrawStats();
-  last_verts_ = nullptr;
+void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& info,
+                          const DrawStartCountBias& range, uint32_t draw_id) {
+  const DrawSetup& s = *sp;
   const uint64_t total64 = uint64_t(range.count) * info.instance_count;
   if (total64 == 0) return;
-  const size_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
+  const uint32_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
   const uint64_t vert_bytes = total64 * no * 16;
   const uint64_t limit = queue_.device().limits().max_mem_alloc_size;
   if (total64 > 0xffffffffu || vert_bytes > limit) {
@@ -96,52 +138,233 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
                   info.instance_count, " instances need ", vert_bytes,
                   " bytes of vertex data; the device allows ", limit);
   }
-  const uint32_t total = uint32_t(total64);
-  stats_.positions = total;
-  last_num_outputs_ = uint32_t(no);
-  last_verts_ = &verts_;
-  const bool restart = info.index_size && info.primitive_restart;
+  if (!draws_.empty() && (runs_alone(s) || runs_alone(*draws_.back().setup))) {
+    runtime::invalid(
+        "internal: a draw with a geometry shader or stream output must be alone "
+        "in its scene");
+  }
+  if (!fits(total64, no)) runtime::invalid("internal: the draw does not fit the scene");
+
+  Recorded r;
+  r.setup = std::move(sp);
+  r.info = info;
+  r.range = range;
+  r.positions = uint32_t(total64);
+  r.verts_base = uint32_t(scene_vert_regs_);
+  ClpVertexParams vp = make_vertex_params(s, info, range, draw_id, &r.slot_of_buffer);
+  vp.ri_index = s.vs.info_index;
+  vp.out_base = r.verts_base;
+  r.vp_index = uint32_t(vps_.size());
+
+  // One unit per layer rendered; units of equal state share one ClpRasterParams.
+  const bool discard = s.rasterizer.rasterizer_discard;
+  const uint32_t units = s.layers > 1 && !discard ? s.layers : 1;
+  ClpDrawParams dp = make_draw_params(s, info, range.count);
+  dp.verts_base = r.verts_base;
+  dp.fs_ri_index = s.fs.info_index;
+  r.first_unit = uint32_t(dps_.size());
+  r.units = units;
+  for (uint32_t u = 0; u < units; ++u) {
+    if (units > 1) {
+      dp.layer_reg = s.layer_reg;
+      dp.layer = u;
+    }
+    if (units == 1 && r.setup.get() == last_setup_ && !rps_.empty()) {
+      dp.raster_index = last_raster_;
+    } else {
+      const ClpRasterParams rp = make_raster_params(units > 1 ? layer_setup(s, u) : s);
+      if (rps_.empty() || std::memcmp(&rps_.back(), &rp, sizeof(rp)) != 0) rps_.push_back(rp);
+      dp.raster_index = uint32_t(rps_.size() - 1);
+    }
+    dps_.push_back(dp);
+  }
+  last_setup_ = units == 1 ? r.setup.get() : nullptr;
+  last_raster_ = dps_.back().raster_index;
+  vps_.push_back(vp);
+  unit_draw_.insert(unit_draw_.end(), units, uint32_t(draws_.size()));
+  scene_positions_ += total64;
+  scene_vert_regs_ += total64 * no;
+  record_estimate_ += uint64_t(basic_prim_count(info.mode, range.count)) * info.instance_count *
+                      units * records_per_prim(s, info.mode);
+  draws_.push_back(std::move(r));
+}
+
+void DrawPipeline::clear_scene() {
+  tables_ = ResourceTables();
+  draws_.clear();
+  vps_.clear();
+  dps_.clear();
+  rps_.clear();
+  unit_draw_.clear();
+  unit_verts_.clear();
+  last_setup_ = nullptr;
+  scene_positions_ = scene_vert_regs_ = record_estimate_ = 0;
+}
+
+void DrawPipeline::execute() {
+  if (draws_.empty()) return;
+  struct Clear {
+    DrawPipeline* p;
+    ~Clear() { p->clear_scene(); }
+  } clear{this};
+
+  const runtime::QueueCounters calls_before = queue_.counters();
+  const uint64_t replays_before = counters_.replays;
+  const size_t profile_mark = queue_.profile_mark();
+
+  // One upload for the scene: resource tables and parameter blocks.
+  std::vector<HostArray> arrays = table_arrays(tables_);
+  arrays.push_back({vps_.data(), vps_.size() * sizeof(ClpVertexParams)});
+  arrays.push_back({dps_.data(), dps_.size() * sizeof(ClpDrawParams)});
+  arrays.push_back({rps_.data(), rps_.size() * sizeof(ClpRasterParams)});
+  const std::vector<cl::Buffer> up = upload_arrays(queue_, arrays);
+  SceneTables t;
+  t.resources = device_tables(up, 0);
+  t.vps = up[4];
+  t.dps = up[5];
+  t.rps = up[6];
+  ++counters_.scenes;
+  counters_.draws += draws_.size();
+
+  // Capacities: kept from earlier scenes, at least this scene's estimate; each an
+  // entry count below 2^32 and a buffer the device can allocate.
+  const uint64_t max_records = queue_.device().limits().max_mem_alloc_size / sizeof(ClpTri);
+  auto clamp_cap = [&](uint64_t want, uint64_t most, uint32_t cap_limit) {
+    uint64_t c = std::min<uint64_t>({want, most, 0xffffffffu});
+    if (cap_limit) c = std::min<uint64_t>(c, cap_limit);
+    return uint32_t(std::max<uint64_t>(c, 1));
+  };
+  const uint64_t max_list = queue_.device().limits().max_mem_alloc_size / 4;
+  record_capacity_ = clamp_cap(std::max<uint64_t>(record_capacity_, record_estimate_ + 64),
+                               max_records, record_cap_limit_);
+  list_capacity_ = clamp_cap(std::max<uint64_t>(list_capacity_, uint64_t(record_capacity_) * 2),
+                             max_list, list_cap_limit_);
+  stats_ = DrawStats();
+  bool fitted = run_scene(t, false);
+  // Count, grow, re-run: the first run counted exactly what the scene needs (a record
+  // overflow under-counts bin entries, hence more than one try).
+  for (int attempt = 0; !fitted && attempt < 3; ++attempt) {
+    ++counters_.replays;
+    const uint64_t want_records = uint64_t(needed_records_) + needed_records_ / 4;
+    const uint64_t want_list = uint64_t(needed_list_) + needed_list_ / 4;
+    const bool limited = (record_cap_limit_ && needed_records_ > record_cap_limit_) ||
+                         (list_cap_limit_ && needed_list_ > list_cap_limit_);
+    if (limited) {
+      // Test knob: lift the cap for the replay so that it fits.
+      record_cap_limit_ = list_cap_limit_ = 0;
+    }
+    if (want_records > max_records || want_list > max_list) {
+      runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the scene needs ", needed_records_,
+                    " primitive records and ", needed_list_,
+                    " bin entries, more than the device can allocate");
+    }
+    record_capacity_ =
+        clamp_cap(std::max<uint64_t>(record_capacity_, want_records), max_records, 0);
+    list_capacity_ = clamp_cap(std::max<uint64_t>(list_capacity_, want_list), max_list, 0);
+    fitted = run_scene(t, true);
+  }
+  if (!fitted) {
+    runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the scene did not fit its buffers after ",
+                  "growing them");
+  }
+  stats_.records = needed_records_;
+  if (queue_.profiling()) {
+    // CLPIPE_PROFILE=1: what the scene cost, in OpenCL calls and device time per pass.
+    const runtime::QueueCounters& c = queue_.counters();
+    std::fprintf(stderr,
+                 "clpipe: scene %llu: %zu draws, %llu records, %llu launches, %llu blocking "
+                 "reads, %llu uploads, %llu replays;",
+                 (unsigned long long)counters_.scenes, draws_.size(),
+                 (unsigned long long)needed_records_,
+                 (unsigned long long)(c.launches - calls_before.launches),
+                 (unsigned long long)(c.blocking_reads - calls_before.blocking_reads),
+                 (unsigned long long)(c.uploads - calls_before.uploads),
+                 (unsigned long long)(counters_.replays - replays_before));
+    for (const runtime::ProfileEntry& e : queue_.profile_since(profile_mark))
+      std::fprintf(stderr, " %s %.3f ms", e.label.c_str(), double(e.total_ns) * 1e-6);
+    std::fprintf(stderr, "\n");
+  }
+  const Recorded& last = draws_.back();
+  if (!last.setup->gs.stage.program) {
+    last_verts_ = &verts_;
+    last_verts_base_ = last.verts_base;
+    last_num_outputs_ = std::max<uint32_t>(last.setup->vs.num_outputs, 1);
+    last_positions_ = last.positions;
+  }
+}
+
+void DrawPipeline::draw(const DrawSetup& setup, const DrawInfo& info,
+                        const DrawStartCountBias& range, uint32_t draw_id) {
+  execute();
+  record(std::make_shared<const DrawSetup>(setup), info, range, draw_id);
+  execute();
+}
+
+bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
+  const uint32_t units = uint32_t(dps_.size());
+  ensure(draw_base_, draw_base_cap_, (size_t(units) + 1) * 4);
+  queue_.fill_zero(status_, 0, 8);
+  queue_.fill_zero(draw_base_, 0, 4);
+  ensure(verts_, verts_cap_, size_t(scene_vert_regs_) * 16);
+  ensure(tris_, tris_cap_, size_t(record_capacity_) * sizeof(ClpTri));
+  ensure(list_, list_cap_, size_t(list_capacity_) * 4);
+  unit_verts_.assign(units, &verts_);
+  for (const Recorded& r : draws_)
+    run_draw(t, r, replay);
+  bin_and_shade(t);
+  uint32_t st[2] = {0, 0};
+  queue_.read(status_, 0, sizeof(st), st);
+  needed_records_ = st[0];
+  needed_list_ = st[1];
+  return st[0] <= record_capacity_ && st[1] <= list_capacity_;
+}
+
+void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay) {
+  const DrawSetup& s = *r.setup;
+  const uint32_t total = r.positions;
+  stats_.positions += total;
+  const uint32_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
+  const bool restart = r.info.index_size && r.info.primitive_restart;
+  const uint32_t count = r.range.count;
 
   // 1. Vertex pass.
-  std::array<int, kMaxVertexBuffers> slot_of_buffer;
-  const ClpVertexParams vp = make_vertex_params(s, info, range, draw_id, &slot_of_buffer);
-  ensure(verts_, verts_cap_, vert_bytes);
-  if (restart) ensure(restart_, restart_cap_, size_t(range.count) * 4);
+  if (restart) ensure(restart_, restart_cap_, size_t(count) * 4);
   {
-    // clSetKernelArg does not retain buffers: keep them until the launch (which does).
-    const cl::Buffer vp_buf = queue_.create_buffer_from(&vp, sizeof(vp));
     cl::Kernel& k = queue_.kernel(s.vs.program, "vertex_pass");
     runtime::KernelArgs args(k);
-    args << vp_buf << (info.index_size && s.index_buffer() ? s.index_buffer : dummy_);
+    args << t.vps << r.vp_index
+         << (r.info.index_size && s.index_buffer() ? s.index_buffer : dummy_);
     std::array<cl::Buffer, CLP_MAX_VERTEX_BUFFERS> vbs;
     vbs.fill(dummy_);
     for (size_t b = 0; b < kMaxVertexBuffers; ++b) {
-      if (slot_of_buffer[b] >= 0 && s.inputs[b].buffer())
-        vbs[slot_of_buffer[b]] = s.inputs[b].buffer;
+      if (r.slot_of_buffer[b] >= 0 && s.inputs[b].buffer())
+        vbs[r.slot_of_buffer[b]] = s.inputs[b].buffer;
     }
     for (const cl::Buffer& vb : vbs)
       args << vb;
     args << verts_ << (restart ? restart_ : dummy_);
-    for (const cl::Buffer& r : s.vs.resources)
-      args << r;
+    for (const StageArg& a : s.vs.resources)
+      args << resolve(a, t.resources);
     queue_.launch_1d(k, (size_t(total) + 3) / 4, "vertex");
   }
   // Without rasterization only stream output and the primitive counts of queries are
   // left to compute.
   const bool discard = s.rasterizer.rasterizer_discard;
-  if (discard && !s.count_primitives && !s.so.active) return;
-
-  ClpDrawParams dp = make_draw_params(s, info, range.count);
+  auto skip_all = [&] {
+    for (uint32_t u = 0; u < r.units; ++u)
+      skip_unit(r.first_unit + u);
+  };
+  if (discard && !s.count_primitives && !s.so.active) return skip_all();
 
   // 2. Restart segments.
   if (restart) {
-    ensure(seg_index_, seg_index_cap_, size_t(range.count) * 4);
-    ensure(seg_first_, seg_first_cap_, size_t(range.count + 1) * 4);
-    queue_.copy(restart_, 0, seg_index_, 0, size_t(range.count) * 4);
-    scanner_.exclusive_scan(seg_index_, range.count, total_);
+    ensure(seg_index_, seg_index_cap_, size_t(count) * 4);
+    ensure(seg_first_, seg_first_cap_, size_t(count + 1) * 4);
+    queue_.copy(restart_, 0, seg_index_, 0, size_t(count) * 4);
+    scanner_.exclusive_scan(seg_index_, count, total_);
     cl::Kernel& k = queue_.kernel(core_, "restart_segments");
-    runtime::set_args(k, restart_, seg_index_, range.count, seg_first_);
-    queue_.launch_1d(k, range.count, "setup");
+    runtime::set_args(k, restart_, seg_index_, count, seg_first_);
+    queue_.launch_1d(k, count, "setup");
   }
   VertexStream vs{&verts_,
                   restart ? &restart_ : &dummy_,
@@ -149,44 +372,57 @@ void DrawPipeline::draw(const DrawSetup& s, const DrawInfo& info, const DrawStar
                   restart ? &seg_first_ : &dummy_,
                   nullptr,
                   total,
-                  uint32_t(no)};
+                  no};
 
   // 3. Geometry shader and stream output (geometry_pass.cpp, stream_output_pass.cpp).
+  // Such a draw is alone in its scene (runs_alone): its vertices start at 0.
+  ClpDrawParams dp = dps_[r.first_unit];
   if (s.gs.stage.program) {
-    vs = run_geometry(s, vs, &dp);
+    vs = run_geometry(s, vs, &dp, t);
     stats_.gs_positions = vs.positions;
-    last_num_outputs_ = vs.num_outputs;
     last_verts_ = vs.verts;
+    last_verts_base_ = 0;
+    last_num_outputs_ = vs.num_outputs;
+    last_positions_ = vs.positions;
+    // The setup passes read the stream's parameters from the scene's table.
+    for (uint32_t u = 0; u < r.units; ++u) {
+      ClpDrawParams& d = dps_[r.first_unit + u];
+      d.prim_mode = dp.prim_mode;
+      d.count = dp.count;
+      d.instance_count = dp.instance_count;
+      d.flags = dp.flags;
+      d.verts_base = 0;
+      queue_.write(t.dps, size_t(r.first_unit + u) * sizeof(ClpDrawParams), sizeof(ClpDrawParams),
+                   &d, true);
+      unit_verts_[r.first_unit + u] = vs.verts;
+    }
   }
-  if (vs.positions == 0) return;
-  if (s.so.active) run_stream_output(s, vs, dp);
-  if (discard && !s.count_primitives) return;
-  if (s.layers <= 1 || discard) {
-    rasterize(s, vs, dp, s.count_primitives);
-    return;
-  }
-  // Layered: the vertex stream is shared, the setup passes keep one layer at a time; the
-  // primitive counters count the draw once (with layer 0).
-  dp.layer_reg = s.layer_reg;
-  for (uint32_t layer = 0; layer < s.layers; ++layer) {
-    dp.layer = layer;
-    rasterize(layer_setup(s, layer), vs, dp, layer == 0 && s.count_primitives);
-  }
+  if (vs.positions == 0) return skip_all();
+  if (s.so.active && !replay) run_stream_output(s, vs, dp);
+  if (discard && !s.count_primitives) return skip_all();
+  // 4. Setup of each unit (each layer of a layered draw); the primitive counters count
+  // the draw once.
+  for (uint32_t u = 0; u < r.units; ++u)
+    setup_unit(t, s, r.first_unit + u, vs, u == 0 && s.count_primitives && !replay);
 }
 
-void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const ClpDrawParams& dp,
-                             bool count_primitives) {
+void DrawPipeline::skip_unit(uint32_t unit) {
+  cl::Kernel& k = queue_.kernel(core_, "records_advance");
+  runtime::set_args(k, draw_base_, unit, zero_, status_);
+  queue_.launch(k, {1}, {1}, "setup");
+}
+
+void DrawPipeline::setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit,
+                              const VertexStream& vs, bool count_primitives) {
+  const ClpDrawParams& dp = dps_[unit];
   const bool discard = s.rasterizer.rasterizer_discard;
   const bool restart = (dp.flags & CLP_DRAW_RESTART) != 0;
-  const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
   const uint32_t positions = vs.positions;
-
-  // 4. Setup: count, scan, write.
   ensure(counts_, counts_cap_, size_t(positions) * 4);
   ensure(assembled_, assembled_cap_, size_t(positions) * 4);
   {
     cl::Kernel& k = queue_.kernel(core_, "prim_count");
-    runtime::set_args(k, dp_buf, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
+    runtime::set_args(k, t.dps, unit, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
                       assembled_);
     queue_.launch_1d(k, positions, "setup");
   }
@@ -201,66 +437,128 @@ void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const C
                   total_, 1);
     }
   }
-  if (discard) return;
+  if (discard) return skip_unit(unit);
   scanner_.exclusive_scan(counts_, positions, total_);
-  const uint32_t records = read_total();
-  stats_.records += records;
-  if (records == 0) return;
-  ensure(tris_, tris_cap_, size_t(records) * sizeof(ClpTri));
+  {
+    cl::Kernel& k = queue_.kernel(core_, "records_advance");
+    runtime::set_args(k, draw_base_, unit, total_, status_);
+    queue_.launch(k, {1}, {1}, "setup");
+  }
   {
     cl::Kernel& k = queue_.kernel(core_, "prim_write");
-    runtime::set_args(k, dp_buf, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
-                      vs.prim_ids ? *vs.prim_ids : assembled_, tris_, records);
+    runtime::set_args(k, t.dps, unit, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
+                      vs.prim_ids ? *vs.prim_ids : assembled_, tris_, record_capacity_, draw_base_);
     queue_.launch_1d(k, positions, "setup");
   }
+}
 
-  // 5. Binning: count, scan, scatter.
-  const uint32_t nchunks = bin_chunks(records);
-  const uint32_t ntiles = dp.tiles_x * dp.tiles_y;
-  const uint32_t hist_n = ntiles * nchunks;
+bool DrawPipeline::same_run(uint32_t a, uint32_t b) const {
+  const DrawSetup& sa = *draws_[unit_draw_[a]].setup;
+  const DrawSetup& sb = *draws_[unit_draw_[b]].setup;
+  if (&sa != &sb) {
+    if (sa.fs.program != sb.fs.program || !(sa.fs.resources == sb.fs.resources)) return false;
+    if (sa.nr_cbufs != sb.nr_cbufs || sa.counters() != sb.counters() ||
+        sa.predicate() != sb.predicate() || sa.zsbuf.buffer() != sb.zsbuf.buffer()) {
+      return false;
+    }
+    for (uint32_t i = 0; i < sa.nr_cbufs; ++i) {
+      if (sa.cbufs[i].buffer() != sb.cbufs[i].buffer()) return false;
+    }
+  }
+  if (unit_verts_[a] != unit_verts_[b]) return false;
+  // Where the targets are and what the launch counts or tests once.
+  const ClpRasterParams& ra = rps_[dps_[a].raster_index];
+  const ClpRasterParams& rb = rps_[dps_[b].raster_index];
+  constexpr uint32_t kRunFlags =
+      CLP_RAST_ZS_PRESENT | CLP_RAST_COUNT | CLP_RAST_PREDICATE | CLP_RAST_PREDICATE_WHEN_TRUE;
+  if ((ra.flags & kRunFlags) != (rb.flags & kRunFlags) || ra.nr_cbufs != rb.nr_cbufs ||
+      ra.zs_offset != rb.zs_offset || ra.zs_format != rb.zs_format || ra.zs_pitch != rb.zs_pitch ||
+      ra.fb_width != rb.fb_width || ra.fb_height != rb.fb_height) {
+    return false;
+  }
+  for (uint32_t i = 0; i < ra.nr_cbufs && i < CLP_MAX_RTS; ++i) {
+    const ClpRtState &x = ra.rt[i], &y = rb.rt[i];
+    if (x.offset != y.offset || x.pitch != y.pitch || x.format != y.format ||
+        (x.flags & CLP_RT_ENABLED) != (y.flags & CLP_RT_ENABLED)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void DrawPipeline::bin_and_shade(const SceneTables& t) {
+  const uint32_t units = uint32_t(dps_.size());
+  // The scene's draws share the framebuffer, hence the tile grid.
+  const uint64_t tiles = uint64_t(dps_[0].tiles_x) * dps_[0].tiles_y;
+  const uint32_t nchunks = bin_chunks(record_capacity_);
+  const uint64_t hist_n = tiles * nchunks;
+  if (hist_n > 0xffffffffu || hist_n * 4 > queue_.device().limits().max_mem_alloc_size) {
+    runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", tiles, " tiles x ", nchunks,
+                  " binning chunks exceed the device's limits");
+  }
+  // 5. Binning of every record of the scene: count, scan, scatter.
   ensure(hist_, hist_cap_, size_t(hist_n) * 4);
   {
-    // Reset value of bin_count's tile bounds: an empty rectangle (static: the write does
-    // not wait, so the source must outlive it).
-    static const int32_t kEmptyBounds[4] = {INT32_MAX, INT32_MAX, -1, -1};
-    queue_.write(tile_bounds_, 0, sizeof(kEmptyBounds), kEmptyBounds, false);
     cl::Kernel& k = queue_.kernel(core_, "bin_count");
-    runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, dp.tiles_y, hist_, tile_bounds_);
+    runtime::set_args(k, tris_, status_, record_capacity_, nchunks, dps_[0].tiles_x,
+                      dps_[0].tiles_y, hist_);
     queue_.launch_1d(k, nchunks, "bin");
   }
-  scanner_.exclusive_scan(hist_, hist_n, total_);
-  const uint32_t entries = read_total();
-  stats_.bin_entries += entries;
-  if (entries == 0) return;
-  int32_t b[4];  // the queue is idle after read_total: this read does not wait
-  queue_.read(tile_bounds_, 0, sizeof(b), b);
-  ensure(list_, list_cap_, size_t(entries) * 4);
+  scanner_.exclusive_scan(hist_, uint32_t(hist_n), total_);
+  queue_.copy(total_, 0, status_, 4, 4);
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_scatter");
-    runtime::set_args(k, tris_, records, nchunks, dp.tiles_x, hist_, list_, entries);
+    runtime::set_args(k, tris_, status_, record_capacity_, nchunks, dps_[0].tiles_x, hist_, list_,
+                      list_capacity_);
     queue_.launch_1d(k, nchunks, "bin");
   }
 
-  // 6. Tile pass, over the tiles the draw's primitives can reach.
-  const uint32_t tx0 = uint32_t(std::clamp<int32_t>(b[0], 0, int32_t(dp.tiles_x) - 1));
-  const uint32_t ty0 = uint32_t(std::clamp<int32_t>(b[1], 0, int32_t(dp.tiles_y) - 1));
-  const uint32_t tx1 = uint32_t(std::clamp<int32_t>(b[2], int32_t(tx0), int32_t(dp.tiles_x) - 1));
-  const uint32_t ty1 = uint32_t(std::clamp<int32_t>(b[3], int32_t(ty0), int32_t(dp.tiles_y) - 1));
-  ClpRasterParams rp = make_raster_params(s);
-  rp.bin_chunks = nchunks;
-  rp.tile_x0 = tx0;
-  rp.tile_y0 = ty0;
-  rp.tiles_w = tx1 - tx0 + 1;
-  if (s.counters() && s.count_fragments) rp.flags |= CLP_RAST_COUNT;
-  if (s.predicate()) {
-    rp.flags |= CLP_RAST_PREDICATE;
-    if (s.skip_when_true) rp.flags |= CLP_RAST_PREDICATE_WHEN_TRUE;
-  }
-  {
-    const cl::Buffer rp_buf = queue_.create_buffer_from(&rp, sizeof(rp));
+  // 6. Tile pass of each run of units that share a fragment program, its resources, the
+  // vertices and the targets: each tile's pixels are loaded and stored once per run.
+  for (uint32_t first = 0; first < units;) {
+    const DrawSetup& s = *draws_[unit_draw_[first]].setup;
+    if (!shades(s)) {
+      ++first;
+      continue;
+    }
+    uint32_t end = first + 1;
+    while (end < units && shades(*draws_[unit_draw_[end]].setup) && same_run(first, end))
+      ++end;
+    ClpRunParams run{};
+    int32_t x0 = INT32_MAX, y0 = INT32_MAX, x1 = 0, y1 = 0;
+    for (uint32_t u = first; u < end; ++u) {
+      const ClpDrawParams& d = dps_[u];
+      x0 = std::min(x0, d.scissor[0]);
+      y0 = std::min(y0, d.scissor[1]);
+      x1 = std::max(x1, d.scissor[2]);
+      y1 = std::max(y1, d.scissor[3]);
+      const ClpRasterParams& rp = rps_[d.raster_index];
+      for (uint32_t i = 0; i < rp.nr_cbufs && i < CLP_MAX_RTS; ++i) {
+        if ((rp.rt[i].flags & CLP_RT_ENABLED) && rt_rounds_each(rp.rt[i]))
+          run.round_each |= 1u << i;
+      }
+      if ((rp.flags & CLP_RAST_ZS_PRESENT) &&
+          (rp.flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT))) {
+        run.zs_load = 1;
+      }
+    }
+    const uint32_t run_first = first;
+    first = end;
+    if (x0 >= x1 || y0 >= y1) continue;  // every scissor rectangle is empty
+    run.tile_x0 = uint32_t(x0) >> CLP_TILE_SIZE_LOG2;
+    run.tile_y0 = uint32_t(y0) >> CLP_TILE_SIZE_LOG2;
+    run.tiles_w = ((uint32_t(x1) - 1) >> CLP_TILE_SIZE_LOG2) - run.tile_x0 + 1;
+    const uint32_t tiles_h = ((uint32_t(y1) - 1) >> CLP_TILE_SIZE_LOG2) - run.tile_y0 + 1;
+    run.bin_chunks = nchunks;
+    run.first_draw = run_first;
+    run.end_draw = end;
+    run.record_capacity = record_capacity_;
+    run.list_capacity = list_capacity_;
+
     cl::Kernel& k = queue_.kernel(s.fs.program, "tile_pass");
     runtime::KernelArgs args(k);
-    args << rp_buf << dp_buf << tris_ << list_ << hist_ << *vs.verts;
+    args << run << t.rps << t.dps << tris_ << list_ << hist_ << draw_base_ << status_
+         << *unit_verts_[run_first];
     for (uint32_t i = 0; i < CLP_MAX_RTS; ++i) {
       const bool bound = i < s.nr_cbufs && s.cbufs[i].format != Format::NONE && s.cbufs[i].buffer();
       args << (bound ? s.cbufs[i].buffer : dummy_);
@@ -268,11 +566,25 @@ void DrawPipeline::rasterize(const DrawSetup& s, const VertexStream& vs, const C
     const bool zs = s.zsbuf.format != Format::NONE && s.zsbuf.buffer();
     args << (zs ? s.zsbuf.buffer : dummy_) << (s.counters() ? s.counters : dummy_)
          << (s.predicate() ? s.predicate : dummy_);
-    for (const cl::Buffer& r : s.fs.resources)
-      args << r;
-    const size_t groups = size_t(rp.tiles_w) * (ty1 - ty0 + 1);
+    for (const StageArg& a : s.fs.resources)
+      args << resolve(a, t.resources);
+    const size_t groups = size_t(run.tiles_w) * tiles_h;
     queue_.launch(k, {groups * CLP_TILE_QUADS}, {CLP_TILE_QUADS}, "tile");
   }
+}
+
+std::vector<ClpTri> DrawPipeline::read_records() {
+  std::vector<ClpTri> out(std::min(stats_.records, record_capacity_));
+  if (!out.empty()) queue_.read(tris_, 0, out.size() * sizeof(ClpTri), out.data());
+  return out;
+}
+
+std::vector<std::array<uint32_t, 4>> DrawPipeline::read_vertices() {
+  std::vector<std::array<uint32_t, 4>> out(size_t(last_positions_) * last_num_outputs_);
+  if (!out.empty() && last_verts_) {
+    queue_.read(*last_verts_, size_t(last_verts_base_) * 16, out.size() * 16, out.data());
+  }
+  return out;
 }
 
 }  // namespace clpipe::frontend::draw

@@ -1,21 +1,25 @@
-// draw_vbo as GPGPU passes (design.md): vertex pass, geometry shader pass (when one is
-// bound; geometry_pass.cpp), stream output (when targets are bound;
-// stream_output_pass.cpp), setup passes (count, scan, write), binning passes (count,
-// scan, scatter), tile pass.
+// draw_vbo as GPGPU passes over scenes (design.md, performance.md §5).
 //
 // Who builds what: the Context resolves its bound state into a DrawSetup (buffers,
-// formats, compiled stage programs, linkage); DrawPipeline turns a DrawSetup and one
-// draw into OpenCL launches on the context's queue. Scratch buffers grow as needed and
-// are reused by later draws (the queue is in order, so a later draw cannot overwrite
-// what an earlier one still reads).
+// formats, compiled stage programs, linkage) and records draws with it; DrawPipeline
+// collects them into a scene (record) and, when the Context flushes it (execute), runs
+// per draw the vertex pass, geometry shader pass (geometry_pass.cpp), stream output
+// (stream_output_pass.cpp) and setup passes (count, scan, write) into scene-wide vertex
+// and record buffers, then one binning over all records of the scene (count, scan,
+// scatter) and one tile pass per run of draws that share a fragment program. Nothing
+// inside a scene waits for the device: buffers are sized from host bounds, and a scene
+// that outgrows them is replayed with larger ones (one read of two counters at its end).
+// Scratch buffers are reused by later scenes (the queue is in order).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "clpipe/state.h"
 #include "frontend/draw/scan.h"
+#include "frontend/resource_tables.h"
 #include "kernels/draw_shared.h"
 #include "kernels/raster_shared.h"
 #include "kernels/stream_shared.h"
@@ -26,10 +30,12 @@
 namespace clpipe::frontend::draw {
 
 // A compiled shader stage ready to run: its program, kernel argument list beyond the
-// template's fixed ones, and the facts the passes need.
+// template's fixed ones (tables resolved when the scene runs), its entry in the scene's
+// resource tables, and the facts the passes need.
 struct StageBinding {
   runtime::ProgramRef program;
-  std::vector<cl::Buffer> resources;  // CLP_RESOURCE_PARAMS, in order
+  std::vector<StageArg> resources;  // CLP_RESOURCE_PARAMS, in order
+  uint32_t info_index = 0;          // of the scene's ResourceTables::infos
   uint32_t num_inputs = 0;
   uint32_t num_outputs = 0;
 };
@@ -132,33 +138,86 @@ struct DrawSetup {
   bool count_primitives = false;
 };
 
-// Counters of the last draw (for tests and the profile report).
+// Counters of the last executed scene (for tests, queries and the profile report).
 struct DrawStats {
   uint32_t positions = 0;
-  uint32_t records = 0;       // rasterizable triangles after setup
-  uint32_t bin_entries = 0;   // (tile, record) pairs
-  uint32_t gs_positions = 0;  // positions of the geometry shader's output stream
+  uint32_t records = 0;       // rasterizable triangles after setup (read when asked)
+  uint32_t gs_positions = 0;  // positions of the last geometry shader's output stream
 };
+
+// Scenes run, draws in them and replays of scenes that outgrew their buffers, since the
+// pipeline was made (the queue counts launches, reads and uploads: runtime::QueueCounters).
+struct SceneCounters {
+  uint64_t scenes = 0, draws = 0, replays = 0;
+};
+
+// The limits that end a scene: the Context flushes it before a draw would pass them, so
+// that a scene never grows without bound. Records and vertices are kept for the whole
+// scene, so these bound its memory: 2^16 draws (their parameter blocks, ~0.5 KB each),
+// 2^24 positions (vertex data of up to 16 registers: 4 GiB at most), and 64 MiB of
+// resource tables.
+constexpr uint32_t kSceneMaxDraws = 1u << 16;
+constexpr uint64_t kSceneMaxPositions = 1u << 24;
+constexpr uint64_t kSceneMaxTableBytes = uint64_t(64) << 20;
 
 class DrawPipeline {
  public:
   DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache);
 
-  // Runs one draw (one entry of draw_vbo's draws[]). The setup must be validated.
+  // The resource tables of the scene being recorded: bind_stage_resources appends the
+  // stages of the next draw to them, and its StageBinding::info_index points into them.
+  ResourceTables& tables() { return tables_; }
+  // Appends one draw (one entry of draw_vbo's draws[]) to the scene. The setup must be
+  // validated; it is shared by later draws with the same state. Throws (leaving the scene
+  // as it was) for a draw the device cannot hold.
+  void record(std::shared_ptr<const DrawSetup> setup, const DrawInfo& info,
+              const DrawStartCountBias& range, uint32_t draw_id);
+  bool empty() const { return draws_.empty(); }
+  // Whether a draw of `positions` positions of `num_outputs` registers still fits this
+  // scene (kSceneMax*); an empty scene takes any draw.
+  bool fits(uint64_t positions, uint32_t num_outputs) const;
+  // Draws whose passes use per-draw scratch the scene does not multiply (the geometry
+  // shader's output stream, stream output): the scene must hold them alone.
+  static bool runs_alone(const DrawSetup& s) { return s.gs.stage.program || s.so.active; }
+  // Runs the recorded scene and starts an empty one, also when a pass throws. Waits for
+  // the scene's end to read how many records and bin entries it needed (replaying it
+  // when they exceeded the buffers), which also gives last_stats().records.
+  void execute();
+
+  // One draw as a scene of its own, executed at once (tests; reads the stats).
   void draw(const DrawSetup& setup, const DrawInfo& info, const DrawStartCountBias& range,
             uint32_t draw_id);
 
   const DrawStats& last_stats() const { return stats_; }
-  // The setup records of the last draw, in API order (waits for the device; for tests).
+  const SceneCounters& counters() const { return counters_; }
+  // Test knob: caps the record and bin-list capacities at these many entries (0 = no
+  // cap), so that scenes overflow and replay.
+  void set_capacity_cap(uint32_t records, uint32_t list) {
+    record_cap_limit_ = records;
+    list_cap_limit_ = list;
+  }
+  // The setup records of the last scene, in API order (waits for the device; for tests).
   std::vector<ClpTri> read_records();
-  // The post-transform vertices of the last draw: positions x num_outputs registers of
-  // four 32-bit words; with a geometry shader, its output stream (restart holes hold
-  // undefined values). Waits for the device; for tests.
+  // The post-transform vertices of the last scene's last draw: positions x num_outputs
+  // registers of four 32-bit words; with a geometry shader, its output stream (restart
+  // holes hold undefined values). Waits for the device; for tests.
   std::vector<std::array<uint32_t, 4>> read_vertices();
   // The program with the fixed passes (setup, binning, scan).
   const runtime::ProgramRef& core_program() const { return core_; }
 
  private:
+  // One recorded draw: its setup, call and parameter blocks. A layered draw rasterizes
+  // once per layer: `units` consecutive entries of dps_ from `first_unit`.
+  struct Recorded {
+    std::shared_ptr<const DrawSetup> setup;
+    DrawInfo info;
+    DrawStartCountBias range;
+    uint32_t positions = 0;
+    uint32_t vp_index = 0;
+    uint32_t first_unit = 0, units = 0;
+    uint32_t verts_base = 0;                              // float4 of the scene's vertex buffer
+    std::array<int, kMaxVertexBuffers> slot_of_buffer{};  // vertex buffer -> kernel vbN
+  };
   // The vertices the fixed-function passes read: the vertex pass's, or the geometry
   // shader's output stream (an indexed strip with restart holes).
   struct VertexStream {
@@ -170,35 +229,76 @@ class DrawPipeline {
     uint32_t positions;
     uint32_t num_outputs;
   };
+  // The scene's parameter blocks and resource tables on the device.
+  struct SceneTables {
+    cl::Buffer vps, dps, rps;
+    DeviceTables resources;
+  };
   // The program of stream.cl (built at the first draw that needs it).
   const runtime::ProgramRef& stream_program();
+  // One pass over the scene; `replay` skips what must happen once (stream output and
+  // the primitive counters of queries). Returns whether the scene fitted its buffers.
+  bool run_scene(const SceneTables& t, bool replay);
+  // Vertex, geometry, stream output and setup passes of one recorded draw.
+  void run_draw(const SceneTables& t, const Recorded& r, bool replay);
   // Geometry shader (geometry_pass.cpp): runs the GS over the input primitives of `in`
   // and returns its output stream; dp becomes the parameters of that stream.
-  VertexStream run_geometry(const DrawSetup& s, const VertexStream& in, ClpDrawParams* dp);
+  VertexStream run_geometry(const DrawSetup& s, const VertexStream& in, ClpDrawParams* dp,
+                            const SceneTables& t);
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp).
   void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp);
-  // Setup, binning and tile passes of `vs` (described by dp) into the targets of s; with
-  // count_primitives, adds the assembled primitives to the query counters. Adds the
-  // records it rasterizes to stats_.records.
-  void rasterize(const DrawSetup& s, const VertexStream& vs, const ClpDrawParams& dp,
-                 bool count_primitives);
+  // Setup passes of scene draw `unit` over `vs`: its records go after the previous
+  // unit's. With count_primitives, adds the assembled primitives to the query counters.
+  void setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit, const VertexStream& vs,
+                  bool count_primitives);
+  // Marks scene draw `unit` as producing no records.
+  void skip_unit(uint32_t unit);
+  // Binning of every record of the scene, then the tile pass of each run of units.
+  void bin_and_shade(const SceneTables& t);
+  // Whether units a and b can share a tile-pass launch.
+  bool same_run(uint32_t a, uint32_t b) const;
+  // Forgets the recorded scene.
+  void clear_scene();
   // counters[word] += total[0] * factor on the device.
   void add_counter(const cl::Buffer& counters, uint32_t word, const cl::Buffer& total,
                    uint32_t factor);
 
   // Grows `buf` (of `*capacity` bytes) to hold at least `bytes`.
   void ensure(cl::Buffer& buf, size_t& capacity, size_t bytes);
-  uint32_t read_total();
 
   runtime::Queue& queue_;
   runtime::ProgramCache& cache_;
   runtime::ProgramRef core_, stream_;
   Scanner scanner_;
   DrawStats stats_;
-  uint32_t last_num_outputs_ = 0;
+  SceneCounters counters_;
 
-  cl::Buffer total_;        // 4 bytes: totals of scans
-  cl::Buffer tile_bounds_;  // 4 ints: bin_count's tile rectangle (see bin.cl)
+  // The scene being recorded.
+  ResourceTables tables_;
+  std::vector<Recorded> draws_;
+  std::vector<ClpVertexParams> vps_;
+  std::vector<ClpDrawParams> dps_;             // one per scene draw ("unit")
+  std::vector<ClpRasterParams> rps_;           // shared by consecutive units with equal state
+  std::vector<uint32_t> unit_draw_;            // the recorded draw of each unit
+  std::vector<const cl::Buffer*> unit_verts_;  // the vertices each unit rasterizes
+  const DrawSetup* last_setup_ = nullptr;      // of the last record(): its raster_index is reused
+  uint32_t last_raster_ = 0;
+  uint64_t scene_positions_ = 0;
+  uint64_t scene_vert_regs_ = 0;  // float4 registers of the scene's vertex buffer
+  uint64_t record_estimate_ = 0;  // records the scene's draws likely make
+
+  // Capacities (entries) kept from scene to scene; grown when a scene needs more.
+  uint32_t record_capacity_ = 0, list_capacity_ = 0;
+  uint32_t record_cap_limit_ = 0, list_cap_limit_ = 0;
+  uint32_t needed_records_ = 0, needed_list_ = 0;  // what the last run of a scene needed
+  const cl::Buffer* last_verts_ = nullptr;         // what read_vertices() reads
+  uint32_t last_verts_base_ = 0, last_num_outputs_ = 0, last_positions_ = 0;
+
+  cl::Buffer total_;      // 4 bytes: totals of scans
+  cl::Buffer zero_;       // 4 bytes: 0 (the record total of a unit without records)
+  cl::Buffer status_;     // 2 words: records and bin entries the scene needs
+  cl::Buffer draw_base_;  // first record of each unit, then the scene's end
+  size_t draw_base_cap_ = 0;
   cl::Buffer verts_, restart_, seg_index_, seg_first_, counts_, assembled_, tris_, hist_, list_;
   size_t verts_cap_ = 0, restart_cap_ = 0, seg_index_cap_ = 0, seg_first_cap_ = 0, counts_cap_ = 0,
          assembled_cap_ = 0, tris_cap_ = 0, hist_cap_ = 0, list_cap_ = 0;
@@ -209,7 +309,6 @@ class DrawPipeline {
   size_t stream_counts_cap_ = 0, gs_prims_cap_ = 0, gs_counts_cap_ = 0, gs_verts_cap_ = 0,
          gs_restart_cap_ = 0, gs_seg_index_cap_ = 0, gs_seg_first_cap_ = 0, gs_prim_id_cap_ = 0;
   cl::Buffer gs_prim_total_, gs_out_total_, so_total_;  // 4 bytes each: scan totals
-  const cl::Buffer* last_verts_ = nullptr;              // what read_vertices() reads
 };
 
 // Fills the device parameter blocks from a setup (pure functions, unit-tested).

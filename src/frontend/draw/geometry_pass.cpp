@@ -50,7 +50,7 @@ uint32_t basic_prim_count(PrimType mode, uint32_t n) {
 }
 
 DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const VertexStream& in,
-                                                      ClpDrawParams* dp) {
+                                                      ClpDrawParams* dp, const SceneTables& t) {
   const GeometrySetup& g = s.gs;
   const uint32_t positions = in.positions;
   const bool restart = (dp->flags & CLP_DRAW_RESTART) != 0;
@@ -99,6 +99,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
   gp.vs_positions = positions;
   gp.num_outputs = no;
   gp.invocation_count = invocations;
+  gp.ri_index = g.stage.info_index;
   cl::Kernel& k = queue_.kernel(g.stage.program, "gs_pass");
   const size_t items = (size_t(invocations) + 3) / 4;
   auto launch = [&](const cl::Buffer& gp_buf, uint32_t capacity, bool write) {
@@ -108,8 +109,8 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
     for (const cl::Buffer* b :
          {&gs_verts_, &gs_restart_, &gs_seg_index_, &gs_seg_first_, &gs_prim_id_})
       args << (write ? *b : dummy_);
-    for (const cl::Buffer& r : g.stage.resources)
-      args << r;
+    for (const StageArg& r : g.stage.resources)
+      args << resolve(r, t.resources);
     queue_.launch_1d(k, items, "geometry");
   };
 

@@ -15,29 +15,32 @@ using clpipe::test::emit::fbits;
 
 namespace {
 
-// Binds every parameter of `code` from the given buffers (by kind and index).
-std::vector<cl::Buffer> bind(DrawFixture& fx, const compiler::EmittedShader& code,
-                             const ClpResourceInfo& ri, const std::vector<uint32_t>& cb0,
-                             const std::vector<ClpTexView>& views,
-                             const std::vector<ClpSamplerState>& samplers,
-                             const std::vector<uint8_t>& tex0) {
-  std::vector<cl::Buffer> out;
+// Binds every parameter of `code` from the given buffers (by kind and index), each a
+// buffer of its own (table entry 0, offsets 0).
+std::vector<frontend::StageArg> bind(DrawFixture& fx, const compiler::EmittedShader& code,
+                                     const ClpResourceInfo& ri, const std::vector<uint32_t>& cb0,
+                                     const std::vector<ClpTexView>& views,
+                                     const std::vector<ClpSamplerState>& samplers,
+                                     const std::vector<uint8_t>& tex0) {
+  std::vector<frontend::StageArg> out;
   for (const compiler::ResourceParam& p : code.params) {
     switch (p.kind) {
       case compiler::ParamKind::kResourceInfo:
-        out.push_back(fx.buffer(&ri, sizeof ri));
+        out.push_back({frontend::ResourceTable::kNone, fx.buffer(&ri, sizeof ri)});
         break;
       case compiler::ParamKind::kConstBuffer:
-        out.push_back(fx.buffer(cb0.data(), cb0.size() * 4));
+        out.push_back({frontend::ResourceTable::kNone, fx.buffer(cb0.data(), cb0.size() * 4)});
         break;
       case compiler::ParamKind::kSamplerViews:
-        out.push_back(fx.buffer(views.data(), views.size() * sizeof(ClpTexView)));
+        out.push_back({frontend::ResourceTable::kNone,
+                       fx.buffer(views.data(), views.size() * sizeof(ClpTexView))});
         break;
       case compiler::ParamKind::kSamplers:
-        out.push_back(fx.buffer(samplers.data(), samplers.size() * sizeof(ClpSamplerState)));
+        out.push_back({frontend::ResourceTable::kNone,
+                       fx.buffer(samplers.data(), samplers.size() * sizeof(ClpSamplerState))});
         break;
       case compiler::ParamKind::kTexture:
-        out.push_back(fx.buffer(tex0.data(), tex0.size()));
+        out.push_back({frontend::ResourceTable::kNone, fx.buffer(tex0.data(), tex0.size())});
         break;
       default:
         FAIL("unexpected parameter " << p.name);

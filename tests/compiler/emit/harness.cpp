@@ -10,7 +10,7 @@
 
 namespace clpipe::test::emit {
 
-static_assert(sizeof(ClpResourceInfo) == 416, "ClpResourceInfo layout");
+static_assert(sizeof(ClpResourceInfo) == 560, "ClpResourceInfo layout");
 static_assert(sizeof(ClpTexView) == 72 + 3 * 4 * CLP_TEX_MAX_LEVELS, "ClpTexView layout");
 static_assert(sizeof(ClpSamplerState) == 80, "ClpSamplerState layout");
 

@@ -1,0 +1,65 @@
+// Resource tables: what generated shaders reach through their ClpResourceInfo entry
+// (kernels/shader_lib_shared.h) besides the resources' own storage.
+//
+// Producer: bind_stage_resources (shader_program.h) appends a stage's entry, user
+// constants, views and sampler states on the host, for one compute launch or for every
+// draw of a scene. Consumers: the passes, which upload the tables once (upload_tables)
+// and bind them as the shaders' table arguments (resolve).
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "kernels/sampling_abi.h"
+#include "kernels/shader_lib_shared.h"
+#include "runtime/queue.h"
+
+namespace clpipe::frontend {
+
+// The tables of one launch (or of one scene's launches) that generated shaders index
+// through their ClpResourceInfo entry (kernels/shader_lib_shared.h): the entries
+// themselves, the bytes of user constant buffers, the sampler and image views, the
+// sampler states. bind_stage_resources appends to them on the host; upload_tables makes
+// one device buffer of them.
+struct ResourceTables {
+  std::vector<ClpResourceInfo> infos;
+  std::vector<uint32_t> words;  // user constants; each binding starts on a 16-byte boundary
+  std::vector<ClpTexView> views;
+  std::vector<ClpSamplerState> samplers;
+};
+
+// Which table a resource argument is, or none: its own buffer.
+enum class ResourceTable : uint8_t { kNone, kInfos, kWords, kViews, kSamplers };
+
+struct StageArg {
+  ResourceTable table = ResourceTable::kNone;
+  cl::Buffer buffer;  // table == kNone (a resource's storage, a sub-buffer, a placeholder)
+  bool operator==(const StageArg& o) const { return table == o.table && buffer() == o.buffer(); }
+};
+
+// The device copy of ResourceTables: sub-buffers of one buffer.
+struct DeviceTables {
+  cl::Buffer infos, words, views, samplers;
+  const cl::Buffer& operator[](ResourceTable t) const;
+};
+
+// A host array to upload: its bytes.
+using HostArray = std::pair<const void*, size_t>;
+
+// Copies host arrays into one new device buffer (one clCreateBuffer, copied at the call:
+// the arrays may go right after) and returns a sub-buffer for each, in order. Each starts
+// at the device's base address alignment; an empty array gets a 16-byte placeholder.
+std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays);
+
+// The four arrays of `tables`, in DeviceTables order, and the DeviceTables made of the
+// sub-buffers upload_arrays returned for them from index `first`.
+std::vector<HostArray> table_arrays(const ResourceTables& tables);
+DeviceTables device_tables(const std::vector<cl::Buffer>& uploaded, size_t first);
+
+// The kernel argument of `arg` once the tables are on the device.
+inline const cl::Buffer& resolve(const StageArg& arg, const DeviceTables& tables) {
+  return arg.table == ResourceTable::kNone ? arg.buffer : tables[arg.table];
+}
+
+}  // namespace clpipe::frontend

@@ -1,0 +1,263 @@
+// Scenes (src/frontend/scene.cpp, draw/draw_pipeline.h): draws recorded into one scene
+// render the same pixels as the same draws run one by one, a scene that outgrows its
+// buffers is replayed with the same result, and every call that must see the recorded
+// draws (or must not change what they read) runs the scene first.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "frontend/frontend_util.h"
+
+using namespace clpipe;
+using namespace clpipe::test;
+
+namespace {
+
+// Position from IN[0]; the colour is CONST[0] (a user constant buffer set per draw).
+const char* kVs =
+    "VERT\n"
+    "DCL IN[0]\n"
+    "DCL OUT[0], POSITION\n"
+    "  0: MOV OUT[0], IN[0]\n"
+    "  1: END\n";
+const char* kFs =
+    "FRAG\n"
+    "DCL OUT[0], COLOR\n"
+    "DCL CONST[0]\n"
+    "  0: MOV OUT[0], CONST[0]\n"
+    "  1: END\n";
+
+constexpr uint32_t kW = 48, kH = 40;
+
+struct Fixture {
+  std::unique_ptr<Context> ctx = new_context();
+  ResourceRef rt, zs, vbuf;
+  SurfaceHandle surf, zsurf;
+  BlendHandle opaque, blend;
+  DepthStencilAlphaHandle less, equal;
+
+  Fixture() {
+    rt = create(make_templ(TextureTarget::TEXTURE_2D, Format::R8G8B8A8_UNORM, kW, kH));
+    zs = create(make_templ(TextureTarget::TEXTURE_2D, Format::Z32_FLOAT, kW, kH));
+    surf = make_surface(*ctx, rt, Format::R8G8B8A8_UNORM);
+    zsurf = make_surface(*ctx, zs, Format::Z32_FLOAT);
+    bind_framebuffer(surf);
+    ViewportState vp;
+    vp.scale[0] = kW / 2.0f;
+    vp.scale[1] = kH / 2.0f;
+    vp.scale[2] = 0.5f;
+    vp.translate[0] = kW / 2.0f;
+    vp.translate[1] = kH / 2.0f;
+    vp.translate[2] = 0.5f;
+    REQUIRE(ctx->set_viewport_states(0, {vp}).is_ok());
+    ShaderState s;
+    s.tgsi = kVs;
+    REQUIRE(ctx->bind_vs_state(ctx->create_vs_state(s).value()).is_ok());
+    s.tgsi = kFs;
+    REQUIRE(ctx->bind_fs_state(ctx->create_fs_state(s).value()).is_ok());
+    VertexElement pos;
+    pos.src_format = Format::R32G32B32A32_FLOAT;
+    ctx->bind_vertex_elements_state(ctx->create_vertex_elements_state({pos}).value());
+    ctx->bind_rasterizer_state(ctx->create_rasterizer_state(RasterizerState()).value());
+    BlendState b;
+    opaque = ctx->create_blend_state(b).value();
+    b.rt[0].blend_enable = true;
+    b.rt[0].rgb_src_factor = b.rt[0].alpha_src_factor = BlendFactor::SRC_ALPHA;
+    b.rt[0].rgb_dst_factor = b.rt[0].alpha_dst_factor = BlendFactor::INV_SRC_ALPHA;
+    blend = ctx->create_blend_state(b).value();
+    DepthStencilAlphaState z;
+    z.depth_enabled = true;
+    z.depth_writemask = true;
+    z.depth_func = CompareFunc::LESS;
+    less = ctx->create_depth_stencil_alpha_state(z).value();
+    z.depth_func = CompareFunc::EQUAL;
+    equal = ctx->create_depth_stencil_alpha_state(z).value();
+    ctx->bind_blend_state(opaque);
+    ctx->bind_depth_stencil_alpha_state(less);
+    vbuf = create_buffer(1 << 16);
+    VertexBuffer vb;
+    vb.stride = 16;
+    vb.buffer = vbuf;
+    REQUIRE(ctx->set_vertex_buffers(0, {vb}).is_ok());
+  }
+
+  void bind_framebuffer(const SurfaceHandle& colour) {
+    FramebufferState fb;
+    fb.width = kW;
+    fb.height = kH;
+    fb.nr_cbufs = 1;
+    fb.cbufs[0] = colour;
+    fb.zsbuf = zsurf;
+    REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
+  }
+
+  void clear() {
+    ColorUnion c{};
+    REQUIRE(ctx->clear(Clear::COLOR | Clear::DEPTHSTENCIL, nullptr, c, 1.0, 0).is_ok());
+  }
+
+  void set_colour(float r, float g, float b, float a) {
+    const float k[4] = {r, g, b, a};
+    ConstantBuffer cb;
+    cb.user_buffer = k;
+    cb.buffer_size = sizeof(k);
+    REQUIRE(ctx->set_constant_buffer(ShaderType::FRAGMENT, 0, &cb).is_ok());
+  }
+
+  // A triangle at depth z, written at vertex `first` of the vertex buffer.
+  void triangle(uint32_t first, float x0, float y0, float x1, float y1, float x2, float y2,
+                float z) {
+    const float v[12] = {x0, y0, z, 1, x1, y1, z, 1, x2, y2, z, 1};
+    REQUIRE(ctx->buffer_subdata(vbuf, Map::WRITE, first * 16, sizeof(v), v).is_ok());
+  }
+
+  void draw(uint32_t first, uint32_t count = 3) {
+    REQUIRE(ctx->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{first, count, 0}}).is_ok());
+  }
+
+  std::vector<uint8_t> pixels() { return read_box(*ctx, rt, 0, make_box_2d(0, 0, kW, kH)); }
+
+  uint64_t scenes() { return dynamic_cast<frontend::ContextImpl&>(*ctx).scene_counters().scenes; }
+};
+
+// 24 overlapping triangles with their own colours (user constants), switching between
+// opaque and blended, LESS and EQUAL depth (equal depths redraw the same pixels): every
+// pixel depends on the API order of the draws.
+void overlapping_draws(Fixture& f, bool flush_each) {
+  for (uint32_t i = 0; i < 24; ++i) {
+    const float s = float(i) / 24.0f;
+    f.triangle(i * 3, -1.0f + s, -1.0f, 1.0f, -0.8f + s, -0.6f + s * 0.5f, 1.0f,
+               (i % 3) == 0 ? 0.5f : 0.25f + s * 0.5f);
+  }
+  for (uint32_t i = 0; i < 24; ++i) {
+    f.set_colour(float(i % 5) / 4.0f, float(i % 7) / 6.0f, float(i % 3) / 2.0f,
+                 0.25f + float(i % 4) / 4.0f);
+    f.ctx->bind_blend_state(i % 2 ? f.blend : f.opaque);
+    f.ctx->bind_depth_stencil_alpha_state(i % 4 == 3 ? f.equal : f.less);
+    f.draw(i * 3);
+    if (flush_each) REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("scene: draws recorded together give the pixels of draws run one by one",
+          "[frontend][draw][scene]") {
+  Fixture one_by_one;
+  one_by_one.clear();
+  overlapping_draws(one_by_one, true);
+  const std::vector<uint8_t> expected = one_by_one.pixels();
+
+  Fixture batched;
+  batched.clear();
+  const uint64_t scenes_before = batched.scenes();
+  overlapping_draws(batched, false);
+  const std::vector<uint8_t> got = batched.pixels();
+  // The 24 draws ran as one scene (the read-back ran it).
+  CHECK(batched.scenes() == scenes_before + 1);
+  CHECK(got == expected);
+  // Something was drawn, blended and depth-tested.
+  size_t coloured = 0;
+  for (size_t i = 0; i < got.size(); i += 4)
+    coloured += got[i] || got[i + 1] || got[i + 2];
+  CHECK(coloured > kW * kH / 3);
+}
+
+TEST_CASE("scene: a scene that outgrows its buffers is replayed with the same pixels",
+          "[frontend][draw][scene]") {
+  Fixture reference;
+  reference.clear();
+  overlapping_draws(reference, false);
+  const std::vector<uint8_t> expected = reference.pixels();
+
+  Fixture small;
+  auto& impl = dynamic_cast<frontend::ContextImpl&>(*small.ctx);
+  small.clear();
+  // Room for 4 records and 8 bin entries: the 24 triangles need more of both.
+  impl.set_scene_capacity_cap(4, 8);
+  const uint64_t replays_before = impl.scene_counters().replays;
+  overlapping_draws(small, false);
+  CHECK(small.pixels() == expected);
+  CHECK(impl.scene_counters().replays > replays_before);
+}
+
+TEST_CASE("scene: writes to what recorded draws read do not change what they drew",
+          "[frontend][draw][scene]") {
+  Fixture f;
+  f.clear();
+  // Draw the left half red, then overwrite its vertices and constants before anything
+  // ran: the draw keeps its own.
+  f.triangle(0, -1, -1, 0, -1, -1, 1, 0.5f);
+  f.set_colour(1, 0, 0, 1);
+  f.draw(0);
+  f.triangle(0, 0, -1, 1, -1, 1, 1, 0.5f);  // buffer_subdata of a buffer the scene reads
+  f.set_colour(0, 1, 0, 1);
+  f.draw(0);
+  const std::vector<uint8_t> px = f.pixels();
+  auto at = [&](uint32_t x, uint32_t y) { return px.data() + (size_t(y) * kW + x) * 4; };
+  // Bottom-left (window y grows upwards from NDC -1 at row 0): red, from the first draw.
+  CHECK(at(2, 2)[0] == 255);
+  CHECK(at(2, 2)[1] == 0);
+  // Bottom-right: green, from the second draw.
+  CHECK(at(kW - 3, 2)[0] == 0);
+  CHECK(at(kW - 3, 2)[1] == 255);
+}
+
+TEST_CASE("scene: clears, framebuffer changes and maps see the recorded draws in order",
+          "[frontend][draw][scene]") {
+  Fixture f;
+  f.clear();
+  f.triangle(0, -1, -1, 3, -1, -1, 3, 0.5f);  // the whole window
+  f.set_colour(1, 0, 0, 1);
+  f.draw(0);
+  // A map right after the draw sees it.
+  CHECK(f.pixels()[0] == 255);
+
+  // draw, clear, draw: the clear comes between them.
+  f.draw(0);
+  ColorUnion blue{};
+  blue.f[2] = 1.0f;
+  blue.f[3] = 1.0f;
+  REQUIRE(f.ctx->clear(Clear::COLOR, nullptr, blue, 1.0, 0).is_ok());
+  f.ctx->bind_depth_stencil_alpha_state(f.ctx->create_depth_stencil_alpha_state({}).value());
+  f.triangle(3, -1, -1, 0, -1, -1, 0, 0.5f);  // the bottom-left quarter
+  f.set_colour(0, 1, 0, 1);
+  f.draw(3);
+  std::vector<uint8_t> px = f.pixels();
+  CHECK(px[0] == 0);
+  CHECK(px[1] == 255);
+  const size_t top_right = (size_t(kH - 1) * kW + kW - 1) * 4;
+  CHECK(px[top_right + 2] == 255);
+  CHECK(px[top_right + 1] == 0);
+
+  // Draws into another colour buffer after a framebuffer change leave the first alone.
+  ResourceRef other = create(make_templ(TextureTarget::TEXTURE_2D, Format::R8G8B8A8_UNORM, kW, kH));
+  f.set_colour(1, 1, 0, 1);
+  f.draw(0);  // yellow into rt
+  f.bind_framebuffer(make_surface(*f.ctx, other, Format::R8G8B8A8_UNORM));
+  f.set_colour(1, 0, 1, 1);
+  f.draw(0);  // magenta into `other`
+  px = f.pixels();
+  CHECK(px[top_right + 0] == 255);
+  CHECK(px[top_right + 1] == 255);
+  CHECK(px[top_right + 2] == 0);
+  const std::vector<uint8_t> o = read_box(*f.ctx, other, 0, make_box_2d(0, 0, kW, kH));
+  CHECK(o[top_right + 0] == 255);
+  CHECK(o[top_right + 1] == 0);
+  CHECK(o[top_right + 2] == 255);
+}
+
+TEST_CASE("scene: a fence of a flush waits for the recorded draws", "[frontend][draw][scene]") {
+  Fixture f;
+  f.clear();
+  f.triangle(0, -1, -1, 3, -1, -1, 3, 0.5f);
+  f.set_colour(0, 0, 1, 1);
+  f.draw(0);
+  CHECK(f.ctx->is_resource_referenced(f.rt, 0));
+  FenceHandle fence;
+  REQUIRE(f.ctx->flush(&fence, 0).is_ok());
+  REQUIRE(shared_screen()->fence_finish(fence, UINT64_MAX).is_ok());
+  // Raw read of the storage, without a transfer that would run the scene itself.
+  const std::vector<uint8_t> raw = read_raw(f.rt);
+  CHECK(raw[2] == 255);
+}
