@@ -490,7 +490,10 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   const uint32_t units = uint32_t(dps_.size());
   // The scene's draws share the framebuffer, hence the tile grid.
   const uint64_t tiles = uint64_t(dps_[0].tiles_x) * dps_[0].tiles_y;
-  const uint32_t nchunks = bin_chunks(record_capacity_);
+  // Chunks from this scene's estimate, not the capacity a larger scene left: the
+  // histogram (tiles x chunks) is scanned whole.
+  const uint32_t nchunks =
+      bin_chunks(uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)));
   const uint64_t hist_n = tiles * nchunks;
   if (hist_n > 0xffffffffu || hist_n * 4 > queue_.device().limits().max_mem_alloc_size) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", tiles, " tiles x ", nchunks,
