@@ -1,6 +1,7 @@
-// The tile pass of draw_vbo: one work-group per CLP_TILE_SIZE^2 screen tile, one 2x2
-// quad per work-item. Each work-item loads its four pixels' colour and depth/stencil
-// once, walks the tile's primitive list in API order (coverage with the fill
+// The tile pass of a scene's run of draws (ClpRunParams): one work-group per
+// CLP_TILE_SIZE^2 screen tile, one 2x2 quad per work-item. Each work-item loads its four
+// pixels' colour and depth/stencil once, walks the run's part of the tile's primitive
+// list in API order with each record's own draw state (coverage with the fill
 // convention, early or late depth/stencil, the fragment shader, alpha test, blending or
 // logic op, colour masks), and stores its pixels once at the end. No barriers, no
 // atomics: a pixel belongs to exactly one work-item.
