@@ -154,8 +154,8 @@ struct SceneCounters {
 // The limits that end a scene: the Context flushes it before a draw would pass them, so
 // that a scene never grows without bound. Records and vertices are kept for the whole
 // scene, so these bound its memory: 2^16 draws (their parameter blocks, ~0.5 KB each),
-// 2^24 positions (vertex data of up to 16 registers: 4 GiB at most), and 64 MiB of
-// resource tables.
+// 2^24 positions (whose vertex data must also fit one device allocation: fits()), and
+// 64 MiB of resource tables.
 constexpr uint32_t kSceneMaxDraws = 1u << 16;
 constexpr uint64_t kSceneMaxPositions = 1u << 24;
 constexpr uint64_t kSceneMaxTableBytes = uint64_t(64) << 20;
@@ -168,8 +168,8 @@ class DrawPipeline {
   // stages of the next draw to them, and its StageBinding::info_index points into them.
   ResourceTables& tables() { return tables_; }
   // Appends one draw (one entry of draw_vbo's draws[]) to the scene. The setup must be
-  // validated; it is shared by later draws with the same state. Throws (leaving the scene
-  // as it was) for a draw the device cannot hold.
+  // validated; several draws may share it. Throws (leaving the scene as it was) for a
+  // draw the device cannot hold.
   void record(std::shared_ptr<const DrawSetup> setup, const DrawInfo& info,
               const DrawStartCountBias& range, uint32_t draw_id);
   bool empty() const { return draws_.empty(); }
