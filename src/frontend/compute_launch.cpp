@@ -163,7 +163,7 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
     upload_global_space(queue_, global);
 
     const DeviceTables tables_on_device =
-        device_tables(upload_arrays(queue_, table_arrays(tables)), 0);
+        device_tables(upload_arrays(queue_, table_arrays(tables)), 0, queue_.create_buffer(16));
     const cl_uint4 grid = {{plan.grid[0], plan.grid[1], plan.grid[2], 1}};
     const cl_uint4 block = {{plan.block[0], plan.block[1], plan.block[2], 1}};
     runtime::KernelArgs args(k);

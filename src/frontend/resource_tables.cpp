@@ -17,6 +17,8 @@ const cl::Buffer& DeviceTables::operator[](ResourceTable t) const {
       return views;
     case ResourceTable::kSamplers:
       return samplers;
+    case ResourceTable::kPlaceholder:
+      return placeholder;
     case ResourceTable::kNone:
       break;
   }
@@ -56,9 +58,10 @@ std::vector<HostArray> table_arrays(const ResourceTables& t) {
           {t.samplers.data(), t.samplers.size() * sizeof(ClpSamplerState)}};
 }
 
-DeviceTables device_tables(const std::vector<cl::Buffer>& uploaded, size_t first) {
+DeviceTables device_tables(const std::vector<cl::Buffer>& uploaded, size_t first,
+                           const cl::Buffer& placeholder) {
   return DeviceTables{uploaded.at(first), uploaded.at(first + 1), uploaded.at(first + 2),
-                      uploaded.at(first + 3)};
+                      uploaded.at(first + 3), placeholder};
 }
 
 }  // namespace clpipe::frontend

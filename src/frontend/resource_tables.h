@@ -29,18 +29,20 @@ struct ResourceTables {
   std::vector<ClpSamplerState> samplers;
 };
 
-// Which table a resource argument is, or none: its own buffer.
-enum class ResourceTable : uint8_t { kNone, kInfos, kWords, kViews, kSamplers };
+// Which table a resource argument is, or none: its own buffer. kPlaceholder stands where
+// nothing is bound (the binding's size is 0, so nothing is read or written): one buffer
+// for every such argument, so that it does not tell draws apart.
+enum class ResourceTable : uint8_t { kNone, kInfos, kWords, kViews, kSamplers, kPlaceholder };
 
 struct StageArg {
   ResourceTable table = ResourceTable::kNone;
-  cl::Buffer buffer;  // table == kNone (a resource's storage, a sub-buffer, a placeholder)
+  cl::Buffer buffer;  // table == kNone: a resource's storage or a sub-buffer
   bool operator==(const StageArg& o) const { return table == o.table && buffer() == o.buffer(); }
 };
 
-// The device copy of ResourceTables: sub-buffers of one buffer.
+// The device copy of ResourceTables (sub-buffers of one buffer), and the placeholder.
 struct DeviceTables {
-  cl::Buffer infos, words, views, samplers;
+  cl::Buffer infos, words, views, samplers, placeholder;
   const cl::Buffer& operator[](ResourceTable t) const;
 };
 
@@ -53,9 +55,11 @@ using HostArray = std::pair<const void*, size_t>;
 std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays);
 
 // The four arrays of `tables`, in DeviceTables order, and the DeviceTables made of the
-// sub-buffers upload_arrays returned for them from index `first`.
+// sub-buffers upload_arrays returned for them from index `first` and of `placeholder`
+// (a writable buffer of at least 16 bytes).
 std::vector<HostArray> table_arrays(const ResourceTables& tables);
-DeviceTables device_tables(const std::vector<cl::Buffer>& uploaded, size_t first);
+DeviceTables device_tables(const std::vector<cl::Buffer>& uploaded, size_t first,
+                           const cl::Buffer& placeholder);
 
 // The kernel argument of `arg` once the tables are on the device.
 inline const cl::Buffer& resolve(const StageArg& arg, const DeviceTables& tables) {

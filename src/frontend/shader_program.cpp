@@ -216,11 +216,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
   std::vector<const ResourceImpl*> images;
   StageResources out;
   out.args.resize(program.params.size());
-  cl::Buffer empty;  // bound where nothing is: sizes say 0, so nothing is read
-  auto dummy = [&]() -> StageArg {
-    if (!empty()) empty = queue.create_buffer(16);
-    return StageArg{ResourceTable::kNone, empty};
-  };
+  const StageArg dummy{ResourceTable::kPlaceholder, {}};  // sizes say 0: nothing is read
   for (size_t i = 0; i < program.params.size(); ++i) {
     const compiler::ResourceParam& p = program.params[i];
     StageArg& arg = out.args[i];
@@ -257,7 +253,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           info.const_size[p.index] = uint32_t(size);
           used->reads.push_back(&res);
         } else {
-          arg = dummy();
+          arg = dummy;
         }
         break;
       }
@@ -271,7 +267,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
                 : 0;
         const uint64_t size = end > sb.buffer_offset ? end - sb.buffer_offset : 0;
         if (!res || size == 0) {
-          arg = dummy();  // size 0: every access reads 0 and writes nothing
+          arg = dummy;  // size 0: every access reads 0 and writes nothing
           break;
         }
         const bool writable = (st.shader_buffers_writable[si] >> p.index) & 1u;
@@ -317,7 +313,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           arg.buffer = res.storage();
           used->reads.push_back(&res);
         } else {
-          arg = dummy();
+          arg = dummy;
         }
         break;
       }
@@ -345,23 +341,22 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           used->writes.push_back(&res);
           images.push_back(&res);
         } else {
-          arg = dummy();
+          arg = dummy;
         }
         break;
       }
       case compiler::ParamKind::kHwAtomicBuffer:
         // Nothing can be bound there through the API: sizes stay 0, accesses read 0.
-        arg = dummy();
+        arg = dummy;
         break;
       case compiler::ParamKind::kGlobalMemory:
         // Only launch_grid passes a space; other stages see an empty one.
-        arg = options.global_memory() ? StageArg{ResourceTable::kNone, options.global_memory}
-                                      : dummy();
+        arg =
+            options.global_memory() ? StageArg{ResourceTable::kNone, options.global_memory} : dummy;
         info.global_size = options.global_memory() ? options.global_size : 0;
         break;
       case compiler::ParamKind::kInputMemory:
-        arg =
-            options.input_memory() ? StageArg{ResourceTable::kNone, options.input_memory} : dummy();
+        arg = options.input_memory() ? StageArg{ResourceTable::kNone, options.input_memory} : dummy;
         info.input_size = options.input_memory() ? options.input_size : 0;
         break;
       case compiler::ParamKind::kSharedMemory:

@@ -34,7 +34,9 @@ struct ClpStageCtx {
 };
 
 // One launch, one table entry.
-uint clp_resource_index(ClpStageCtx* s) { return 0u; }
+uint clp_resource_index(ClpStageCtx* s) {
+  return 0u;
+}
 
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   const int c = chan & 3;

@@ -49,7 +49,9 @@ inline float clp_gs_chan(float4 v, int c) {
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 
-uint clp_resource_index(ClpStageCtx* s) { return s->gp->ri_index; }
+uint clp_resource_index(ClpStageCtx* s) {
+  return s->gp->ri_index;
+}
 
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   int v[4];

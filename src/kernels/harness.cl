@@ -53,7 +53,9 @@ vf clp_harness_gather(global const uint* table, const int* index) {
 }
 
 // The harness binds one table entry.
-uint clp_resource_index(ClpStageCtx* s) { return 0u; }
+uint clp_resource_index(ClpStageCtx* s) {
+  return 0u;
+}
 
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   int idx[CLP_LANES];

@@ -171,7 +171,9 @@ vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semanti
   return clp_varying(c, reg, chan, interp, lp, ll);
 }
 
-uint clp_resource_index(ClpStageCtx* s) { return s->dp->fs_ri_index; }
+uint clp_resource_index(ClpStageCtx* s) {
+  return s->dp->fs_ri_index;
+}
 
 vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int chan) {
   switch (semantic) {

@@ -25,7 +25,9 @@ struct ClpStageCtx {
   uint ri_index;
 };
 
-uint clp_resource_index(ClpStageCtx* s) { return s->ri_index; }
+uint clp_resource_index(ClpStageCtx* s) {
+  return s->ri_index;
+}
 
 vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   vi v = (vi)(0);

@@ -191,7 +191,7 @@ class DrawPipeline {
   const DrawStats& last_stats() const { return stats_; }
   const SceneCounters& counters() const { return counters_; }
   // Test knob: caps the record and bin-list capacities at these many entries (0 = no
-  // cap), so that scenes overflow and replay.
+  // cap) until the next replay, so that a scene overflows and replays.
   void set_capacity_cap(uint32_t records, uint32_t list) {
     record_cap_limit_ = records;
     list_cap_limit_ = list;
