@@ -17,6 +17,8 @@ endfunction()
 
 # clpipe_check_kernels(<target> INCLUDE_DIRS <dirs...> DEPENDS <files...> FILES <.cl paths...>)
 #   Adds <target>, which runs clang -fsyntax-only on every file as OpenCL C 1.2.
+#   -pedantic-errors: clang accepts extensions (variadic macros, ...) that other OpenCL
+#   compilers such as NVIDIA's reject, so an extension fails the build here instead.
 function(clpipe_check_kernels target)
   cmake_parse_arguments(ARG "" "" "INCLUDE_DIRS;DEPENDS;FILES" ${ARGN})
   set(stamps)
@@ -38,7 +40,8 @@ function(clpipe_check_kernels target)
     endif()
     add_custom_command(
       OUTPUT ${stamp}
-      COMMAND ${CLPIPE_CLANG} -x cl -cl-std=CL1.2 -fsyntax-only -Werror=implicit-function-declaration
+      COMMAND ${CLPIPE_CLANG} -x cl -cl-std=CL1.2 -fsyntax-only -pedantic-errors
+              -Werror=implicit-function-declaration
               ${incs} ${prelude} ${f}
       COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
       DEPENDS ${f} ${deps}

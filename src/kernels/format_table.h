@@ -9,9 +9,12 @@
 #ifndef CLPIPE_KERNELS_FORMAT_TABLE_H
 #define CLPIPE_KERNELS_FORMAT_TABLE_H
 
-// CLP_FMT_<name> == (uint)clpipe::Format::<name>.
+// CLP_FMT_<name> == (uint)clpipe::Format::<name>. The macro names every parameter because
+// OpenCL C 1.2 (6.9) has no variadic macros: clang accepts them, NVIDIA's compiler does not.
 enum ClpFormatId {
-#define CLPIPE_FORMAT(name, ...) CLP_FMT_##name,
+#define CLPIPE_FORMAT(name, bytes, cs, sp, s0, s1, s2, s3, t0, b0, h0, t1, b1, h1, t2, b2, h2, t3, \
+                      b3, h3)                                                                      \
+  CLP_FMT_##name,
 #include "clpipe/formats.def"
 #undef CLPIPE_FORMAT
   CLP_FMT_COUNT
