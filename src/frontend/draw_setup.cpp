@@ -105,8 +105,8 @@ void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler:
     in.stride = vb.stride;
     used->reads.push_back(&res);
   }
-  if (info.index_size) {
-    if (info.has_user_indices) runtime::unsupported("draw_vbo: user index buffers");
+  // User indices have no resource: draw_vbo copies them into a buffer the scene keeps.
+  if (info.index_size && !info.has_user_indices) {
     ResourceImpl& res = resource_of(info.index_resource, screen_id, "index buffer");
     s->index_buffer = res.storage();
     s->index_offset = 0;

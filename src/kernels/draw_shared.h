@@ -117,6 +117,8 @@ typedef struct {
   // one) and the fragment shader's entry in its ClpResourceInfo table.
   CLP_U32 raster_index;
   CLP_U32 fs_ri_index;
+  // The draw's first position in its setup launch (prim.cl: clp_batch_unit).
+  CLP_U32 pos_base;
 } ClpDrawParams;
 
 // ClpTri.flags

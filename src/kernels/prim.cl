@@ -244,33 +244,60 @@ __kernel void restart_segments(global const uint* restart, global const uint* se
   if (restart[k]) seg_first[seg_index[k] + 1] = k + 1;
 }
 
-// dps[draw]: the draw's parameters among the scene's; its vertices start at float4
-// dps[draw].verts_base of verts.
-__kernel void prim_count(global const ClpDrawParams* dps, uint draw, global const float4* verts,
-                         global const uint* restart, global const uint* seg_index,
-                         global const uint* seg_first, global uint* counts,
-                         global uint* assembled) {
-  global const ClpDrawParams* dp = dps + draw;
-  const uint p = get_global_id(0);
+// dps[u]: a unit's parameters among the scene's; its vertices start at float4
+// dps[u].verts_base of verts.
+// A setup launch covers a batch of consecutive scene draws ("units") first..first+units-1:
+// work-item g is position g - pos_base of the last unit whose pos_base <= g (pos_base
+// ascends within the batch; the host plans batches before the scene is uploaded).
+inline uint clp_batch_unit(global const ClpDrawParams* dps, uint first, uint units, uint g) {
+  uint lo = first, hi = first + units;  // dps[lo].pos_base <= g < dps[hi].pos_base
+  while (hi - lo > 1) {
+    const uint mid = lo + (hi - lo) / 2;
+    if (dps[mid].pos_base <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// counts[g]: records position g of the batch makes; assembled[g]: its assembled
+// primitives (for queries and PRIMID with restart, which run in batches of one unit).
+__kernel void prim_count(global const ClpDrawParams* dps, uint first, uint units,
+                         global const float4* verts, global const uint* restart,
+                         global const uint* seg_index, global const uint* seg_first,
+                         global uint* counts, global uint* assembled) {
+  const uint g = get_global_id(0);
+  global const ClpDrawParams* dp = dps + clp_batch_unit(dps, first, units, g);
+  const uint p = g - dp->pos_base;
   if (p >= dp->count * dp->instance_count) return;
   verts += dp->verts_base;
   ClpPrim prims[2];
   uint vbase, k;
   const uint n = clp_position_prims(dp, restart, seg_index, seg_first, p, prims, &vbase, &k);
   uint total = 0;
-  for (uint i = 0; i < n; ++i) total += clp_process_prim(dp, verts, &prims[i], vbase, 0, 0);
-  counts[p] = total;
-  assembled[p] = clp_assembled_units(dp->prim_mode, n);
+  for (uint i = 0; i < n; ++i)
+    total += clp_process_prim(dp, verts, &prims[i], vbase, 0, 0);
+  counts[g] = total;
+  assembled[g] = clp_assembled_units(dp->prim_mode, n);
 }
 
-// After the scan of a draw's counts: the next draw's records start draw_base[draw + 1]
-// = draw_base[draw] + total[0]; status[0] (records the scene needs) follows it.
-__kernel void records_advance(global uint* draw_base, uint draw, global const uint* total,
-                              global uint* status) {
-  if (get_global_id(0) != 0) return;
-  const uint end = draw_base[draw] + total[0];
-  draw_base[draw + 1] = end;
-  status[0] = end;
+// After the scan of a batch's counts (offsets, total[0] their sum): each unit's records
+// start at draw_base[u] = draw_base[first] + offsets[its pos_base], the next batch's
+// at draw_base[first + units]; status[0] (records the scene needs) follows it. One
+// work-item per unit; none writes draw_base[first], which they all read.
+__kernel void records_advance(global uint* draw_base, uint first, uint units,
+                              global const ClpDrawParams* dps, global const uint* offsets,
+                              global const uint* total, global uint* status) {
+  const uint i = get_global_id(0);
+  if (i >= units) return;
+  const uint base = draw_base[first];
+  if (i + 1 < units) {
+    draw_base[first + i + 1] = base + offsets[dps[first + i + 1].pos_base];
+  } else {
+    draw_base[first + units] = base + total[0];
+    status[0] = base + total[0];
+  }
 }
 
 // offsets: exclusive prefix sums of prim_count's counts. prim_base (with restart and
@@ -278,14 +305,19 @@ __kernel void records_advance(global uint* draw_base, uint draw, global const ui
 // over all positions gives, so the host passes the scan over all positions and the
 // per-instance base is subtracted here.
 // With CLP_DRAW_PRIM_ID_TABLE, prim_base holds the PRIMID of every position instead.
-// The draw's records go to out[draw_base[draw] + offsets[p] ...], below capacity.
-__kernel void prim_write(global const ClpDrawParams* dps, uint draw, global const float4* verts,
-                         global const uint* restart, global const uint* seg_index,
-                         global const uint* seg_first, global const uint* offsets,
-                         global const uint* prim_base, global ClpTri* out, uint capacity,
-                         global const uint* draw_base) {
+// Draws with restart or a PRIMID table (and their restart arrays) run in batches of one
+// unit, where g == p. The batch's records go to out[draw_base[first] + offsets[g] ...],
+// below capacity.
+__kernel void prim_write(global const ClpDrawParams* dps, uint first, uint units, uint positions,
+                         global const float4* verts, global const uint* restart,
+                         global const uint* seg_index, global const uint* seg_first,
+                         global const uint* offsets, global const uint* prim_base,
+                         global ClpTri* out, uint capacity, global const uint* draw_base) {
+  const uint g = get_global_id(0);
+  if (g >= positions) return;
+  const uint draw = clp_batch_unit(dps, first, units, g);
   global const ClpDrawParams* dp = dps + draw;
-  const uint p = get_global_id(0);
+  const uint p = g - dp->pos_base;
   if (p >= dp->count * dp->instance_count) return;
   verts += dp->verts_base;
   ClpPrim prims[2];
@@ -302,12 +334,11 @@ __kernel void prim_write(global const ClpDrawParams* dps, uint draw, global cons
     }
     id += dp->prim_id_base;
   }
-  // This position's slot: base + offsets[p] .. base + offsets[p + 1] (the draw's end for
-  // the last position), clipped to the buffer.
-  const uint base = draw_base[draw];
-  const uint at = base + offsets[p];
-  const uint end = p + 1 < dp->count * dp->instance_count ? base + offsets[p + 1]
-                                                          : draw_base[draw + 1];
+  // This position's slot: base + offsets[g] .. base + offsets[g + 1] (the batch's end for
+  // its last position), clipped to the buffer.
+  const uint base = draw_base[first];
+  const uint at = base + offsets[g];
+  const uint end = g + 1 < positions ? base + offsets[g + 1] : draw_base[first + units];
   ClpOut o;
   o.next = out + at;
   o.room = at <= end && at < capacity ? min(end, capacity) - at : 0;

@@ -70,23 +70,38 @@ inline uint4 clp_fetch_attrib(global const ClpVertexParams* vp, global const Clp
   }
 }
 
-// vps[draw]: this launch's draw among the scene's parameter blocks.
-__kernel void vertex_pass(global const ClpVertexParams* vps, uint draw, global const uchar* ib,
-                          global const uchar* vb0, global const uchar* vb1,
-                          global const uchar* vb2, global const uchar* vb3,
-                          global const uchar* vb4, global const uchar* vb5,
-                          global const uchar* vb6, global const uchar* vb7,
+// A launch covers the scene draws vps[first..first+draws-1], which share the program,
+// its resources, the index and the vertex buffers: work-item g belongs to the last draw
+// whose item_base <= g (item_base ascends; the host plans launches before the upload).
+inline global const ClpVertexParams* clp_vertex_draw(global const ClpVertexParams* vps, uint first,
+                                                     uint draws, uint g) {
+  uint lo = first, hi = first + draws;  // vps[lo].item_base <= g < vps[hi].item_base
+  while (hi - lo > 1) {
+    const uint mid = lo + (hi - lo) / 2;
+    if (vps[mid].item_base <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return vps + lo;
+}
+
+__kernel void vertex_pass(global const ClpVertexParams* vps, uint first_draw, uint draws,
+                          global const uchar* ib, global const uchar* vb0, global const uchar* vb1,
+                          global const uchar* vb2, global const uchar* vb3, global const uchar* vb4,
+                          global const uchar* vb5, global const uchar* vb6, global const uchar* vb7,
                           global const uchar* vb8, global const uchar* vb9,
                           global const uchar* vb10, global const uchar* vb11,
                           global const uchar* vb12, global const uchar* vb13,
                           global const uchar* vb14, global const uchar* vb15,
-                          global float4* out_verts, global uint* restart_flags
-                          CLP_RESOURCE_PARAMS) {
+                          global float4* out_verts,
+                          global uint* restart_flags CLP_RESOURCE_PARAMS) {
   global const uchar* vbs[CLP_MAX_VERTEX_BUFFERS] = {vb0, vb1, vb2,  vb3,  vb4,  vb5,  vb6,  vb7,
                                                      vb8, vb9, vb10, vb11, vb12, vb13, vb14, vb15};
-  global const ClpVertexParams* vp = vps + draw;
+  const uint g = get_global_id(0);
+  global const ClpVertexParams* vp = clp_vertex_draw(vps, first_draw, draws, g);
   const uint total = vp->count * vp->instance_count;
-  const uint first = get_global_id(0) * 4;
+  const uint first = (g - vp->item_base) * 4;
   if (first >= total) return;
 
   ClpStageCtx ctx;

@@ -47,9 +47,9 @@ typedef struct {
   CLP_U32 restart_enabled;
   CLP_U32 restart_index;
   CLP_U32 draw_id;
-  CLP_U32 ri_index;  // the vertex shader's entry in its ClpResourceInfo table
-  CLP_U32 out_base;  // float4 of the output buffer where this draw's vertices start
-  CLP_U32 pad;
+  CLP_U32 ri_index;   // the vertex shader's entry in its ClpResourceInfo table
+  CLP_U32 out_base;   // float4 of the output buffer where this draw's vertices start
+  CLP_U32 item_base;  // its first work-item in its vertex launch (vertex.cl)
 } ClpVertexParams;
 
 #endif  // CLPIPE_VERTEX_SHARED_H

@@ -261,3 +261,91 @@ TEST_CASE("scene: a fence of a flush waits for the recorded draws", "[frontend][
   const std::vector<uint8_t> raw = read_raw(f.rt);
   CHECK(raw[2] == 255);
 }
+
+TEST_CASE("scene: draws share vertex and setup launches; draws that cannot keep API order",
+          "[frontend][draw][scene]") {
+  // Launches of a scene of n draws that share their state but the constants: one vertex
+  // launch, one setup sequence, one binning and one tile pass, whatever n is.
+  auto launches_of = [](uint32_t n) {
+    Fixture f;
+    f.clear();
+    REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+    auto& impl = dynamic_cast<frontend::ContextImpl&>(*f.ctx);
+    for (uint32_t i = 0; i < n; ++i) {
+      const float s = float(i) / float(n);
+      f.triangle(i * 3, -1.0f + s, -1.0f, 1.0f, -0.8f + s, -0.6f + s * 0.5f, 1.0f, 0.5f);
+    }
+    // The first scene grows the record and bin buffers (a replay); the second is counted.
+    uint64_t launches = 0;
+    for (int round = 0; round < 2; ++round) {
+      const uint64_t before = impl.scene_counters().launches;
+      for (uint32_t i = 0; i < n; ++i) {
+        f.set_colour(float(i % 2), 0.5f, 0.25f, 1.0f);
+        f.draw(i * 3);
+      }
+      REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+      launches = impl.scene_counters().launches - before;
+    }
+    return launches;
+  };
+  const uint64_t few = launches_of(4);
+  CHECK(few > 0);
+  CHECK(launches_of(40) == few);
+
+  // A mixed scene: draws that read a second vertex buffer (their own vertex launches),
+  // indexed draws with primitive restart (which run their passes alone) and plain draws,
+  // interleaved and overlapping with blending: the pixels of the draws run one by one.
+  auto mixed = [](Fixture& f, bool flush_each) {
+    ResourceRef second = create_buffer(1 << 16);
+    for (uint32_t i = 0; i < 12; ++i) {
+      const float s = float(i) / 12.0f;
+      f.triangle(i * 3, -1.0f + s, -1.0f, 1.0f, -0.8f + s, -0.7f + s * 0.5f, 1.0f, 0.5f);
+      f.triangle(64 + i * 3, 1.0f - s, 1.0f, -1.0f, 0.8f - s, 0.7f - s * 0.5f, -1.0f, 0.5f);
+    }
+    std::vector<uint8_t> copy = read_raw(f.vbuf);
+    REQUIRE(f.ctx->buffer_subdata(second, Map::WRITE, 0, 1 << 16, copy.data()).is_ok());
+    f.ctx->bind_blend_state(f.blend);
+    f.ctx->bind_depth_stencil_alpha_state(f.ctx->create_depth_stencil_alpha_state({}).value());
+    for (uint32_t i = 0; i < 12; ++i) {
+      f.set_colour(float(i % 3) / 2.0f, float(i % 5) / 4.0f, 0.5f, 0.5f);
+      VertexBuffer vb;
+      vb.stride = 16;
+      vb.buffer = i % 3 == 1 ? second : f.vbuf;
+      REQUIRE(f.ctx->set_vertex_buffers(0, {vb}).is_ok());
+      if (i % 4 == 2) {
+        // Two triangles of this draw's and the next draw's vertices, cut by a restart.
+        const uint16_t idx[7] = {
+            uint16_t(i * 3),      uint16_t(i * 3 + 1),  uint16_t(i * 3 + 2), 0xffff,
+            uint16_t(64 + i * 3), uint16_t(65 + i * 3), uint16_t(66 + i * 3)};
+        DrawInfo info;
+        info.mode = PrimType::TRIANGLE_STRIP;
+        info.index_size = 2;
+        info.has_user_indices = true;
+        info.index_user = idx;
+        info.primitive_restart = true;
+        info.restart_index = 0xffff;
+        const Status st = f.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, 7, 0}});
+        INFO(st.message());
+        REQUIRE(st.is_ok());
+      } else {
+        f.draw(i % 2 ? 64 + i * 3 : i * 3);
+      }
+      if (flush_each) REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+    }
+  };
+  Fixture one_by_one;
+  one_by_one.clear();
+  mixed(one_by_one, true);
+  const std::vector<uint8_t> expected = one_by_one.pixels();
+  Fixture together;
+  together.clear();
+  const uint64_t scenes_before = together.scenes();
+  mixed(together, false);
+  const std::vector<uint8_t> got = together.pixels();
+  CHECK(together.scenes() == scenes_before + 1);
+  CHECK(got == expected);
+  size_t coloured = 0;
+  for (size_t i = 0; i < got.size(); i += 4)
+    coloured += got[i] || got[i + 1] || got[i + 2];
+  CHECK(coloured > kW * kH / 3);
+}

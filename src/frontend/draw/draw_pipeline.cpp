@@ -212,6 +212,7 @@ void DrawPipeline::execute() {
   const uint64_t replays_before = counters_.replays;
   const size_t profile_mark = queue_.profile_mark();
 
+  plan_scene();
   // One upload for the scene: resource tables and parameter blocks.
   std::vector<HostArray> arrays = table_arrays(tables_);
   arrays.push_back({vps_.data(), vps_.size() * sizeof(ClpVertexParams)});
@@ -265,6 +266,7 @@ void DrawPipeline::execute() {
                   "growing them");
   }
   stats_.records = needed_records_;
+  counters_.launches += queue_.counters().launches - calls_before.launches;
   if (queue_.profiling()) {
     // CLPIPE_PROFILE=1: what the scene cost, in OpenCL calls and device time per pass.
     const runtime::QueueCounters& c = queue_.counters();
@@ -306,8 +308,21 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
   ensure(tris_, tris_cap_, size_t(record_capacity_) * sizeof(ClpTri));
   ensure(list_, list_cap_, size_t(list_capacity_) * 4);
   unit_verts_.assign(units, &verts_);
-  for (const Recorded& r : draws_)
-    run_draw(t, r, replay);
+  const VertexStream scene_vs{&verts_, &dummy_, &dummy_, &dummy_, nullptr, 0, 0};
+  for (const Step& st : plan_) {
+    switch (st.kind) {
+      case Step::kVertex:
+        run_vertex(t, draws_[st.first], st.count, st.items);
+        break;
+      case Step::kSetup:
+        count_records(t, st.first, st.count, st.items, scene_vs);
+        write_records(t, st.first, st.count, st.items, scene_vs);
+        break;
+      case Step::kDraw:
+        run_draw(t, draws_[st.first], replay);
+        break;
+    }
+  }
   bin_and_shade(t);
   uint32_t st[2] = {0, 0};
   queue_.read(status_, 0, sizeof(st), st);
@@ -325,30 +340,13 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
 
   // 1. Vertex pass.
   if (restart) ensure(restart_, restart_cap_, size_t(count) * 4);
-  {
-    cl::Kernel& k = queue_.kernel(s.vs.program, "vertex_pass");
-    runtime::KernelArgs args(k);
-    args << t.vps << r.vp_index
-         << (r.info.index_size && s.index_buffer() ? s.index_buffer : dummy_);
-    std::array<cl::Buffer, CLP_MAX_VERTEX_BUFFERS> vbs;
-    vbs.fill(dummy_);
-    for (size_t b = 0; b < kMaxVertexBuffers; ++b) {
-      if (r.slot_of_buffer[b] >= 0 && s.inputs[b].buffer())
-        vbs[r.slot_of_buffer[b]] = s.inputs[b].buffer;
-    }
-    for (const cl::Buffer& vb : vbs)
-      args << vb;
-    args << verts_ << (restart ? restart_ : dummy_);
-    for (const StageArg& a : s.vs.resources)
-      args << resolve(a, t.resources);
-    queue_.launch_1d(k, (size_t(total) + 3) / 4, "vertex");
-  }
+  run_vertex(t, r, 1, (total + 3) / 4);
   // Without rasterization only stream output and the primitive counts of queries are
   // left to compute.
   const bool discard = s.rasterizer.rasterizer_discard;
   auto skip_all = [&] {
     for (uint32_t u = 0; u < r.units; ++u)
-      skip_unit(r.first_unit + u);
+      skip_unit(t, r.first_unit + u);
   };
   if (discard && !s.count_primitives && !s.so.active) return skip_all();
 
@@ -402,26 +400,109 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
     setup_unit(t, s, r.first_unit + u, vs, u == 0 && s.count_primitives && !replay);
 }
 
-void DrawPipeline::skip_unit(uint32_t unit) {
+bool DrawPipeline::batched(const Recorded& r) {
+  const DrawSetup& s = *r.setup;
+  const bool restart = r.info.index_size && r.info.primitive_restart;
+  return !restart && !runs_alone(s) && !s.rasterizer.rasterizer_discard &&
+         !(s.count_primitives && s.counters());
+}
+
+bool DrawPipeline::same_vertex_launch(const Recorded& a, const Recorded& b) const {
+  const DrawSetup& sa = *a.setup;
+  const DrawSetup& sb = *b.setup;
+  if (sa.vs.program != sb.vs.program || !(sa.vs.resources == sb.vs.resources)) return false;
+  auto index_arg = [](const Recorded& r) {
+    return r.info.index_size && r.setup->index_buffer() ? r.setup->index_buffer() : nullptr;
+  };
+  if (index_arg(a) != index_arg(b)) return false;
+  // The same buffer in each kernel slot vbN (slots of unused vertex buffers are dummies).
+  std::array<cl_mem, CLP_MAX_VERTEX_BUFFERS> va{}, vb{};
+  for (size_t i = 0; i < kMaxVertexBuffers; ++i) {
+    if (a.slot_of_buffer[i] >= 0) va[a.slot_of_buffer[i]] = sa.inputs[i].buffer();
+    if (b.slot_of_buffer[i] >= 0) vb[b.slot_of_buffer[i]] = sb.inputs[i].buffer();
+  }
+  return va == vb;
+}
+
+void DrawPipeline::plan_scene() {
+  plan_.clear();
+  Step vertex{Step::kVertex}, setup{Step::kSetup};  // count 0: none open
+  auto close_vertex = [&] {
+    if (vertex.count) plan_.push_back(vertex);
+    vertex.count = 0;
+  };
+  auto close_setup = [&] {
+    close_vertex();
+    if (setup.count) plan_.push_back(setup);
+    setup.count = 0;
+  };
+  for (uint32_t d = 0; d < draws_.size(); ++d) {
+    const Recorded& r = draws_[d];
+    ClpVertexParams& vp = vps_[r.vp_index];
+    if (!batched(r)) {
+      close_setup();
+      vp.item_base = 0;
+      for (uint32_t u = 0; u < r.units; ++u)
+        dps_[r.first_unit + u].pos_base = 0;
+      plan_.push_back({Step::kDraw, d, 1, 0});
+      continue;
+    }
+    if (vertex.count && !same_vertex_launch(draws_[vertex.first], r)) close_vertex();
+    if (!vertex.count) {
+      vertex.first = d;
+      vertex.items = 0;
+    }
+    // Scene limits keep both sums below 2^32: at most 2^24 positions of 2^16 draws.
+    vp.item_base = vertex.items;
+    vertex.items += (r.positions + 3) / 4;
+    ++vertex.count;
+    if (!setup.count) {
+      setup.first = r.first_unit;
+      setup.items = 0;
+    }
+    for (uint32_t u = 0; u < r.units; ++u) {
+      dps_[r.first_unit + u].pos_base = setup.items;
+      setup.items += r.positions;
+      ++setup.count;
+    }
+  }
+  close_setup();
+}
+
+void DrawPipeline::run_vertex(const SceneTables& t, const Recorded& r, uint32_t draws,
+                              uint32_t items) {
+  const DrawSetup& s = *r.setup;
+  const bool restart = r.info.index_size && r.info.primitive_restart;
+  cl::Kernel& k = queue_.kernel(s.vs.program, "vertex_pass");
+  runtime::KernelArgs args(k);
+  args << t.vps << r.vp_index << draws
+       << (r.info.index_size && s.index_buffer() ? s.index_buffer : dummy_);
+  std::array<cl::Buffer, CLP_MAX_VERTEX_BUFFERS> vbs;
+  vbs.fill(dummy_);
+  for (size_t b = 0; b < kMaxVertexBuffers; ++b) {
+    if (r.slot_of_buffer[b] >= 0 && s.inputs[b].buffer())
+      vbs[r.slot_of_buffer[b]] = s.inputs[b].buffer;
+  }
+  for (const cl::Buffer& vb : vbs)
+    args << vb;
+  args << verts_ << (restart ? restart_ : dummy_);
+  for (const StageArg& a : s.vs.resources)
+    args << resolve(a, t.resources);
+  queue_.launch_1d(k, items, "vertex");
+}
+
+void DrawPipeline::skip_unit(const SceneTables& t, uint32_t unit) {
   cl::Kernel& k = queue_.kernel(core_, "records_advance");
-  runtime::set_args(k, draw_base_, unit, zero_, status_);
+  runtime::set_args(k, draw_base_, unit, 1u, t.dps, zero_, zero_, status_);
   queue_.launch(k, {1}, {1}, "setup");
 }
 
 void DrawPipeline::setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit,
                               const VertexStream& vs, bool count_primitives) {
   const ClpDrawParams& dp = dps_[unit];
-  const bool discard = s.rasterizer.rasterizer_discard;
   const bool restart = (dp.flags & CLP_DRAW_RESTART) != 0;
   const uint32_t positions = vs.positions;
-  ensure(counts_, counts_cap_, size_t(positions) * 4);
-  ensure(assembled_, assembled_cap_, size_t(positions) * 4);
-  {
-    cl::Kernel& k = queue_.kernel(core_, "prim_count");
-    runtime::set_args(k, t.dps, unit, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
-                      assembled_);
-    queue_.launch_1d(k, positions, "setup");
-  }
+  count_records(t, unit, 1, positions, vs);
   const bool count = count_primitives && s.counters();
   if ((restart && !vs.prim_ids && s.fs_reads_prim_id) || count) {
     scanner_.exclusive_scan(assembled_, positions, total_);
@@ -433,17 +514,33 @@ void DrawPipeline::setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t
                   total_, 1);
     }
   }
-  if (discard) return skip_unit(unit);
+  if (s.rasterizer.rasterizer_discard) return skip_unit(t, unit);
+  write_records(t, unit, 1, positions, vs);
+}
+
+void DrawPipeline::count_records(const SceneTables& t, uint32_t first, uint32_t units,
+                                 uint32_t positions, const VertexStream& vs) {
+  ensure(counts_, counts_cap_, size_t(positions) * 4);
+  ensure(assembled_, assembled_cap_, size_t(positions) * 4);
+  cl::Kernel& k = queue_.kernel(core_, "prim_count");
+  runtime::set_args(k, t.dps, first, units, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first,
+                    counts_, assembled_);
+  queue_.launch_1d(k, positions, "setup");
+}
+
+void DrawPipeline::write_records(const SceneTables& t, uint32_t first, uint32_t units,
+                                 uint32_t positions, const VertexStream& vs) {
   scanner_.exclusive_scan(counts_, positions, total_);
   {
     cl::Kernel& k = queue_.kernel(core_, "records_advance");
-    runtime::set_args(k, draw_base_, unit, total_, status_);
-    queue_.launch(k, {1}, {1}, "setup");
+    runtime::set_args(k, draw_base_, first, units, t.dps, counts_, total_, status_);
+    queue_.launch_1d(k, units, "setup");
   }
   {
     cl::Kernel& k = queue_.kernel(core_, "prim_write");
-    runtime::set_args(k, t.dps, unit, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first, counts_,
-                      vs.prim_ids ? *vs.prim_ids : assembled_, tris_, record_capacity_, draw_base_);
+    runtime::set_args(k, t.dps, first, units, positions, *vs.verts, *vs.restart, *vs.seg_index,
+                      *vs.seg_first, counts_, vs.prim_ids ? *vs.prim_ids : assembled_, tris_,
+                      record_capacity_, draw_base_);
     queue_.launch_1d(k, positions, "setup");
   }
 }

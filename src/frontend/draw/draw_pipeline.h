@@ -3,9 +3,10 @@
 // Who builds what: the Context resolves its bound state into a DrawSetup (buffers,
 // formats, compiled stage programs, linkage) and records draws with it; DrawPipeline
 // collects them into a scene (record) and, when the Context flushes it (execute), runs
-// per draw the vertex pass, geometry shader pass (geometry_pass.cpp), stream output
-// (stream_output_pass.cpp) and setup passes (count, scan, write) into scene-wide vertex
-// and record buffers, then one binning over all records of the scene (count, scan,
+// the vertex pass (one launch per run of draws sharing its arguments), geometry shader
+// pass (geometry_pass.cpp), stream output (stream_output_pass.cpp) and setup passes
+// (count, scan, write; one sequence per batch of draws) into scene-wide vertex and
+// record buffers, then one binning over all records of the scene (count, scan,
 // scatter) and one tile pass per run of draws that share a fragment program. Nothing
 // inside a scene waits for the device: buffers are sized from host bounds, and a scene
 // that outgrows them is replayed with larger ones (one read of two counters at its end).
@@ -145,10 +146,11 @@ struct DrawStats {
   uint32_t gs_positions = 0;  // positions of the last geometry shader's output stream
 };
 
-// Scenes run, draws in them and replays of scenes that outgrew their buffers, since the
-// pipeline was made (the queue counts launches, reads and uploads: runtime::QueueCounters).
+// Scenes run, draws in them, replays of scenes that outgrew their buffers and the kernel
+// launches of running them, since the pipeline was made (the queue counts all launches,
+// reads and uploads: runtime::QueueCounters).
 struct SceneCounters {
-  uint64_t scenes = 0, draws = 0, replays = 0;
+  uint64_t scenes = 0, draws = 0, replays = 0, launches = 0;
 };
 
 // The limits that end a scene: the Context flushes it before a draw would pass them, so
@@ -218,6 +220,15 @@ class DrawPipeline {
     uint32_t verts_base = 0;                              // float4 of the scene's vertex buffer
     std::array<int, kMaxVertexBuffers> slot_of_buffer{};  // vertex buffer -> kernel vbN
   };
+  // One step of a scene's execution plan (plan_scene), in API order. Draws that need
+  // per-draw scratch or counting (batched() is false) run alone (kDraw); the others
+  // share vertex launches (kVertex: `count` draws from `first`, `items` work-items) and
+  // setup sequences (kSetup: `count` units from `first`, `items` positions). A kSetup
+  // step follows the kVertex steps of all its draws.
+  struct Step {
+    enum Kind { kVertex, kSetup, kDraw } kind;
+    uint32_t first = 0, count = 0, items = 0;
+  };
   // The vertices the fixed-function passes read: the vertex pass's, or the geometry
   // shader's output stream (an indexed strip with restart holes).
   struct VertexStream {
@@ -234,6 +245,23 @@ class DrawPipeline {
     cl::Buffer vps, dps, rps;
     DeviceTables resources;
   };
+  // Whether draw r can share vertex and setup launches with its neighbours: no
+  // primitive restart (its flags go to per-draw scratch), no geometry shader or stream
+  // output, no rasterizer discard and no primitive counting for queries.
+  static bool batched(const Recorded& r);
+  // Whether draws a and b pass the vertex pass the same arguments but their index.
+  bool same_vertex_launch(const Recorded& a, const Recorded& b) const;
+  // Fills plan_ and the item_base / pos_base of the scene's parameter blocks.
+  void plan_scene();
+  // The vertex pass of `draws` draws from r (a kVertex step, or one draw).
+  void run_vertex(const SceneTables& t, const Recorded& r, uint32_t draws, uint32_t items);
+  // Setup passes of `units` units from `first` (`positions` positions in all) over `vs`:
+  // count_records counts each position's records (and assembled primitives), then
+  // write_records scans the counts and writes the records after the previous unit's.
+  void count_records(const SceneTables& t, uint32_t first, uint32_t units, uint32_t positions,
+                     const VertexStream& vs);
+  void write_records(const SceneTables& t, uint32_t first, uint32_t units, uint32_t positions,
+                     const VertexStream& vs);
   // The program of stream.cl (built at the first draw that needs it).
   const runtime::ProgramRef& stream_program();
   // One pass over the scene; `replay` skips what must happen once (stream output and
@@ -247,12 +275,12 @@ class DrawPipeline {
                             const SceneTables& t);
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp).
   void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp);
-  // Setup passes of scene draw `unit` over `vs`: its records go after the previous
-  // unit's. With count_primitives, adds the assembled primitives to the query counters.
+  // Setup passes of scene draw `unit` alone over `vs`. With count_primitives, adds the
+  // assembled primitives to the query counters.
   void setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit, const VertexStream& vs,
                   bool count_primitives);
   // Marks scene draw `unit` as producing no records.
-  void skip_unit(uint32_t unit);
+  void skip_unit(const SceneTables& t, uint32_t unit);
   // Binning of every record of the scene, then the tile pass of each run of units.
   void bin_and_shade(const SceneTables& t);
   // Whether units a and b can share a tile-pass launch.
@@ -276,6 +304,7 @@ class DrawPipeline {
   // The scene being recorded.
   ResourceTables tables_;
   std::vector<Recorded> draws_;
+  std::vector<Step> plan_;
   std::vector<ClpVertexParams> vps_;
   std::vector<ClpDrawParams> dps_;             // one per scene draw ("unit")
   std::vector<ClpRasterParams> rps_;           // shared by consecutive units with equal state
