@@ -207,6 +207,11 @@ class ContextImpl final : public Context {
   ContextState state_;
   // The resources the recorded scene reads (false) or writes (true).
   std::vector<std::pair<std::shared_ptr<ResourceImpl>, bool>> scene_resources_;
+  // The counter buffer of the scene's draws that occlusion queries count (set when
+  // QueryTracker::counts_per_scene() held at record time), added to the active queries
+  // after the scene ran. Those are the queries of record time: begin_query and end_query
+  // flush the scene.
+  cl::Buffer scene_query_counters_;
   Status scene_error_;  // a failure of flush_scene_nothrow, reported by flush()
   // Host copies of subdata uploads with the write that reads them, oldest first.
   std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;

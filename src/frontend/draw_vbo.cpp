@@ -164,7 +164,10 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
 
     // Queries and the render condition.
     const bool counting = state_.queries_active && queries_.any_active();
-    if (counting && queries_.needs_device_counts()) setup.counters = queries_.draw_counters();
+    // Occlusion counts are added to the queries per scene, other counts per draw.
+    const bool per_scene = counting && queries_.counts_per_scene();
+    if (counting && queries_.needs_device_counts() && !per_scene)
+      setup.counters = queries_.draw_counters();
     setup.count_fragments = counting && queries_.needs_fragment_counts();
     setup.count_primitives = counting && queries_.needs_primitive_counts();
     if (state_.render_cond_query) {
@@ -190,7 +193,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       setup.layer_reg = int32_t(last_info.find_output(compiler::Semantic::LAYER, 0)->reg);
 
     // The scene: draws whose passes need per-draw scratch run alone, and so do draws that
-    // active queries count on the host (they read the draw's record count); a call that
+    // active queries count per draw (e.g. the record count on the host); a call that
     // would overflow the scene's limits starts a new one, and one too large for any scene
     // runs draw by draw.
     if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
@@ -198,9 +201,17 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     for (const IndirectDraw& d : draws)
       positions += uint64_t(d.range.count) * d.instance_count;
     const uint32_t vs_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
-    const bool alone = draw::DrawPipeline::runs_alone(setup) || counting ||
+    const bool alone = draw::DrawPipeline::runs_alone(setup) || (counting && !per_scene) ||
                        draws.size() >= draw::kSceneMaxDraws || positions > draw::kSceneMaxPositions;
     if (alone || !pipeline_->fits(positions, vs_outputs)) flush_scene();
+    // Occlusion counts go to the counter buffer of the scene a draw joins (made after
+    // the last flush_scene before the draw's record).
+    const bool scene_counted = per_scene && queries_.needs_device_counts();
+    auto join_scene_counters = [&](draw::DrawSetup* st) {
+      if (!scene_query_counters_()) scene_query_counters_ = queries_.draw_counters();
+      st->counters = scene_query_counters_;
+    };
+    if (scene_counted) join_scene_counters(&setup);
 
     // The stages' resources go to the scene's tables (again for each draw that runs alone:
     // running a scene empties them).
@@ -237,6 +248,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         continue;
       }
       auto own = std::make_shared<draw::DrawSetup>(setup);
+      if (scene_counted) join_scene_counters(own.get());
       bind_stages(own.get());
       note_scene_use(used);
       pipeline_->record(std::move(own), info, draws[k].range, draw_id);
@@ -244,7 +256,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       counts.vertices += pipeline_->last_stats().positions;
       counts.rasterized += pipeline_->last_stats().records;
     }
-    if (counting) queries_.after_draw(setup.counters, counts);
+    if (counting && !per_scene) queries_.after_draw(setup.counters, counts);
   });
 }
 

@@ -153,6 +153,23 @@ bool QueryTracker::needs_primitive_counts() const {
   return any_active(uses_primitive_counts);
 }
 
+bool QueryTracker::counts_per_scene() const {
+  return !any_active([](QueryType t) {
+    switch (t) {
+      case QueryType::OCCLUSION_COUNTER:
+      case QueryType::OCCLUSION_PREDICATE:
+      case QueryType::OCCLUSION_PREDICATE_CONSERVATIVE:
+      case QueryType::TIMESTAMP:
+      case QueryType::TIMESTAMP_DISJOINT:
+      case QueryType::TIME_ELAPSED:
+      case QueryType::GPU_FINISHED:
+        return false;
+      default:
+        return true;
+    }
+  });
+}
+
 cl::Buffer QueryTracker::draw_counters() {
   return new_query_words();
 }

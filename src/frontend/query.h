@@ -94,6 +94,10 @@ class QueryTracker {
   bool any_active() const;
   bool needs_fragment_counts() const;
   bool needs_primitive_counts() const;
+  // Whether every active query counts only what the tile pass adds to the draws' counter
+  // buffer (occlusion) or nothing per draw (times): then the draws of a scene can share
+  // one counter buffer, added to the queries once the scene has run.
+  bool counts_per_scene() const;
   // A zeroed counter buffer (CLP_QUERY_WORDS words) for the next draw.
   cl::Buffer draw_counters();
   // After a draw that used draw_counters() (if any): adds its counts to active queries.

@@ -26,6 +26,51 @@ const cl::Buffer& DeviceTables::operator[](ResourceTable t) const {
                 "internal: no device table for a resource's own buffer");
 }
 
+namespace {
+
+// Appends v[0..n) to table unless it equals the range `last` (then returns its start).
+template <typename T>
+uint32_t add_range(std::vector<T>& table, const T* v, size_t n, uint32_t* last_at,
+                   uint32_t* last_count) {
+  if (*last_count == n && n > 0 && std::memcmp(table.data() + *last_at, v, n * sizeof(T)) == 0)
+    return *last_at;
+  const uint32_t at = uint32_t(table.size());
+  table.insert(table.end(), v, v + n);
+  *last_at = at;
+  *last_count = uint32_t(n);
+  return at;
+}
+
+}  // namespace
+
+uint32_t ResourceTables::add_info(unsigned stage, const ClpResourceInfo& info) {
+  Range& r = last_.at(stage).info;
+  return add_range(infos, &info, 1, &r.at, &r.count);
+}
+
+uint32_t ResourceTables::add_words(unsigned stage, unsigned slot,
+                                   const std::shared_ptr<const std::vector<uint8_t>>& data) {
+  StageLast& l = last_.at(stage);
+  if (l.words.at(slot) == data) return l.words_at[slot];
+  words.resize((words.size() + 3) / 4 * 4);
+  const size_t at = words.size();
+  words.resize(at + (data->size() + 3) / 4);
+  if (!data->empty()) std::memcpy(words.data() + at, data->data(), data->size());
+  l.words[slot] = data;
+  l.words_at[slot] = uint32_t(at);
+  return uint32_t(at);
+}
+
+uint32_t ResourceTables::add_views(unsigned stage, bool images, const std::vector<ClpTexView>& v) {
+  Range& r = images ? last_.at(stage).images : last_.at(stage).views;
+  return add_range(views, v.data(), v.size(), &r.at, &r.count);
+}
+
+uint32_t ResourceTables::add_samplers(unsigned stage, const std::vector<ClpSamplerState>& s) {
+  Range& r = last_.at(stage).samplers;
+  return add_range(samplers, s.data(), s.size(), &r.at, &r.count);
+}
+
 std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays) {
   // Sub-buffers must start at multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits).
   const size_t align = std::max<size_t>(queue.device().limits().mem_base_addr_align / 8, 16);

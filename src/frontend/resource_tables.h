@@ -7,9 +7,13 @@
 // and bind them as the shaders' table arguments (resolve).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
+
+#include "clpipe/defines.h"
 
 #include "kernels/sampling_abi.h"
 #include "kernels/shader_lib_shared.h"
@@ -27,6 +31,30 @@ struct ResourceTables {
   std::vector<uint32_t> words;  // user constants; each binding starts on a 16-byte boundary
   std::vector<ClpTexView> views;
   std::vector<ClpSamplerState> samplers;
+
+  // Appends for shader stage `stage` and returns where the entries start. What equals the
+  // last the stage added there is not appended again: consecutive draws of a scene mostly
+  // bind the same, so the tables grow with the scene's binding changes, not its draws.
+  uint32_t add_info(unsigned stage, const ClpResourceInfo& info);
+  // The bytes of user constant buffer `slot`, starting on a 16-byte boundary. `data` is
+  // immutable (context_state.h); keeping the last one alive here keeps its address from
+  // naming other bytes, so equal pointers mean equal bytes.
+  uint32_t add_words(unsigned stage, unsigned slot,
+                     const std::shared_ptr<const std::vector<uint8_t>>& data);
+  // Sampler views (images false) or image views (true) of the stage.
+  uint32_t add_views(unsigned stage, bool images, const std::vector<ClpTexView>& v);
+  uint32_t add_samplers(unsigned stage, const std::vector<ClpSamplerState>& s);
+
+ private:
+  struct Range {
+    uint32_t at = 0, count = 0;  // count 0: none yet
+  };
+  struct StageLast {
+    Range info, views, images, samplers;
+    std::array<std::shared_ptr<const std::vector<uint8_t>>, kMaxConstantBuffers> words;
+    std::array<uint32_t, kMaxConstantBuffers> words_at{};
+  };
+  std::array<StageLast, kShaderTypes> last_;
 };
 
 // Which table a resource argument is, or none: its own buffer. kPlaceholder stands where

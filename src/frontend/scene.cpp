@@ -29,10 +29,13 @@ void ContextImpl::flush_scene() {
   if (!pipeline_ || pipeline_->empty()) return;
   auto resources = std::move(scene_resources_);
   scene_resources_.clear();
+  const cl::Buffer counted = scene_query_counters_;
+  scene_query_counters_ = cl::Buffer();
   pipeline_->execute();  // empties the scene even when it throws
   const cl::Event done = queue_.marker();
   for (auto& [res, writes] : resources)
     res->note_use(id(), done, writes);
+  if (counted()) queries_.after_draw(counted, QueryDrawCounts());
 }
 
 void ContextImpl::flush_scene_using(const ResourceRef& res) {

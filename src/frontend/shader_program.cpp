@@ -229,14 +229,8 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
         const BoundConstantBuffer& cb = st.constant_buffers[si][p.index];
         if (cb.user_data) {
           // Copied into the words table: draws of a scene share one argument.
-          std::vector<uint32_t>& w = tables->words;
-          w.resize((w.size() + 3) / 4 * 4);
-          const size_t at = w.size();
-          w.resize(at + (cb.user_data->size() + 3) / 4);
-          if (!cb.user_data->empty())
-            std::memcpy(w.data() + at, cb.user_data->data(), cb.user_data->size());
           arg.table = ResourceTable::kWords;
-          info.const_offset[p.index] = uint32_t(at);
+          info.const_offset[p.index] = tables->add_words(si, p.index, cb.user_data);
           info.const_size[p.index] = uint32_t(cb.user_data->size());
         } else if (cb.buffer) {
           ResourceImpl& res = resource_of(cb.buffer, screen_id, "constant buffer");
@@ -290,8 +284,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           views[u] = tex_view(res, t.format, t.target, t.first_level, t.last_level, t.first_layer,
                               t.last_layer, swz, t.buf_offset, t.buf_size);
         }
-        info.view_base = uint32_t(tables->views.size());
-        tables->views.insert(tables->views.end(), views.begin(), views.end());
+        info.view_base = tables->add_views(si, false, views);
         arg.table = ResourceTable::kViews;
         break;
       }
@@ -300,8 +293,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
         for (uint32_t u = 0; u < p.index && u < kMaxSamplers; ++u) {
           if (st.samplers[si][u]) samplers[u] = sampler_state(st.samplers[si][u]->state);
         }
-        info.sampler_base = uint32_t(tables->samplers.size());
-        tables->samplers.insert(tables->samplers.end(), samplers.begin(), samplers.end());
+        info.sampler_base = tables->add_samplers(si, samplers);
         arg.table = ResourceTable::kSamplers;
         break;
       }
@@ -328,8 +320,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           views[u] = tex_view(res, iv.format, target, iv.level, iv.level, iv.first_layer,
                               iv.last_layer, swz, iv.buf_offset, iv.buf_size);
         }
-        info.image_base = uint32_t(tables->views.size());
-        tables->views.insert(tables->views.end(), views.begin(), views.end());
+        info.image_base = tables->add_views(si, true, views);
         arg.table = ResourceTable::kViews;
         break;
       }
@@ -367,8 +358,7 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
     }
   }
   if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers, images);
-  out.info_index = uint32_t(tables->infos.size());
-  tables->infos.push_back(info);
+  out.info_index = tables->add_info(si, info);
   return out;
 }
 

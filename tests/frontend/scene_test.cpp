@@ -349,3 +349,62 @@ TEST_CASE("scene: draws share vertex and setup launches; draws that cannot keep 
     coloured += got[i] || got[i + 1] || got[i + 2];
   CHECK(coloured > kW * kH / 3);
 }
+
+TEST_CASE("scene: occlusion queries and conditional rendering span the draws of one scene",
+          "[frontend][draw][scene][query]") {
+  Fixture f;
+  f.clear();
+  f.triangle(0, -1, -1, 3, -1, -1, 3, 0.5f);  // covers every pixel once
+  f.set_colour(0, 0, 1, 1);
+  REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+  auto quad_at = [&](uint32_t slot, float z) { f.triangle(slot * 3, -1, -1, 3, -1, -1, 3, z); };
+  auto result = [&](const QueryHandle& q) {
+    QueryResult r{};
+    REQUIRE(f.ctx->get_query_result(q, true, &r).is_ok());
+    return r.u64;
+  };
+
+  // Ten full-window draws under LESS: the even ones come nearer each time and pass, the
+  // odd ones repeat the depth before them and fail. All ten are one scene.
+  for (uint32_t i = 0; i < 10; ++i)
+    quad_at(i, 0.9f - 0.05f * float(i - i % 2));
+  QueryHandle passed = f.ctx->create_query(QueryType::OCCLUSION_COUNTER, 0).value();
+  REQUIRE(f.ctx->begin_query(passed).is_ok());
+  const uint64_t scenes_before = f.scenes();
+  for (uint32_t i = 0; i < 10; ++i)
+    f.draw(i * 3);
+  REQUIRE(f.ctx->end_query(passed).is_ok());
+  CHECK(f.scenes() == scenes_before + 1);
+  CHECK(result(passed) == 5u * kW * kH);
+
+  // A query whose draw is hidden behind the nearest depth counts nothing.
+  QueryHandle hidden = f.ctx->create_query(QueryType::OCCLUSION_PREDICATE, 0).value();
+  REQUIRE(f.ctx->begin_query(hidden).is_ok());
+  f.draw(9 * 3);
+  REQUIRE(f.ctx->end_query(hidden).is_ok());
+  QueryResult r{};
+  REQUIRE(f.ctx->get_query_result(hidden, true, &r).is_ok());
+  CHECK_FALSE(r.b);
+
+  // Draws under a condition in one scene: skipped (hidden drew nothing) or drawn.
+  f.ctx->bind_depth_stencil_alpha_state(f.ctx->create_depth_stencil_alpha_state({}).value());
+  REQUIRE(f.ctx->render_condition(hidden, false, RenderCondMode::WAIT).is_ok());
+  const uint64_t scenes_skipped = f.scenes();
+  f.set_colour(1, 0, 0, 1);
+  f.draw(0);
+  f.draw(3);
+  REQUIRE(f.ctx->render_condition(passed, false, RenderCondMode::WAIT).is_ok());
+  CHECK(f.scenes() == scenes_skipped + 1);
+  std::vector<uint8_t> px = f.pixels();
+  CHECK(px[0] == 0);  // not red: still the blue of the counted draws
+  CHECK(px[2] == 255);
+  f.set_colour(0, 1, 0, 1);
+  f.draw(0);
+  f.set_colour(0, 1, 1, 1);
+  f.draw(3);
+  px = f.pixels();
+  CHECK(px[0] == 0);
+  CHECK(px[1] == 255);
+  CHECK(px[2] == 255);
+  REQUIRE(f.ctx->render_condition(nullptr, false, RenderCondMode::WAIT).is_ok());
+}
