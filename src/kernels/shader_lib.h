@@ -514,21 +514,30 @@ vl clp_i64mod(vl a, vl b) {
 typedef double4 vd;
 #define CLP_AS_VD as_double4
 #define CLP_CVT_VD convert_double4
-#define CLP_D2I_SAT(x) convert_int4_sat_rtz(x)
-#define CLP_D2U_SAT(x) convert_uint4_sat_rtz(x)
+#define CLP_D2I_SAT(x) convert_int4_sat_rtz(clp_d_nonan(x))
+#define CLP_D2U_SAT(x) convert_uint4_sat_rtz(clp_d_nonan(x))
 #define CLP_D2F(x) convert_float4(x)
-#define CLP_D2L_SAT(x) convert_long4_sat_rtz(x)
-#define CLP_D2UL_SAT(x) convert_ulong4_sat_rtz(x)
+#define CLP_D2L_SAT(x) convert_long4_sat_rtz(clp_d_nonan(x))
+#define CLP_D2UL_SAT(x) convert_ulong4_sat_rtz(clp_d_nonan(x))
 #else
 typedef double vd;
 #define CLP_AS_VD as_double
 #define CLP_CVT_VD convert_double
-#define CLP_D2I_SAT(x) convert_int_sat_rtz(x)
-#define CLP_D2U_SAT(x) convert_uint_sat_rtz(x)
+#define CLP_D2I_SAT(x) convert_int_sat_rtz(clp_d_nonan(x))
+#define CLP_D2U_SAT(x) convert_uint_sat_rtz(clp_d_nonan(x))
 #define CLP_D2F(x) convert_float(x)
-#define CLP_D2L_SAT(x) convert_long_sat_rtz(x)
-#define CLP_D2UL_SAT(x) convert_ulong_sat_rtz(x)
+#define CLP_D2L_SAT(x) convert_long_sat_rtz(clp_d_nonan(x))
+#define CLP_D2UL_SAT(x) convert_ulong_sat_rtz(clp_d_nonan(x))
 #endif
+// NaN as 0.0: OpenCL 1.2 (6.2.3.3) says a saturated conversion "should" turn NaN into 0,
+// and NVIDIA's double conversions give INT_MIN instead; GL's D2I of NaN is 0 here.
+vd clp_d_nonan(vd x) {
+#if CLP_LANES == 4
+  return select(x, (vd)(0.0), isnan(x));
+#else
+  return isnan(x) ? 0.0 : x;
+#endif
+}
 vd clp_mkd(vf lo, vf hi) {
   return CLP_AS_VD(clp_mk64(lo, hi));
 }

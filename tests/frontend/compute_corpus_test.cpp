@@ -148,6 +148,14 @@ TEST_CASE("compute corpus: a sample of all compute shaders builds and runs unbou
     bind_compute(*ctx, tgsi);
     const Status s = ctx->launch_grid(make_grid(block, {2, 1, 1}));
     if (!fp64 && s.code() == ErrorCode::kCompileError) continue;  // double opcodes
+    // A kernel may fit fewer threads per work-group than its block on a device (NVIDIA:
+    // 256 for the heaviest shaders, whose registers the compiler sizes for no block):
+    // launch_grid says so, and nothing ran.
+    if (s.code() == ErrorCode::kUnsupported &&
+        s.message().find("threads per block on the device") != std::string::npos) {
+      WARN(comp[i] << ": " << s.message());
+      continue;
+    }
     CHECK(s.to_string() == "Ok");
     ++ran;
   }
