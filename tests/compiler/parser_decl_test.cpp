@@ -119,7 +119,8 @@ TEST_CASE("parser: DCL 2D CONST (UBO) and HWATOMIC ranges", "[compiler][parser]"
         std::string::npos);
 }
 
-TEST_CASE("parser: DCL per-vertex inputs with empty [] and implied sizes", "[compiler][parser]") {
+TEST_CASE("parser: DCL per-vertex inputs with empty brackets and implied sizes",
+          "[compiler][parser]") {
   // GS: the size comes from GS_INPUT_PRIMITIVE; the vertex bracket is dropped.
   Shader gs = parse_ok(
       "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nDCL IN[][0], POSITION\n"

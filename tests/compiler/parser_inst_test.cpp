@@ -139,7 +139,7 @@ TEST_CASE("parser: indirect operands with ArrayID", "[compiler][parser]") {
         std::string::npos);
 }
 
-TEST_CASE("parser: 2D operands CONST[b][n], IN[v][r], dimension-indirect", "[compiler][parser]") {
+TEST_CASE("parser: 2D operands of CONST and IN, dimension-indirect", "[compiler][parser]") {
   Instruction ubo = inst("MOV TEMP[0], CONST[1][3]");
   CHECK(ubo.src[0].reg.has_dimension);
   CHECK(ubo.src[0].reg.dimension == 1);

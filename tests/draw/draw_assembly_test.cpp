@@ -126,7 +126,7 @@ TEST_CASE("adjacency primitives drop their adjacent vertices", "[draw][assembly]
         std::vector<Prim>{{0, 2, 4, 4}, {4, 2, 6, 6}, {4, 6, 8, 8}});
 }
 
-TEST_CASE("primitive restart ends strips, fans and loops; indices are compared before the bias",
+TEST_CASE("primitive restart ends strips, fans and loops, and indices are compared before the bias",
           "[draw][assembly]") {
   AssemblyRun r;
   // Positions (not index values) name post-transform vertices: position k holds index k.

@@ -174,7 +174,7 @@ TEST_CASE("depth and stencil exported by the shader replace the interpolated one
   }
 }
 
-TEST_CASE("multiple render targets of mixed formats; integer targets never blend",
+TEST_CASE("multiple render targets of mixed formats, and integer targets never blend",
           "[draw][fragment]") {
   Run r;
   DrawFixture::FsSpec spec;

@@ -142,7 +142,8 @@ TEST_CASE("instancing, divisors, stride 0 and system values", "[draw][vertex]") 
   }
 }
 
-TEST_CASE("indices of every size, with bias; out-of-range fetches read zeros", "[draw][vertex]") {
+TEST_CASE("indices of every size, with bias, and out-of-range fetches read zeros",
+          "[draw][vertex]") {
   VertexRun r(2);
   std::vector<float> data;
   for (int i = 0; i < 10; ++i)

@@ -57,7 +57,7 @@ TEST_CASE("2D mip chain: pitches aligned to 16, levels to 64", "[frontend][layou
   CHECK(L.texel_offset(1, 2, 1, 0) == L.level(1).offset + L.level(1).row_pitch + 6);
 }
 
-TEST_CASE("array, cube and 3D layers are z; 1D arrays keep height 1", "[frontend][layout]") {
+TEST_CASE("array, cube and 3D layers are z, and 1D arrays keep height 1", "[frontend][layout]") {
   const ResourceLayout a1(
       make_templ(TextureTarget::TEXTURE_1D_ARRAY, Format::R32_FLOAT, 10, 1, 1, 5, 1));
   CHECK(a1.level(0).height == 1);

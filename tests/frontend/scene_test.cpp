@@ -262,7 +262,7 @@ TEST_CASE("scene: a fence of a flush waits for the recorded draws", "[frontend][
   CHECK(raw[2] == 255);
 }
 
-TEST_CASE("scene: draws share vertex and setup launches; draws that cannot keep API order",
+TEST_CASE("scene: draws share vertex and setup launches, and draws that cannot keep API order",
           "[frontend][draw][scene]") {
   // Launches of a scene of n draws that share their state but the constants: one vertex
   // launch, one setup sequence, one binning and one tile pass, whatever n is.
