@@ -23,6 +23,12 @@ uint32_t bin_chunks(uint32_t records) {
   return std::clamp<uint32_t>(records / 64, 1, 256);
 }
 
+// Bands of tile rows of the binning pass: about 256 work-items in all, so that few
+// chunks still spread (each work-item reads all of its chunk's records once).
+uint32_t bin_bands(uint32_t chunks, uint32_t tiles_y) {
+  return std::clamp<uint32_t>(256 / chunks, 1, std::max<uint32_t>(tiles_y, 1));
+}
+
 // The setup of layer `layer` of a layered draw: its targets moved to that layer.
 DrawSetup layer_setup(const DrawSetup& s, uint32_t layer) {
   DrawSetup l = s;
@@ -594,19 +600,20 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   }
   // 5. Binning of every record of the scene: count, scan, scatter.
   ensure(hist_, hist_cap_, size_t(hist_n) * 4);
+  const uint32_t bands = bin_bands(nchunks, dps_[0].tiles_y);
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_count");
-    runtime::set_args(k, tris_, status_, record_capacity_, nchunks, dps_[0].tiles_x,
+    runtime::set_args(k, tris_, status_, record_capacity_, nchunks, bands, dps_[0].tiles_x,
                       dps_[0].tiles_y, hist_);
-    queue_.launch_1d(k, nchunks, "bin");
+    queue_.launch_1d(k, size_t(nchunks) * bands, "bin");
   }
   scanner_.exclusive_scan(hist_, uint32_t(hist_n), total_);
   queue_.copy(total_, 0, status_, 4, 4);
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_scatter");
-    runtime::set_args(k, tris_, status_, record_capacity_, nchunks, dps_[0].tiles_x, hist_, list_,
-                      list_capacity_);
-    queue_.launch_1d(k, nchunks, "bin");
+    runtime::set_args(k, tris_, status_, record_capacity_, nchunks, bands, dps_[0].tiles_x,
+                      dps_[0].tiles_y, hist_, list_, list_capacity_);
+    queue_.launch_1d(k, size_t(nchunks) * bands, "bin");
   }
 
   // 6. Tile pass of each run of units that share a fragment program, its resources, the
