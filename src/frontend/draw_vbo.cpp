@@ -201,7 +201,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     for (const IndirectDraw& d : draws)
       positions += uint64_t(d.range.count) * d.instance_count;
     const uint32_t vs_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
-    const bool alone = draw::DrawPipeline::runs_alone(setup) || (counting && !per_scene) ||
+    // The geometry stage is bound below (bind_stages): runs_alone cannot see it yet.
+    const bool alone = gs || draw::DrawPipeline::runs_alone(setup) || (counting && !per_scene) ||
                        draws.size() >= draw::kSceneMaxDraws || positions > draw::kSceneMaxPositions;
     if (alone || !pipeline_->fits(positions, vs_outputs)) flush_scene();
     // Occlusion counts go to the counter buffer of the scene a draw joins (made after

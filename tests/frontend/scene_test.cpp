@@ -302,6 +302,7 @@ TEST_CASE("scene: draws share vertex and setup launches, and draws that cannot k
       f.triangle(i * 3, -1.0f + s, -1.0f, 1.0f, -0.8f + s, -0.7f + s * 0.5f, 1.0f, 0.5f);
       f.triangle(64 + i * 3, 1.0f - s, 1.0f, -1.0f, 0.8f - s, 0.7f - s * 0.5f, -1.0f, 0.5f);
     }
+    finish(*f.ctx);  // read_raw reads on its own queue: the writes must have landed
     std::vector<uint8_t> copy = read_raw(f.vbuf);
     REQUIRE(f.ctx->buffer_subdata(second, Map::WRITE, 0, 1 << 16, copy.data()).is_ok());
     f.ctx->bind_blend_state(f.blend);
@@ -407,4 +408,52 @@ TEST_CASE("scene: occlusion queries and conditional rendering span the draws of 
   CHECK(px[1] == 255);
   CHECK(px[2] == 255);
   REQUIRE(f.ctx->render_condition(nullptr, false, RenderCondMode::WAIT).is_ok());
+}
+
+TEST_CASE("scene: draws with a geometry shader between other draws run alone, in order",
+          "[frontend][draw][scene][gs]") {
+  // Pass-through of each triangle; the draws it is bound for run as scenes of their own.
+  const char* gs =
+      "GEOM\n"
+      "PROPERTY GS_INPUT_PRIMITIVE TRIANGLES\n"
+      "PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+      "PROPERTY GS_MAX_OUTPUT_VERTICES 3\n"
+      "PROPERTY GS_INVOCATIONS 1\n"
+      "DCL IN[][0], POSITION\n"
+      "DCL OUT[0], POSITION\n"
+      "IMM[0] UINT32 {0, 0, 0, 0}\n"
+      "MOV OUT[0], IN[0][0]\nEMIT IMM[0].xxxx\n"
+      "MOV OUT[0], IN[1][0]\nEMIT IMM[0].xxxx\n"
+      "MOV OUT[0], IN[2][0]\nEMIT IMM[0].xxxx\n"
+      "END\n";
+  auto run = [&](Fixture& f, bool flush_each) {
+    ShaderState s;
+    s.tgsi = gs;
+    const ShaderHandle g = f.ctx->create_gs_state(s).value();
+    f.ctx->bind_blend_state(f.blend);
+    f.ctx->bind_depth_stencil_alpha_state(f.ctx->create_depth_stencil_alpha_state({}).value());
+    for (uint32_t i = 0; i < 9; ++i) {
+      const float t = float(i) / 9.0f;
+      f.triangle(i * 3, -1.0f + t, -1.0f, 1.0f, -0.9f + t, -0.8f + t * 0.5f, 1.0f, 0.5f);
+    }
+    for (uint32_t i = 0; i < 9; ++i) {
+      REQUIRE(f.ctx->bind_gs_state(i % 3 == 1 ? g : nullptr).is_ok());
+      f.set_colour(float(i % 2), float(i % 3) / 2.0f, 0.75f, 0.5f);
+      f.draw(i * 3);
+      if (flush_each) REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+    }
+    REQUIRE(f.ctx->bind_gs_state(nullptr).is_ok());
+  };
+  Fixture one_by_one;
+  one_by_one.clear();
+  run(one_by_one, true);
+  Fixture together;
+  together.clear();
+  run(together, false);
+  const std::vector<uint8_t> got = together.pixels();
+  CHECK(got == one_by_one.pixels());
+  size_t coloured = 0;
+  for (size_t i = 0; i < got.size(); i += 4)
+    coloured += got[i] || got[i + 1] || got[i + 2];
+  CHECK(coloured > kW * kH / 3);
 }
