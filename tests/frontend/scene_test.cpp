@@ -426,7 +426,8 @@ TEST_CASE("scene: draws with a geometry shader between other draws run alone, in
       "MOV OUT[0], IN[1][0]\nEMIT IMM[0].xxxx\n"
       "MOV OUT[0], IN[2][0]\nEMIT IMM[0].xxxx\n"
       "END\n";
-  auto run = [&](Fixture& f, bool flush_each) {
+  // replay: each GS draw's scene gets room for one record, so it is replayed.
+  auto run = [&](Fixture& f, bool flush_each, bool replay = false) {
     ShaderState s;
     s.tgsi = gs;
     const ShaderHandle g = f.ctx->create_gs_state(s).value();
@@ -439,7 +440,18 @@ TEST_CASE("scene: draws with a geometry shader between other draws run alone, in
     for (uint32_t i = 0; i < 9; ++i) {
       REQUIRE(f.ctx->bind_gs_state(i % 3 == 1 ? g : nullptr).is_ok());
       f.set_colour(float(i % 2), float(i % 3) / 2.0f, 0.75f, 0.5f);
-      f.draw(i * 3);
+      if (replay && i % 3 == 1) {
+        REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+        dynamic_cast<frontend::ContextImpl&>(*f.ctx).set_scene_capacity_cap(1, 1);
+      }
+      if (i % 3 == 1) {
+        // A fan of two triangles: the GS's output stream (strips) differs from its input.
+        DrawInfo fan;
+        fan.mode = PrimType::TRIANGLE_FAN;
+        REQUIRE(f.ctx->draw_vbo(fan, 0, nullptr, {DrawStartCountBias{i * 3, 4, 0}}).is_ok());
+      } else {
+        f.draw(i * 3);
+      }
       if (flush_each) REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
     }
     REQUIRE(f.ctx->bind_gs_state(nullptr).is_ok());
@@ -456,4 +468,13 @@ TEST_CASE("scene: draws with a geometry shader between other draws run alone, in
   for (size_t i = 0; i < got.size(); i += 4)
     coloured += got[i] || got[i + 1] || got[i + 2];
   CHECK(coloured > kW * kH / 3);
+  // Replayed GS scenes start again from the draw's own parameters.
+  Fixture replayed;
+  replayed.clear();
+  const uint64_t replays =
+      dynamic_cast<frontend::ContextImpl&>(*replayed.ctx).scene_counters().replays;
+  run(replayed, false, true);
+  CHECK(replayed.pixels() == got);
+  CHECK(dynamic_cast<frontend::ContextImpl&>(*replayed.ctx).scene_counters().replays >=
+        replays + 3);
 }

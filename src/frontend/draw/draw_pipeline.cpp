@@ -249,6 +249,10 @@ void DrawPipeline::execute() {
   stats_ = DrawStats();
   for (const Recorded& r : draws_)
     stats_.positions += r.positions;
+  // A geometry shader's draw (alone in its scene) rewrites its host parameters into those
+  // of its output stream (run_draw); a replay starts again from the recorded ones.
+  std::vector<ClpDrawParams> recorded_dps;
+  if (draws_.front().setup->gs.stage.program) recorded_dps = dps_;
   bool fitted = run_scene(t, false);
   // Count, grow, re-run: the first run counted exactly what the scene needs (a record
   // overflow under-counts bin entries, hence more than one try).
@@ -265,6 +269,7 @@ void DrawPipeline::execute() {
     record_capacity_ =
         clamp_cap(std::max<uint64_t>(record_capacity_, want_records), max_records, 0);
     list_capacity_ = clamp_cap(std::max<uint64_t>(list_capacity_, want_list), max_list, 0);
+    if (!recorded_dps.empty()) dps_ = recorded_dps;
     fitted = run_scene(t, true);
   }
   if (!fitted) {
@@ -378,7 +383,7 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   // Such a draw is alone in its scene (runs_alone): its vertices start at 0.
   ClpDrawParams dp = dps_[r.first_unit];
   if (s.gs.stage.program) {
-    vs = run_geometry(s, vs, &dp, t);
+    vs = run_geometry(s, vs, &dp, t, replay);
     stats_.gs_positions = vs.positions;
     last_verts_ = vs.verts;
     last_verts_base_ = 0;

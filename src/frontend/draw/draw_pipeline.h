@@ -270,9 +270,10 @@ class DrawPipeline {
   // Vertex, geometry, stream output and setup passes of one recorded draw.
   void run_draw(const SceneTables& t, const Recorded& r, bool replay);
   // Geometry shader (geometry_pass.cpp): runs the GS over the input primitives of `in`
-  // and returns its output stream; dp becomes the parameters of that stream.
+  // and returns its output stream; dp becomes the parameters of that stream. `replay`:
+  // the primitive counters of queries were counted by the first run.
   VertexStream run_geometry(const DrawSetup& s, const VertexStream& in, ClpDrawParams* dp,
-                            const SceneTables& t);
+                            const SceneTables& t, bool replay);
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp).
   void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp);
   // Setup passes of scene draw `unit` alone over `vs`. With count_primitives, adds the

@@ -50,7 +50,8 @@ uint32_t basic_prim_count(PrimType mode, uint32_t n) {
 }
 
 DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const VertexStream& in,
-                                                      ClpDrawParams* dp, const SceneTables& t) {
+                                                      ClpDrawParams* dp, const SceneTables& t,
+                                                      bool replay) {
   const GeometrySetup& g = s.gs;
   const uint32_t positions = in.positions;
   const bool restart = (dp->flags & CLP_DRAW_RESTART) != 0;
@@ -85,7 +86,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
                   " geometry shader invocations exceed the device's limits");
   }
   const uint32_t invocations = uint32_t(invocations64);
-  if (s.counters() && s.count_primitives) {
+  if (s.counters() && s.count_primitives && !replay) {
     add_counter(s.counters, CLP_COUNTER_IA_PRIMITIVES, gs_prim_total_, 1);
     add_counter(s.counters, CLP_COUNTER_GS_INVOCATIONS, gs_prim_total_, ninv);
   }
