@@ -166,6 +166,8 @@ class ContextImpl final : public Context {
   uint64_t id() const { return id_; }
   // The draw pipeline's counters (tests, profile), or zeros before the first draw.
   draw::SceneCounters scene_counters() const;
+  // draw_vbo calls that derived their draw state rather than reusing the last (tests).
+  uint64_t draw_derivations() const { return derivations_; }
   // Test knob: DrawPipeline::set_capacity_cap for this context's scenes.
   void set_scene_capacity_cap(uint32_t records, uint32_t list);
 
@@ -212,6 +214,20 @@ class ContextImpl final : public Context {
   // after the scene ran. Those are the queries of record time: begin_query and end_query
   // flush the scene.
   cl::Buffer scene_query_counters_;
+  // The derived state of the last draw_vbo that joined a scene (llvmpipe's
+  // update_derived): its setup, with the stages' bindings in that scene's tables. A draw
+  // reuses it while nothing it was derived from changed: no state call since (every
+  // setter sets a bit of state_.dirty, which deriving clears), the same index binding
+  // (user indices are copied per call, never reused), the same scene (scene_serial), no
+  // storage renamed (ResourceImpl::rename_epoch), and no query counting or render
+  // condition (their facts are taken per call).
+  struct DerivedDraw {
+    std::shared_ptr<const draw::DrawSetup> setup;  // null: none
+    bool indexed = false;
+    const Resource* index_resource = nullptr;
+    uint64_t scene = 0, rename_epoch = 0;
+  } derived_;
+  uint64_t derivations_ = 0;
   Status scene_error_;  // a failure of flush_scene_nothrow, reported by flush()
   // Host copies of subdata uploads with the write that reads them, oldest first.
   std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;

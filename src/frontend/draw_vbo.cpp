@@ -122,7 +122,33 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       }
     }
 
-    // Derived state.
+    // Unchanged state: the last draw's derived setup (derived_, context_impl.h).
+    const bool counting = state_.queries_active && queries_.any_active();
+    if (derived_.setup && state_.dirty == 0 && !counting && !state_.render_cond_query &&
+        !info.has_user_indices && derived_.indexed == (info.index_size != 0) &&
+        derived_.index_resource == (info.index_size ? info.index_resource.get() : nullptr) &&
+        pipeline_ && derived_.scene == pipeline_->scene_serial() &&
+        derived_.rename_epoch == ResourceImpl::rename_epoch()) {
+      uint64_t positions = 0;
+      for (const IndirectDraw& d : draws)
+        positions += uint64_t(d.range.count) * d.instance_count;
+      if (draws.size() < draw::kSceneMaxDraws && positions <= draw::kSceneMaxPositions &&
+          pipeline_->fits(positions, derived_.setup->vs.num_outputs)) {
+        for (size_t k = 0; k < draws.size(); ++k) {
+          info.instance_count = draws[k].instance_count;
+          info.start_instance = draws[k].start_instance;
+          pipeline_->record(derived_.setup, info, draws[k].range,
+                            drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0));
+        }
+        return;
+      }
+    }
+
+    // Derived state. The epoch is read before any storage is: a rename after it makes the
+    // setup stale, and the next draw sees the epoch moved.
+    ++derivations_;
+    derived_.setup.reset();
+    const uint64_t rename_epoch = ResourceImpl::rename_epoch();
     const compiler::ShaderInfo& vs_info = compiled_of(vs).info;
     const compiler::ShaderInfo& last_info = gs ? compiled_of(gs).info : vs_info;
     const compiler::ShaderInfo fs_info = fs ? compiled_of(fs).info : compiler::ShaderInfo{};
@@ -163,7 +189,6 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     }
 
     // Queries and the render condition.
-    const bool counting = state_.queries_active && queries_.any_active();
     // Occlusion counts are added to the queries per scene, other counts per draw.
     const bool per_scene = counting && queries_.counts_per_scene();
     if (counting && queries_.needs_device_counts() && !per_scene)
@@ -238,6 +263,15 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     if (!alone) {
       bind_stages(&setup);
       note_scene_use(used);
+    }
+    // Reusable by the next draws of this scene while the state stays (see derived_).
+    if (!alone && !counting && !state_.render_cond_query && !info.has_user_indices) {
+      derived_.setup = setup_ptr;
+      derived_.indexed = info.index_size != 0;
+      derived_.index_resource = info.index_size ? info.index_resource.get() : nullptr;
+      derived_.scene = pipeline_->scene_serial();
+      derived_.rename_epoch = rename_epoch;
+      state_.dirty = 0;
     }
     QueryDrawCounts counts;
     for (size_t k = 0; k < draws.size(); ++k) {

@@ -2,6 +2,7 @@
 #include "frontend/resource.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "runtime/error.h"
 
@@ -29,11 +30,20 @@ cl::Buffer ResourceImpl::storage() const {
   return storage_;
 }
 
+namespace {
+std::atomic<uint64_t> g_renames{0};
+}  // namespace
+
+uint64_t ResourceImpl::rename_epoch() {
+  return g_renames.load(std::memory_order_acquire);
+}
+
 bool ResourceImpl::try_rename(cl::Buffer fresh) {
   std::lock_guard<std::mutex> lock(mutex_);
   // A mapping of the old storage would write its data where nobody reads it any more.
   if (mapped_ > 0) return false;
   storage_ = std::move(fresh);
+  g_renames.fetch_add(1, std::memory_order_acq_rel);
   // Commands queued on the old storage no longer touch the data of this resource.
   uses_.clear();
   return true;

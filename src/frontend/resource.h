@@ -39,6 +39,9 @@ class ResourceImpl final : public Resource, public std::enable_shared_from_this<
   // Replaces the storage (DISCARD_WHOLE_RESOURCE renaming) unless a direct mapping of the
   // current storage is outstanding; returns whether it did.
   bool try_rename(cl::Buffer fresh);
+  // Renames of any resource so far: a setup derived before a rename may hold a storage
+  // that is no longer the resource's (ContextImpl's derived draw state checks it).
+  static uint64_t rename_epoch();
 
   // Records that context `context_id` enqueued a command using this resource.
   void note_use(uint64_t context_id, const cl::Event& event, bool writes);

@@ -196,6 +196,7 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
 }
 
 void DrawPipeline::clear_scene() {
+  ++scene_serial_;
   tables_ = ResourceTables();
   draws_.clear();
   vps_.clear();

@@ -191,6 +191,9 @@ class DrawPipeline {
             uint32_t draw_id);
 
   const DrawStats& last_stats() const { return stats_; }
+  // Changes whenever the scene being recorded is emptied (it ran or failed): stage
+  // bindings added to tables() belong to the scene of one serial.
+  uint64_t scene_serial() const { return scene_serial_; }
   const SceneCounters& counters() const { return counters_; }
   // Test knob: caps the record and bin-list capacities at these many entries (0 = no
   // cap) until the next replay, so that a scene overflows and replays.
@@ -313,6 +316,7 @@ class DrawPipeline {
   std::vector<const cl::Buffer*> unit_verts_;  // the vertices each unit rasterizes
   const DrawSetup* last_setup_ = nullptr;      // of the last record(): its raster_index is reused
   uint32_t last_raster_ = 0;
+  uint64_t scene_serial_ = 0;
   uint64_t scene_positions_ = 0;
   uint64_t scene_vert_regs_ = 0;  // float4 registers of the scene's vertex buffer
   uint64_t record_estimate_ = 0;  // records the scene's draws likely make
