@@ -23,6 +23,8 @@ function(clpipe_check_kernels target)
   cmake_parse_arguments(ARG "" "" "INCLUDE_DIRS;DEPENDS;FILES" ${ARGN})
   set(stamps)
   set(incs)
+  # Ninja makes an output's folder itself, Unix Makefiles do not.
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/kernel_check)
   foreach(d ${ARG_INCLUDE_DIRS})
     list(APPEND incs -I${d})
   endforeach()
