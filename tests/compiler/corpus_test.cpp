@@ -1,4 +1,4 @@
-// Corpus test: every shader of shared/data/tgsi-corpus parses, validates, analyses,
+// Corpus test: every shader of the TGSI corpus (tests/data) parses, validates, analyses,
 // prints, and re-parses to an equal IR; its stage, instruction count and opcode set
 // agree with the corpus index (index.tsv, produced independently by the capture tools).
 #include <chrono>

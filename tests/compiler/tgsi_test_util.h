@@ -22,7 +22,7 @@ namespace clpipe::compiler::test {
 // valid() also validates; parse_error() returns the one diagnostic of text that must not
 // parse; validate_errors() the diagnostics of text that parses but must not validate.
 // has_diag() is true if some diagnostic is at line:column and contains `part`.
-// corpus_*: the shared TGSI corpus (CLPIPE_SHARED_DIR/data/tgsi-corpus).
+// corpus_*: the TGSI corpus (tests/data/tgsi-corpus.tar.gz, unpacked into the build tree).
 inline std::string join_diagnostics(const std::vector<Diagnostic>& diags) {
   std::string s;
   for (const Diagnostic& d : diags)
@@ -86,7 +86,7 @@ inline bool has_diag(const std::vector<Diagnostic>& diags, uint32_t line, uint32
 }
 
 inline std::string corpus_dir() {
-  return std::string(CLPIPE_SHARED_DIR) + "/data/tgsi-corpus";
+  return CLPIPE_TGSI_CORPUS_DIR;
 }
 
 inline std::string read_text(const std::string& path) {

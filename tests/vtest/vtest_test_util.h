@@ -24,7 +24,7 @@ using namespace clpipe::frontend::vtest;
 using namespace clpipe::vtest_fake;
 
 inline std::string capture_dir() {
-  return std::string(CLPIPE_SHARED_DIR) + "/data/vtest-captures";
+  return CLPIPE_VTEST_CAPTURES_DIR;
 }
 
 inline const std::vector<std::string>& capture_names() {
