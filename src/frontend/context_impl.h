@@ -223,8 +223,8 @@ class ContextImpl final : public Context {
   // condition (their facts are taken per call).
   struct DerivedDraw {
     std::shared_ptr<const draw::DrawSetup> setup;  // null: none
-    bool indexed = false;
-    const Resource* index_resource = nullptr;
+    // null: not indexed. Held, so that its address cannot come to name another resource.
+    ResourceRef index_resource;
     uint64_t scene = 0, rename_epoch = 0;
   } derived_;
   uint64_t derivations_ = 0;

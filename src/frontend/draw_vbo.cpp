@@ -125,8 +125,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     // Unchanged state: the last draw's derived setup (derived_, context_impl.h).
     const bool counting = state_.queries_active && queries_.any_active();
     if (derived_.setup && state_.dirty == 0 && !counting && !state_.render_cond_query &&
-        !info.has_user_indices && derived_.indexed == (info.index_size != 0) &&
-        derived_.index_resource == (info.index_size ? info.index_resource.get() : nullptr) &&
+        !info.has_user_indices &&
+        derived_.index_resource.get() == (info.index_size ? info.index_resource.get() : nullptr) &&
         pipeline_ && derived_.scene == pipeline_->scene_serial() &&
         derived_.rename_epoch == ResourceImpl::rename_epoch()) {
       uint64_t positions = 0;
@@ -267,8 +267,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     // Reusable by the next draws of this scene while the state stays (see derived_).
     if (!alone && !counting && !state_.render_cond_query && !info.has_user_indices) {
       derived_.setup = setup_ptr;
-      derived_.indexed = info.index_size != 0;
-      derived_.index_resource = info.index_size ? info.index_resource.get() : nullptr;
+      derived_.index_resource = info.index_size ? info.index_resource : ResourceRef();
       derived_.scene = pipeline_->scene_serial();
       derived_.rename_epoch = rename_epoch;
       state_.dirty = 0;
