@@ -1,5 +1,5 @@
 // Reader of vtest captures (.vtcap / .vtcap.gz, format in
-// shared/data/vtest-captures/README.md): recorded client<->server byte streams, passed fds,
+// tests/data/vtest-captures/README.md): recorded client<->server byte streams, passed fds,
 // shared-memory snapshots, notes and the client's result.
 //
 // Produced by shared/tools/vtest-capture/vtest_proxy.py; consumed by the replayer
