@@ -109,6 +109,14 @@ Status ContextImpl::set_framebuffer_state(const FramebufferState& fb) {
     if (fb.nr_cbufs > kMaxColorBufs) {
       runtime::invalid("nr_cbufs ", unsigned(fb.nr_cbufs), " exceeds ", kMaxColorBufs);
     }
+    // Attachments bound the size below; a framebuffer without any is bounded by the
+    // largest render target the caps promise (the draw passes size tile grids from it).
+    const unsigned max_size = unsigned(screen_->get_param(Cap::MAX_TEXTURE_2D_SIZE));
+    const unsigned max_layers = unsigned(screen_->get_param(Cap::MAX_TEXTURE_ARRAY_LAYERS));
+    if (fb.width > max_size || fb.height > max_size || fb.layers > max_layers) {
+      runtime::invalid("framebuffer ", fb.width, "x", fb.height, "x", unsigned(fb.layers),
+                       " exceeds the maximum ", max_size, "x", max_size, "x", max_layers);
+    }
     auto check_size = [&](const Surface& s, const char* what, unsigned i) {
       if (s.width() < fb.width || s.height() < fb.height) {
         runtime::invalid(what, i, " (", s.width(), "x", s.height(),

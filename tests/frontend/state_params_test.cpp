@@ -99,6 +99,13 @@ TEST_CASE("framebuffer state: attachments, sizes and formats", "[frontend][state
   CHECK(fails([&](auto& f) { f.cbufs[0] = ss; }) == ErrorCode::kInvalidArgument);
   CHECK(fails([](auto& f) { f.height = 9; }) == ErrorCode::kInvalidArgument);
   CHECK(fails([](auto& f) { f.samples = 4; }) == ErrorCode::kUnsupported);
+  // Without attachments the size is still bounded by the caps (vtest-repro bug1: 65535).
+  const int max_size = ctx->screen().get_param(Cap::MAX_TEXTURE_2D_SIZE);
+  CHECK(fails([&](auto& f) {
+          f = FramebufferState();
+          f.width = uint16_t(max_size + 1);
+          f.height = 8;
+        }) == ErrorCode::kInvalidArgument);
   struct Foreign : Surface {
     Foreign(ResourceRef r) : Surface(std::move(r), SurfaceTemplate{}, 64, 64) {}
   };

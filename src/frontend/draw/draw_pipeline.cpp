@@ -18,9 +18,12 @@ std::string core_source() {
 }
 
 // Chunks of the binning pass: enough work-items to spread the records, few enough that
-// the per-(tile, chunk) histogram stays small.
-uint32_t bin_chunks(uint32_t records) {
-  return std::clamp<uint32_t>(records / 64, 1, 256);
+// the per-(tile, chunk) histogram stays small: at most 256, and at most 2^22 entries
+// in all once there is more than one chunk (a 16384x16384 framebuffer has 2^20 tiles).
+uint32_t bin_chunks(uint32_t records, uint64_t tiles) {
+  const uint64_t most =
+      std::clamp<uint64_t>((uint64_t(1) << 22) / std::max<uint64_t>(tiles, 1), 1, 256);
+  return std::clamp<uint32_t>(records / 64, 1, uint32_t(most));
 }
 
 // Bands of tile rows of the binning pass: about 256 work-items in all, so that few
@@ -598,7 +601,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   // Chunks from this scene's estimate, not the capacity a larger scene left: the
   // histogram (tiles x chunks) is scanned whole.
   const uint32_t nchunks =
-      bin_chunks(uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)));
+      bin_chunks(uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)), tiles);
   const uint64_t hist_n = tiles * nchunks;
   if (hist_n > 0xffffffffu || hist_n * 4 > queue_.device().limits().max_mem_alloc_size) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", tiles, " tiles x ", nchunks,
