@@ -260,8 +260,13 @@ void Server::serve_in_child(int client_fd, uint64_t n) {
   int status = 2;
   try {
     SocketTransport t(client_fd);
-    Connection c(t, factory_, options_.connection,
-                 "client " + std::to_string(n) + " pid " + std::to_string(::getpid()));
+    // The client's own pid (the peer's credentials); the log prefix names this process.
+    std::string label = "client " + std::to_string(n);
+    struct ucred peer {};
+    socklen_t len = sizeof peer;
+    if (::getsockopt(client_fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 && peer.pid > 0)
+      label += " pid " + std::to_string(peer.pid);
+    Connection c(t, factory_, options_.connection, label);
     c.serve();
     status = c.closed_cleanly() ? 0 : 1;
   } catch (...) {
