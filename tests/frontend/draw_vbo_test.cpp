@@ -50,13 +50,7 @@ struct Scene {
     fb.nr_cbufs = 1;
     fb.cbufs[0] = surf;
     REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
-    ViewportState vp;
-    vp.scale[0] = w / 2.0f;
-    vp.scale[1] = h / 2.0f;
-    vp.scale[2] = 0.5f;
-    vp.translate[0] = w / 2.0f;
-    vp.translate[1] = h / 2.0f;
-    vp.translate[2] = 0.5f;
+    const ViewportState vp = window_viewport(w, h);
     REQUIRE(ctx->set_viewport_states(0, {vp}).is_ok());
     ShaderState s;
     s.tgsi = kVs;

@@ -41,13 +41,7 @@ struct FsScene {
     fb.nr_cbufs = 1;
     fb.cbufs[0] = ctx->create_surface(rt, st).value();
     REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
-    ViewportState vp;
-    vp.scale[0] = kW / 2.0f;
-    vp.scale[1] = kH / 2.0f;
-    vp.scale[2] = 0.5f;
-    vp.translate[0] = kW / 2.0f;
-    vp.translate[1] = kH / 2.0f;
-    vp.translate[2] = 0.5f;
+    const ViewportState vp = window_viewport(kW, kH);
     REQUIRE(ctx->set_viewport_states(0, {vp}).is_ok());
     ShaderState s;
     s.tgsi = kVs;

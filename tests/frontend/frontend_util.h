@@ -152,6 +152,15 @@ inline SurfaceHandle make_surface(Context& ctx, const ResourceRef& res, Format f
   return s.value();
 }
 
+// The viewport that maps clip space [-1, 1]^3 onto a w x h window and depth [0, 1].
+inline ViewportState window_viewport(float w, float h) {
+  ViewportState vp;
+  vp.scale[0] = vp.translate[0] = w / 2.0f;
+  vp.scale[1] = vp.translate[1] = h / 2.0f;
+  vp.scale[2] = vp.translate[2] = 0.5f;
+  return vp;
+}
+
 // The state a context holds, and a way to watch which calls set dirty bits.
 inline const frontend::ContextState& state_of(Context& ctx) {
   return dynamic_cast<frontend::ContextImpl&>(ctx).state();

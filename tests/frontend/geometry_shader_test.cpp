@@ -416,9 +416,7 @@ TEST_CASE("geometry shader: LAYER selects the layer of a layered framebuffer", "
   ResourceRef arr = create(make_templ(TextureTarget::TEXTURE_2D_ARRAY, f, 16, 16, 1, 4));
   const float zero[4] = {0, 0, 0, 0};
   REQUIRE(s.ctx->clear_texture(arr, 0, Box{0, 0, 0, 16, 16, 4}, zero).is_ok());
-  ViewportState vp;
-  vp.scale[0] = vp.scale[1] = vp.translate[0] = vp.translate[1] = 8.0f;
-  vp.scale[2] = vp.translate[2] = 0.5f;
+  const ViewportState vp = window_viewport(16, 16);
   REQUIRE(s.ctx->set_viewport_states(0, {vp}).is_ok());
   s.fs(kFlatColorFs);
   s.vs(kPassVs);

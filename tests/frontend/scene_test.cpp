@@ -42,13 +42,7 @@ struct Fixture {
     surf = make_surface(*ctx, rt, Format::R8G8B8A8_UNORM);
     zsurf = make_surface(*ctx, zs, Format::Z32_FLOAT);
     bind_framebuffer(surf);
-    ViewportState vp;
-    vp.scale[0] = kW / 2.0f;
-    vp.scale[1] = kH / 2.0f;
-    vp.scale[2] = 0.5f;
-    vp.translate[0] = kW / 2.0f;
-    vp.translate[1] = kH / 2.0f;
-    vp.translate[2] = 0.5f;
+    const ViewportState vp = window_viewport(kW, kH);
     REQUIRE(ctx->set_viewport_states(0, {vp}).is_ok());
     ShaderState s;
     s.tgsi = kVs;

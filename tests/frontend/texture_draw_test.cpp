@@ -55,10 +55,7 @@ struct TexScene {
     fb.nr_cbufs = 1;
     fb.cbufs[0] = ctx->create_surface(rt, st).value();
     REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
-    ViewportState vp;
-    vp.scale[0] = vp.translate[0] = kSize / 2.0f;
-    vp.scale[1] = vp.translate[1] = kSize / 2.0f;
-    vp.scale[2] = vp.translate[2] = 0.5f;
+    const ViewportState vp = window_viewport(kSize, kSize);
     REQUIRE(ctx->set_viewport_states(0, {vp}).is_ok());
     ShaderState s;
     s.tgsi = kVs;
