@@ -133,6 +133,14 @@ void overlapping_draws(Fixture& f, bool flush_each) {
   }
 }
 
+// Pixels other than the black of the clear.
+size_t coloured_pixels(const std::vector<uint8_t>& rgba) {
+  size_t n = 0;
+  for (size_t i = 0; i < rgba.size(); i += 4)
+    n += rgba[i] || rgba[i + 1] || rgba[i + 2];
+  return n;
+}
+
 }  // namespace
 
 TEST_CASE("scene: draws recorded together give the pixels of draws run one by one",
@@ -151,10 +159,7 @@ TEST_CASE("scene: draws recorded together give the pixels of draws run one by on
   CHECK(batched.scenes() == scenes_before + 1);
   CHECK(got == expected);
   // Something was drawn, blended and depth-tested.
-  size_t coloured = 0;
-  for (size_t i = 0; i < got.size(); i += 4)
-    coloured += got[i] || got[i + 1] || got[i + 2];
-  CHECK(coloured > kW * kH / 3);
+  CHECK(coloured_pixels(got) > kW * kH / 3);
 }
 
 TEST_CASE("scene: a scene that outgrows its buffers is replayed with the same pixels",
@@ -339,10 +344,7 @@ TEST_CASE("scene: draws share vertex and setup launches, and draws that cannot k
   const std::vector<uint8_t> got = together.pixels();
   CHECK(together.scenes() == scenes_before + 1);
   CHECK(got == expected);
-  size_t coloured = 0;
-  for (size_t i = 0; i < got.size(); i += 4)
-    coloured += got[i] || got[i + 1] || got[i + 2];
-  CHECK(coloured > kW * kH / 3);
+  CHECK(coloured_pixels(got) > kW * kH / 3);
 }
 
 TEST_CASE("scene: occlusion queries and conditional rendering span the draws of one scene",
@@ -458,10 +460,7 @@ TEST_CASE("scene: draws with a geometry shader between other draws run alone, in
   run(together, false);
   const std::vector<uint8_t> got = together.pixels();
   CHECK(got == one_by_one.pixels());
-  size_t coloured = 0;
-  for (size_t i = 0; i < got.size(); i += 4)
-    coloured += got[i] || got[i + 1] || got[i + 2];
-  CHECK(coloured > kW * kH / 3);
+  CHECK(coloured_pixels(got) > kW * kH / 3);
   // Replayed GS scenes start again from the draw's own parameters.
   Fixture replayed;
   replayed.clear();
