@@ -1,6 +1,6 @@
-// The geometry shader stage of DrawPipeline::draw (kernels: stream.cl for the input
-// list, gs.cl around the generated shader for the pass itself; data flow in
-// kernels/stream_shared.h).
+// The geometry shader stage of a scene's draw (DrawPipeline::run_draw; kernels: stream.cl
+// for the input list, gs.cl around the generated shader for the pass itself; data flow
+// in kernels/stream_shared.h).
 //
 // Input: the vertex pass's vertices and the draw's primitives. Output: an indexed strip
 // stream (vertices, restart holes after every strip, the PRIMID of every position) that

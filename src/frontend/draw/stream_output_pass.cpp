@@ -1,5 +1,5 @@
-// Stream output (transform feedback) of DrawPipeline::draw (kernels in stream.cl; data
-// flow in kernels/stream_shared.h).
+// Stream output (transform feedback) of a scene's draw (DrawPipeline::run_draw; kernels
+// in stream.cl; data flow in kernels/stream_shared.h).
 //
 // Input: the last vertex stage's stream (the vertex pass's vertices, or the geometry
 // shader's output) and its primitives. Output: vertex records in the bound targets and
