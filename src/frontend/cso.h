@@ -53,10 +53,15 @@ class VertexElementsCso {
 };
 
 namespace frontend {
+namespace draw {
+class TileVariants;
+}
 // A shader's OpenCL C in one pass template, built (src/frontend/shader_program.h).
 struct StageProgram {
   runtime::ProgramRef program;
   std::vector<compiler::ResourceParam> params;
+  // tile.cl: the generic program (`program`) and its specialised variants.
+  std::shared_ptr<draw::TileVariants> tile_variants;
 };
 }  // namespace frontend
 

@@ -245,19 +245,23 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       ResourceTables& tables = pipeline_->tables();
       StageResources vr = bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(),
                                                queue_, &used, &tables);
-      st->vs = {vs_prog->program, std::move(vr.args), vr.info_index, vs_info.num_inputs,
-                vs_outputs};
+      st->vs = {vs_prog->program,   std::move(vr.args), vr.info_index,
+                vs_info.num_inputs, vs_outputs,         vs_prog->tile_variants};
       if (gs) {
         StageResources gr = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
                                                  screen_->id(), queue_, &used, &tables);
-        st->gs.stage = {gs_prog->program, std::move(gr.args), gr.info_index, last_info.num_inputs,
-                        std::max<uint32_t>(last_info.num_outputs, 1)};
+        st->gs.stage = {gs_prog->program,
+                        std::move(gr.args),
+                        gr.info_index,
+                        last_info.num_inputs,
+                        std::max<uint32_t>(last_info.num_outputs, 1),
+                        gs_prog->tile_variants};
       }
       if (fs) {
         StageResources fr = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
                                                  screen_->id(), queue_, &used, &tables);
-        st->fs = {fs_prog->program, std::move(fr.args), fr.info_index, fs_info.num_inputs,
-                  fs_info.num_outputs};
+        st->fs = {fs_prog->program,   std::move(fr.args),  fr.info_index,
+                  fs_info.num_inputs, fs_info.num_outputs, fs_prog->tile_variants};
       }
     };
     if (!alone) {

@@ -7,6 +7,7 @@
 
 #include "compiler/tgsi/printer.h"
 #include "frontend/draw/stage_program.h"
+#include "frontend/draw/tile_variant.h"
 #include "frontend/resource.h"
 #include "frontend/views.h"
 #include "kernels/sampling_abi.h"
@@ -53,8 +54,13 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   compiler::EmittedShader code = compiler::emit_opencl(compiled.ir, compiled.info, opt);
   dump_shader(compiled, template_name, code);
   auto p = std::make_shared<StageProgram>();
-  p->program = draw::build_stage_program(programs, draw::GeneratedCode{code.prelude, code.body},
-                                         template_name);
+  draw::GeneratedCode generated{code.prelude, code.body};
+  if (std::strcmp(template_name, "tile.cl") == 0) {
+    p->tile_variants = std::make_shared<draw::TileVariants>(programs, std::move(generated));
+    p->program = p->tile_variants->generic();
+  } else {
+    p->program = draw::build_stage_program(programs, generated, template_name);
+  }
   p->params = std::move(code.params);
   compiled.programs.emplace(template_name, p);
   return p;

@@ -20,6 +20,31 @@
 #include "raster_blend.h"
 #include "raster_shared.h"
 #include "raster_zs.h"
+
+// The state a specialised variant of this program compiles in: tile_variant.cpp
+// prepends CLP_TILE_KEY, the CLP_TILE_* values and clp_tile_rt_*() of one
+// TileVariantKey. The generic variant reads the same fields from each record's
+// ClpRasterParams. A run's draws share their key (DrawPipeline::same_run compares the
+// programs), so in both variants every draw sees its own state. Fields outside the key
+// (stencil values, blend colour, targets' addresses, ...) are always read at run time.
+#ifdef CLP_TILE_KEY
+#define CLP_KEYED_FLAGS(rp) ((uint)CLP_TILE_RAST_FLAGS)
+#define CLP_KEYED_NR_CBUFS(rp) ((uint)CLP_TILE_NR_CBUFS)
+#define CLP_KEYED_ZS_FORMAT(rp) ((uint)CLP_TILE_ZS_FORMAT)
+#define CLP_KEYED_DEPTH_FUNC(rp) ((uint)CLP_TILE_DEPTH_FUNC)
+#define CLP_KEYED_ALPHA_FUNC(rp) ((uint)CLP_TILE_ALPHA_FUNC)
+#define CLP_KEYED_LOGICOP_FUNC(rp) ((uint)CLP_TILE_LOGICOP_FUNC)
+#define CLP_KEYED_RT(rp, r, field) clp_tile_rt_##field(r)
+#else
+#define CLP_KEYED_FLAGS(rp) ((rp)->flags)
+#define CLP_KEYED_NR_CBUFS(rp) ((rp)->nr_cbufs)
+#define CLP_KEYED_ZS_FORMAT(rp) ((rp)->zs_format)
+#define CLP_KEYED_DEPTH_FUNC(rp) ((rp)->depth_func)
+#define CLP_KEYED_ALPHA_FUNC(rp) ((rp)->alpha_func)
+#define CLP_KEYED_LOGICOP_FUNC(rp) ((rp)->logicop_func)
+#define CLP_KEYED_RT(rp, r, field) ((rp)->rt[r].field)
+#endif
+
 #include "tile_fs.h"
 
 #ifndef CLP_FS_HAS_SIDE_EFFECTS
@@ -72,27 +97,37 @@ inline uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
   return clp_encode_float(fmt, v);
 }
 
+// Pixel (x, y) of colour buffer r (at cbuf) in the working form. The run's draws share
+// their targets, so its first draw's parameters (rp0) say where the pixel is.
+inline float4 clp_rt_load(global const ClpRasterParams* rp0, uint r, global const uchar* cbuf,
+                          int x, int y) {
+  const uint fmt = CLP_KEYED_RT(rp0, r, format);
+  global const uchar* p = cbuf + rp0->rt[r].offset + (size_t)y * rp0->rt[r].pitch +
+                          (size_t)x * clp_format_block_bytes(fmt);
+  return clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), clp_load_block(fmt, p));
+}
+
 inline float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
   return (float4)((colormask & 1) ? new_v.x : old_v.x, (colormask & 2) ? new_v.y : old_v.y,
                   (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
 }
 
 // Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
-// buffer `rt`, and returns the new pixel value, at the format's precision when `round`.
-inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtState* rt,
-                          float4 src, float4 src1, float4 dst, bool round) {
-  const uint fmt = rt->format, flags = rt->flags;
+// buffer `r`, and returns the new pixel value, at the format's precision when `round`.
+inline float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, float4 src1,
+                          float4 dst, bool round) {
+  const uint fmt = CLP_KEYED_RT(rp, r, format), flags = CLP_KEYED_RT(rp, r, flags);
   float4 result;
   if (flags & (CLP_RT_UINT | CLP_RT_SINT)) {
     result = src;  // integer colour buffers never blend
   } else {
-    if (rp->flags & CLP_RAST_CLAMP_FRAGMENT_COLOR) {
+    if (CLP_KEYED_FLAGS(rp) & CLP_RAST_CLAMP_FRAGMENT_COLOR) {
       src = clamp(src, 0.0f, 1.0f);
       src1 = clamp(src1, 0.0f, 1.0f);
     }
     if (flags & CLP_RT_LOGICOP) {
       const uint4 s = clp_encode_float(fmt, src), d = clp_encode_float(fmt, dst);
-      result = clp_decode_float(fmt, clp_logic_op(rp->logicop_func, s, d));
+      result = clp_decode_float(fmt, clp_logic_op(CLP_KEYED_LOGICOP_FUNC(rp), s, d));
     } else if (flags & CLP_RT_BLEND) {
       float4 c = vload4(0, rp->blend_color);
       if (flags & CLP_RT_UNORM) {
@@ -104,13 +139,15 @@ inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtSt
         src1 = clamp(src1, -1.0f, 1.0f);
         c = clamp(c, -1.0f, 1.0f);
       }
-      result = clp_blend(rt->rgb_func, rt->rgb_src, rt->rgb_dst, rt->alpha_func, rt->alpha_src,
-                         rt->alpha_dst, src, src1, dst, c);
+      result = clp_blend(CLP_KEYED_RT(rp, r, rgb_func), CLP_KEYED_RT(rp, r, rgb_src),
+                         CLP_KEYED_RT(rp, r, rgb_dst), CLP_KEYED_RT(rp, r, alpha_func),
+                         CLP_KEYED_RT(rp, r, alpha_src), CLP_KEYED_RT(rp, r, alpha_dst), src, src1,
+                         dst, c);
     } else {
       result = src;
     }
   }
-  result = clp_select_mask(dst, result, rt->colormask);
+  result = clp_select_mask(dst, result, CLP_KEYED_RT(rp, r, colormask));
   // The buffer holds the format's precision: what later fragments blend with.
   return round ? clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result)) : result;
 }
@@ -120,10 +157,10 @@ inline float4 clp_combine(global const ClpRasterParams* rp, global const ClpRtSt
 // reference exported by the shader.
 inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
                         uint2* zs) {
-  const uint fmt = rp->zs_format;
-  const uint face = (!front && (rp->flags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
-  const bool stencil = (rp->flags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
-  const bool depth = (rp->flags & CLP_RAST_DEPTH_TEST) && clp_zs_depth_bits(fmt) > 0;
+  const uint fmt = CLP_KEYED_ZS_FORMAT(rp), rflags = CLP_KEYED_FLAGS(rp);
+  const uint face = (!front && (rflags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
+  const bool stencil = (rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
+  const bool depth = (rflags & CLP_RAST_DEPTH_TEST) && clp_zs_depth_bits(fmt) > 0;
   uint s = clp_zs_get_stencil(fmt, *zs);
   const uint ref = ref_override >= 0 ? ((uint)ref_override & 0xffu) : rp->stencil_ref[face];
   if (stencil) {
@@ -137,16 +174,16 @@ inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, i
   }
   bool zpass = true;
   if (depth) {
-    if (rp->flags & CLP_RAST_DEPTH_BOUNDS) {
+    if (rflags & CLP_RAST_DEPTH_BOUNDS) {
       const float stored = clp_zs_depth_value(fmt, clp_zs_get_depth(fmt, *zs));
       if (stored < rp->depth_bounds_min || stored > rp->depth_bounds_max) zpass = false;
     }
     const uint key = clp_zs_depth_key(fmt, z);
     const uint stored = clp_zs_get_depth(fmt, *zs);
     zpass = zpass && (clp_zs_depth_float(fmt)
-                          ? clp_compare_f(rp->depth_func, as_float(key), as_float(stored))
-                          : clp_compare_u(rp->depth_func, key, stored));
-    if (zpass && (rp->flags & CLP_RAST_DEPTH_WRITE)) *zs = clp_zs_set_depth(fmt, *zs, key);
+                          ? clp_compare_f(CLP_KEYED_DEPTH_FUNC(rp), as_float(key), as_float(stored))
+                          : clp_compare_u(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
+    if (zpass && (rflags & CLP_RAST_DEPTH_WRITE)) *zs = clp_zs_set_depth(fmt, *zs, key);
   }
   if (stencil) {
     const uint ns = clp_stencil_op(zpass ? rp->stencil_zpass[face] : rp->stencil_zfail[face], s, ref);
@@ -161,7 +198,8 @@ inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, i
 inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t, const vf* b) {
   // Relative to corner 0, so that a constant depth stays exactly constant.
   vf z = t->z[0] + b[1] * (t->z[1] - t->z[0]) + b[2] * (t->z[2] - t->z[0]);
-  if (rp->flags & CLP_RAST_DEPTH_CLAMP) z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
+  if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_CLAMP)
+    z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
   return clamp(z, 0.0f, 1.0f);
 }
 
@@ -248,14 +286,15 @@ inline void clp_zs_set_lane(uint4* lo, uint4* hi, int l, uint2 v) {
 // depth bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass
 // and writes their depth to *lo when depth writes are on.
 inline int4 clp_depth_test4(global const ClpRasterParams* rp, float4 z, int4 live, uint4* lo) {
-  const uint fmt = rp->zs_format;
-  if (!(rp->flags & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
+  const uint fmt = CLP_KEYED_ZS_FORMAT(rp);
+  if (!(CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
   const uint4 key = clp_zs_depth_key4(fmt, z);
   const uint4 stored = clp_zs_get_depth4(fmt, *lo);
-  const int4 pass = live & (clp_zs_depth_float(fmt)
-                                ? clp_compare_f4(rp->depth_func, as_float4(key), as_float4(stored))
-                                : clp_compare_u4(rp->depth_func, key, stored));
-  if (rp->flags & CLP_RAST_DEPTH_WRITE) {
+  const int4 pass =
+      live & (clp_zs_depth_float(fmt)
+                  ? clp_compare_f4(CLP_KEYED_DEPTH_FUNC(rp), as_float4(key), as_float4(stored))
+                  : clp_compare_u4(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
+  if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_WRITE) {
     *lo = select(*lo, clp_zs_set_depth4(fmt, *lo, key), as_uint4(pass));
   }
   return pass;
@@ -347,22 +386,15 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
   if (!any(exists)) return;
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
-  const uint nrt = min(rp0->nr_cbufs, (uint)CLP_MAX_RTS);
+  const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
+  // Colour buffer pixels are loaded when a fragment first combines with them, and not
+  // at all where fragments replace them whole (no blending, logic op or colour mask).
   float4 color[CLP_MAX_RTS][4];
+  uint known = 0;                          // bit rt * 4 + lane: color[rt][lane] is the pixel's
   uint dirty = 0;                          // bit rt * 4 + lane: the pixel changed
   const uint round_each = run.round_each;  // bit rt: round after every fragment
-  for (uint r = 0; r < nrt; ++r) {
-    global const ClpRtState* rt = &rp0->rt[r];
-    if (!(rt->flags & CLP_RT_ENABLED)) continue;
-    for (int l = 0; l < 4; ++l) {
-      if (!CLP_LANE(exists, l)) continue;
-      global const uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
-                              (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(rt->format);
-      color[r][l] = clp_rt_decode(rt->format, rt->flags, clp_load_block(rt->format, p));
-    }
-  }
   // Only the depth/stencil test reads or changes the depth/stencil buffer.
-  const uint zfmt = rp0->zs_format;
+  const uint zfmt = CLP_KEYED_ZS_FORMAT(rp0);
   const uint zbytes = clp_zs_bytes(zfmt);
   global uchar* zquad = zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
   uint4 zlo = (uint4)(0u), zhi = (uint4)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
@@ -397,7 +429,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       cov &= convert_int4(E[e] > (long4)(0));
     }
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
-    if ((rp->flags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
+    const uint rflags = CLP_KEYED_FLAGS(rp);
+    if ((rflags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
       // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
       for (int l = 0; l < 4; ++l) {
         const uint row = rp->stipple[CLP_LANE(ly, l) & 31];
@@ -407,14 +440,14 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (!any(cov)) continue;
 
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
-    const bool zs_test = (rp->flags & CLP_RAST_ZS_PRESENT) &&
-                         (rp->flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
+    const bool zs_test =
+        (rflags & CLP_RAST_ZS_PRESENT) && (rflags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
     // Without stencil and depth bounds the four lanes are tested together.
-    const bool zs_quad = !((rp->flags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(zfmt)) &&
-                         !(rp->flags & CLP_RAST_DEPTH_BOUNDS);
+    const bool zs_quad = !((rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(zfmt)) &&
+                         !(rflags & CLP_RAST_DEPTH_BOUNDS);
     // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
     const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
-                          ((bool)CLP_FS_EARLY_ALLOWED && !(rp->flags & CLP_RAST_ALPHA_TEST));
+                          ((bool)CLP_FS_EARLY_ALLOWED && !(rflags & CLP_RAST_ALPHA_TEST));
     // Corner barycentrics from the exact edge functions (without the fill bias): corner
     // k is opposite edge k + 1.
     vf b[3];
@@ -466,16 +499,16 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     alive &= io.exec_mask;
     if (!any(alive)) continue;
 
-    if (rp->flags & CLP_RAST_ALPHA_TEST) {
+    if (rflags & CLP_RAST_ALPHA_TEST) {
       const int areg = clp_fs_color_reg(0);
       const vf a = areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
-      alive &= clp_compare_f4(rp->alpha_func, a, (vf)(rp->alpha_ref));
+      alive &= clp_compare_f4(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
     }
     if (!early_zs && zs_test) {
       vf zf = z;
 #if CLP_FS_DEPTH_REG >= 0
       zf = io.out[CLP_FS_DEPTH_REG][2];
-      if (rp->flags & CLP_RAST_DEPTH_CLAMP) zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
+      if (rflags & CLP_RAST_DEPTH_CLAMP) zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
       zf = clamp(zf, 0.0f, 1.0f);
 #endif
       zs_dirty |= clp_lane_bits(alive);
@@ -499,20 +532,28 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (!any(alive)) continue;
 
     for (uint r = 0; r < nrt; ++r) {
-      global const ClpRtState* rt = &rp->rt[r];
-      if (!(rt->flags & CLP_RT_ENABLED)) continue;
-      const int reg = (rp->flags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0)
-                                                              : clp_fs_color_reg((int)r);
+      if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
+      const int reg =
+          (rflags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0) : clp_fs_color_reg((int)r);
       if (reg < 0) continue;  // the shader does not write this buffer
       const int reg1 = clp_fs_color_reg(1);
-      const bool dual = (rp->flags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
+      const bool dual = (rflags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
       const bool round = (round_each >> r) & 1u;
+      const uint rtflags = CLP_KEYED_RT(rp, r, flags);
+      const bool reads_dst =
+          CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
+          (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) && (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
       for (int l = 0; l < 4; ++l) {
         if (!CLP_LANE(alive, l)) continue;
+        const uint bit = 1u << (r * 4 + l);
+        if (reads_dst && !(known & bit)) {
+          color[r][l] = clp_rt_load(rp0, r, cbuf[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
+        }
         const float4 src = clp_out_rgba(&io, reg, l);
         const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
-        color[r][l] = clp_combine(rp, rt, src, src1, color[r][l], round);
-        dirty |= 1u << (r * 4 + l);
+        color[r][l] = clp_combine(rp, r, src, src1, color[r][l], round);
+        known |= bit;
+        dirty |= bit;
       }
     }
   }
@@ -523,11 +564,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
   }
   for (uint r = 0; r < nrt; ++r) {
     global const ClpRtState* rt = &rp0->rt[r];
+    const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
     for (int l = 0; l < 4; ++l) {
       if (!(dirty & (1u << (r * 4 + l)))) continue;
       global uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
-                        (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(rt->format);
-      clp_store_block(rt->format, p, clp_rt_encode(rt->format, rt->flags, color[r][l]));
+                        (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(fmt);
+      clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[r][l]));
     }
   }
   if (zs_dirty) {

@@ -64,10 +64,10 @@ inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* i
 
 // Sample position of the lanes (pixel centre per half_pixel_center).
 inline vf clp_sample_x(const ClpStageCtx* c) {
-  return c->px + ((c->rp->flags & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
+  return c->px + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
 inline vf clp_sample_y(const ClpStageCtx* c) {
-  return c->py + ((c->rp->flags & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
+  return c->py + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
 
 inline float clp_vertex_value(const ClpStageCtx* c, uint v, int reg, int chan, bool clamp01) {
@@ -84,7 +84,7 @@ inline vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
   const float size = c->sprite[2];
   if (chan == 0) return (clp_sample_x(c) - (c->sprite[0] - 0.5f * size)) / size;
   vf t = (clp_sample_y(c) - (c->sprite[1] - 0.5f * size)) / size;
-  return (c->rp->flags & CLP_RAST_SPRITE_LOWER_LEFT) ? (vf)(1.0f) - t : t;
+  return (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_SPRITE_LOWER_LEFT) ? (vf)(1.0f) - t : t;
 }
 
 // gl_FragCoord channel `chan` per the shader's FS_COORD_* properties.
@@ -110,7 +110,7 @@ inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
   int src = link->src_reg;
   int chan_shift = CLP_LINK_CHAN_SHIFT;
   const bool color = (link->flags & CLP_LINK_COLOR) != 0;
-  if (color && (c->rp->flags & CLP_RAST_LIGHT_TWOSIDE) && !(c->flags & CLP_TRI_FRONT) &&
+  if (color && (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_LIGHT_TWOSIDE) && !(c->flags & CLP_TRI_FRONT) &&
       link->bcolor_reg >= 0) {
     src = link->bcolor_reg;
     chan_shift = CLP_LINK_BCOLOR_CHAN_SHIFT;
@@ -118,9 +118,9 @@ inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
   if (src < 0 || !(link->flags & (1u << (chan_shift + chan)))) {
     return (vf)(link->def[chan]);
   }
-  const bool clamp01 = color && (c->rp->flags & CLP_RAST_CLAMP_VERTEX_COLOR);
+  const bool clamp01 = color && (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_CLAMP_VERTEX_COLOR);
   // TGSI interpolate modes: 0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR.
-  const bool flat = interp == 0 || (interp == 3 && (c->rp->flags & CLP_RAST_FLATSHADE));
+  const bool flat = interp == 0 || (interp == 3 && (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_FLATSHADE));
   if (flat) return (vf)(clp_vertex_value(c, c->provoking, src, chan, clamp01));
   const float v0 = clp_vertex_value(c, c->vert[0], src, chan, clamp01);
   const float v1 = clp_vertex_value(c, c->vert[1], src, chan, clamp01);

@@ -45,7 +45,12 @@ Image DrawFixture::read(const ColorTarget& t, uint32_t w, uint32_t h) {
 StageBinding DrawFixture::stage(const GeneratedCode& code, const char* template_name, uint32_t in,
                                 uint32_t out) {
   StageBinding b;
-  b.program = build_stage_program(test_program_cache(), code, template_name);
+  if (std::string(template_name) == "tile.cl") {
+    b.tile_variants = std::make_shared<TileVariants>(test_program_cache(), code);
+    b.program = b.tile_variants->generic();
+  } else {
+    b.program = build_stage_program(test_program_cache(), code, template_name);
+  }
   b.num_inputs = in;
   b.num_outputs = out;
   return b;

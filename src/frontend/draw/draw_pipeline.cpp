@@ -91,7 +91,11 @@ bool shades(const DrawSetup& s) {
 }  // namespace
 
 DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
-    : queue_(queue), cache_(cache), core_(cache.get(core_source())), scanner_(queue, core_) {
+    : queue_(queue),
+      cache_(cache),
+      core_(cache.get(core_source())),
+      scanner_(queue, core_),
+      tile_mode_(tile_variant_mode_from_env()) {
   total_ = queue_.create_buffer(sizeof(uint32_t));
   static const uint32_t kZero = 0;
   zero_ = queue_.create_buffer_from(&kZero, sizeof(kZero));
@@ -184,8 +188,11 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
       const ClpRasterParams rp = make_raster_params(units > 1 ? layer_setup(s, u) : s);
       if (rps_.empty() || std::memcmp(&rps_.back(), &rp, sizeof(rp)) != 0) rps_.push_back(rp);
       dp.raster_index = uint32_t(rps_.size() - 1);
+      last_tile_ = s.fs.tile_variants ? s.fs.tile_variants->select(rp, scene_serial_, tile_mode_)
+                                      : s.fs.program;
     }
     dps_.push_back(dp);
+    unit_tile_.push_back(last_tile_);
   }
   last_setup_ = units == 1 ? r.setup.get() : nullptr;
   last_raster_ = dps_.back().raster_index;
@@ -207,6 +214,7 @@ void DrawPipeline::clear_scene() {
   rps_.clear();
   unit_draw_.clear();
   unit_verts_.clear();
+  unit_tile_.clear();
   last_setup_ = nullptr;
   scene_positions_ = scene_vert_regs_ = record_estimate_ = 0;
 }
@@ -561,10 +569,11 @@ void DrawPipeline::write_records(const SceneTables& t, uint32_t first, uint32_t 
 }
 
 bool DrawPipeline::same_run(uint32_t a, uint32_t b) const {
+  if (unit_tile_[a] != unit_tile_[b]) return false;
   const DrawSetup& sa = *draws_[unit_draw_[a]].setup;
   const DrawSetup& sb = *draws_[unit_draw_[b]].setup;
   if (&sa != &sb) {
-    if (sa.fs.program != sb.fs.program || !(sa.fs.resources == sb.fs.resources)) return false;
+    if (!(sa.fs.resources == sb.fs.resources)) return false;
     if (sa.nr_cbufs != sb.nr_cbufs || sa.counters() != sb.counters() ||
         sa.predicate() != sb.predicate() || sa.zsbuf.buffer() != sb.zsbuf.buffer()) {
       return false;
@@ -667,7 +676,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     run.record_capacity = record_capacity_;
     run.list_capacity = list_capacity_;
 
-    cl::Kernel& k = queue_.kernel(s.fs.program, "tile_pass");
+    cl::Kernel& k = queue_.kernel(unit_tile_[run_first], "tile_pass");
     runtime::KernelArgs args(k);
     args << run << t.rps << t.dps << tris_ << list_ << hist_ << draw_base_ << status_
          << *unit_verts_[run_first];

@@ -20,6 +20,7 @@
 
 #include "clpipe/state.h"
 #include "frontend/draw/scan.h"
+#include "frontend/draw/tile_variant.h"
 #include "frontend/resource_tables.h"
 #include "kernels/draw_shared.h"
 #include "kernels/raster_shared.h"
@@ -39,6 +40,8 @@ struct StageBinding {
   uint32_t info_index = 0;          // of the scene's ResourceTables::infos
   uint32_t num_inputs = 0;
   uint32_t num_outputs = 0;
+  // Fragment stage: `program` (generic) and its specialised variants; null: `program` only.
+  std::shared_ptr<TileVariants> tile_variants;
 };
 
 // Where the last vertex stage put the values the fixed-function passes read.
@@ -302,6 +305,7 @@ class DrawPipeline {
   runtime::ProgramCache& cache_;
   runtime::ProgramRef core_, stream_;
   Scanner scanner_;
+  const TileVariantMode tile_mode_;
   DrawStats stats_;
   SceneCounters counters_;
 
@@ -314,7 +318,11 @@ class DrawPipeline {
   std::vector<ClpRasterParams> rps_;           // shared by consecutive units with equal state
   std::vector<uint32_t> unit_draw_;            // the recorded draw of each unit
   std::vector<const cl::Buffer*> unit_verts_;  // the vertices each unit rasterizes
-  const DrawSetup* last_setup_ = nullptr;      // of the last record(): its raster_index is reused
+  // The tile program of each unit: its fragment shader's generic program or the variant
+  // of its state (TileVariants::select, when its ClpRasterParams is made).
+  std::vector<runtime::ProgramRef> unit_tile_;
+  runtime::ProgramRef last_tile_;          // of last_raster_
+  const DrawSetup* last_setup_ = nullptr;  // of the last record(): its raster_index is reused
   uint32_t last_raster_ = 0;
   uint64_t scene_serial_ = 0;
   uint64_t scene_positions_ = 0;

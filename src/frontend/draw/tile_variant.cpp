@@ -1,0 +1,149 @@
+#include "frontend/draw/tile_variant.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/error.h"
+
+namespace clpipe::frontend::draw {
+
+static_assert(std::has_unique_object_representations_v<TileVariantKey>,
+              "TileVariantKey must have no padding: equality and hash read its bytes");
+
+bool TileVariantKey::operator==(const TileVariantKey& o) const {
+  return std::memcmp(this, &o, sizeof(*this)) == 0;
+}
+
+size_t TileVariantKeyHash::operator()(const TileVariantKey& k) const {
+  // FNV-1a over the bytes: keys are small and hashed once per state change.
+  const auto* p = reinterpret_cast<const unsigned char*>(&k);
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < sizeof(k); ++i)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return size_t(h);
+}
+
+TileVariantKey tile_variant_key(const ClpRasterParams& rp) {
+  TileVariantKey k;
+  k.rast_flags = rp.flags & kTileKeyRastFlags;
+  k.zs_format = uint16_t(rp.zs_format);
+  k.nr_cbufs = uint8_t(std::min<uint32_t>(rp.nr_cbufs, CLP_MAX_RTS));
+  k.depth_func = uint8_t(rp.depth_func);
+  k.alpha_func = uint8_t(rp.alpha_func);
+  k.logicop_func = uint8_t(rp.logicop_func);
+  // Buffers past nr_cbufs are never read: they stay zero so that they do not split keys.
+  for (uint32_t i = 0; i < k.nr_cbufs; ++i) {
+    const ClpRtState& s = rp.rt[i];
+    TileVariantKey::Rt& r = k.rt[i];
+    r.flags = s.flags;
+    r.format = uint16_t(s.format);
+    r.colormask = uint8_t(s.colormask);
+    r.rgb_func = uint8_t(s.rgb_func);
+    r.rgb_src = uint8_t(s.rgb_src);
+    r.rgb_dst = uint8_t(s.rgb_dst);
+    r.alpha_func = uint8_t(s.alpha_func);
+    r.alpha_src = uint8_t(s.alpha_src);
+    r.alpha_dst = uint8_t(s.alpha_dst);
+  }
+  return k;
+}
+
+namespace {
+
+// "inline uint clp_tile_rt_<field>(uint r) { return r == 0 ? v0 : ... : 0u; }": r is a
+// constant wherever the tile pass unrolls its loop over the buffers.
+template <typename Get>
+std::string rt_function(const char* field, const TileVariantKey& key, Get get) {
+  std::string s = "inline uint clp_tile_rt_";
+  s += field;
+  s += "(uint r) { return ";
+  for (uint32_t i = 0; i < key.nr_cbufs; ++i)
+    s += "r == " + std::to_string(i) + "u ? " + std::to_string(get(key.rt[i])) + "u : ";
+  s += "0u; }\n";
+  return s;
+}
+
+}  // namespace
+
+std::string tile_variant_defines(const TileVariantKey& key) {
+  std::string s = "#define CLP_TILE_KEY 1\n";
+  auto define = [&s](const char* name, uint32_t v) {
+    s += "#define ";
+    s += name;
+    s += " " + std::to_string(v) + "u\n";
+  };
+  define("CLP_TILE_RAST_FLAGS", key.rast_flags);
+  define("CLP_TILE_NR_CBUFS", key.nr_cbufs);
+  define("CLP_TILE_ZS_FORMAT", key.zs_format);
+  define("CLP_TILE_DEPTH_FUNC", key.depth_func);
+  define("CLP_TILE_ALPHA_FUNC", key.alpha_func);
+  define("CLP_TILE_LOGICOP_FUNC", key.logicop_func);
+  using Rt = TileVariantKey::Rt;
+  s += rt_function("flags", key, [](const Rt& r) { return r.flags; });
+  s += rt_function("format", key, [](const Rt& r) { return r.format; });
+  s += rt_function("colormask", key, [](const Rt& r) { return r.colormask; });
+  s += rt_function("rgb_func", key, [](const Rt& r) { return r.rgb_func; });
+  s += rt_function("rgb_src", key, [](const Rt& r) { return r.rgb_src; });
+  s += rt_function("rgb_dst", key, [](const Rt& r) { return r.rgb_dst; });
+  s += rt_function("alpha_func", key, [](const Rt& r) { return r.alpha_func; });
+  s += rt_function("alpha_src", key, [](const Rt& r) { return r.alpha_src; });
+  s += rt_function("alpha_dst", key, [](const Rt& r) { return r.alpha_dst; });
+  return s;
+}
+
+TileVariantMode tile_variant_mode_from_env() {
+  const char* v = std::getenv("CLPIPE_TILE_VARIANTS");
+  if (!v) return TileVariantMode::kAuto;
+  if (std::strcmp(v, "generic") == 0) return TileVariantMode::kGeneric;
+  if (std::strcmp(v, "always") == 0) return TileVariantMode::kAlways;
+  return TileVariantMode::kAuto;
+}
+
+TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code)
+    : cache_(cache),
+      code_(std::move(code)),
+      generic_(build_stage_program(cache, code_, "tile.cl")) {}
+
+runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, uint64_t scene,
+                                         TileVariantMode mode) {
+  if (mode == TileVariantMode::kGeneric) return generic_;
+  const TileVariantKey key = tile_variant_key(rp);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    if (entries_.size() >= kMaxTrackedKeys) return generic_;
+    it = entries_.emplace(key, Entry{}).first;
+  }
+  Entry& e = it->second;
+  if (e.program) return e.program;
+  if (e.failed || built_ >= kMaxVariants) return generic_;
+  if (e.last_scene != scene) {
+    e.last_scene = scene;
+    ++e.scenes;
+  }
+  if (mode == TileVariantMode::kAuto && e.scenes < 2) return generic_;
+  try {
+    GeneratedCode code = code_;
+    code.prelude = tile_variant_defines(key) + code.prelude;
+    e.program = build_stage_program(cache_, code, "tile.cl");
+    ++built_;
+    return e.program;
+  } catch (const runtime::Error& err) {
+    // The generic program draws the same pixels: the draw goes on without the variant.
+    e.failed = true;
+    std::fprintf(stderr,
+                 "clpipe: a specialised tile program failed to build; drawing with "
+                 "the generic one: %s\n",
+                 err.what());
+    return generic_;
+  }
+}
+
+size_t TileVariants::built() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return built_;
+}
+
+}  // namespace clpipe::frontend::draw

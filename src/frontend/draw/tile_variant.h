@@ -1,0 +1,116 @@
+// Variants of a fragment shader's tile program (tile.cl) with hot draw state compiled in
+// (performance.md §5.4): the colour buffers' formats and blending, the depth/stencil
+// format and tests, the alpha test and the rasterizer flags become constants, so that
+// the device compiler folds the per-fragment switches over them away. State outside the
+// key (stencil values, blend colour, scissor, targets' addresses, ...) stays a run-time
+// parameter, so changing it never builds a program.
+//
+// Producer: DrawPipeline::record picks a draw's program (select) when it derives the
+// draw's ClpRasterParams; draws whose programs differ run in different tile-pass
+// launches. Every shader keeps its generic program (the key read per record), which
+// draws use until a variant is worth building, once kMaxVariants variants exist, and
+// when a variant fails to build.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+
+#include "frontend/draw/stage_program.h"
+#include "kernels/raster_shared.h"
+#include "runtime/program_cache.h"
+
+namespace clpipe::frontend::draw {
+
+// What a variant compiles in. Plain bytes without implicit padding (static_assert in
+// tile_variant.cpp), so that equality and the hash may look at the object representation.
+struct TileVariantKey {
+  struct Rt {
+    uint32_t flags = 0;  // ClpRtState::flags
+    uint16_t format = 0;
+    uint8_t colormask = 0;
+    uint8_t rgb_func = 0, rgb_src = 0, rgb_dst = 0;
+    uint8_t alpha_func = 0, alpha_src = 0, alpha_dst = 0;
+    uint8_t pad[3] = {};
+  };
+  uint32_t rast_flags = 0;  // ClpRasterParams::flags & kTileKeyRastFlags
+  uint16_t zs_format = 0;
+  uint8_t nr_cbufs = 0;
+  uint8_t depth_func = 0, alpha_func = 0, logicop_func = 0;
+  uint8_t pad[2] = {};
+  Rt rt[CLP_MAX_RTS];
+
+  bool operator==(const TileVariantKey& o) const;
+};
+
+struct TileVariantKeyHash {
+  size_t operator()(const TileVariantKey& k) const;
+};
+
+// The rasterizer flags a variant compiles in: all but those that the tile pass reads
+// once per launch from the run's first draw (counting and the render condition), which
+// would multiply variants for nothing.
+constexpr uint32_t kTileKeyRastFlags =
+    ~(CLP_RAST_COUNT | CLP_RAST_PREDICATE | CLP_RAST_PREDICATE_WHEN_TRUE);
+
+TileVariantKey tile_variant_key(const ClpRasterParams& rp);
+
+// OpenCL C prepended to the program's source to compile `key` in (the CLP_TILE_* names
+// tile.cl reads through its CLP_KEYED_* macros).
+std::string tile_variant_defines(const TileVariantKey& key);
+
+// When draws get specialised variants ($CLPIPE_TILE_VARIANTS: "generic", "always",
+// anything else or unset: "auto").
+enum class TileVariantMode {
+  kGeneric,  // never: every draw runs the generic program
+  kAuto,     // from the second scene that draws with the same key: single-frame
+             // programs (most tests) pay no extra build, repeated frames run specialised
+  kAlways,   // from the first draw (tests of the variants)
+};
+TileVariantMode tile_variant_mode_from_env();
+
+// The tile programs of one fragment shader. Thread-safe (a shader's CSO may be drawn by
+// several contexts).
+class TileVariants {
+ public:
+  // Builds (or finds in the cache) the generic program of `code`; throws like
+  // build_stage_program.
+  TileVariants(runtime::ProgramCache& cache, GeneratedCode code);
+
+  const runtime::ProgramRef& generic() const { return generic_; }
+  // The program for a draw with state `rp` in the scene numbered `scene` (a number that
+  // changes from scene to scene). Builds the variant when `mode` says it is due; a
+  // failed build is logged once and the key keeps the generic program.
+  runtime::ProgramRef select(const ClpRasterParams& rp, uint64_t scene, TileVariantMode mode);
+  // Specialised variants built so far.
+  size_t built() const;
+
+  // Variants per shader: draws with further keys run the generic program. Eight covers
+  // the states a frame typically cycles through (opaque, blended, additive, depth-only
+  // passes, ...) at ~0.5-1 s of PoCL build each.
+  static constexpr size_t kMaxVariants = 8;
+  // Keys counted towards "auto" per shader: bounds the table for programs that never
+  // repeat a state.
+  static constexpr size_t kMaxTrackedKeys = 64;
+
+ private:
+  struct Entry {
+    uint64_t last_scene = ~uint64_t(0);
+    uint32_t scenes = 0;  // scenes that drew with the key
+    bool failed = false;
+    runtime::ProgramRef program;
+  };
+
+  runtime::ProgramCache& cache_;
+  const GeneratedCode code_;
+  const runtime::ProgramRef generic_;
+  mutable std::mutex mutex_;
+  std::unordered_map<TileVariantKey, Entry, TileVariantKeyHash> entries_;
+  size_t built_ = 0;
+};
+
+}  // namespace clpipe::frontend::draw

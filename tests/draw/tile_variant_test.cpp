@@ -1,0 +1,298 @@
+// Specialised tile programs (src/frontend/draw/tile_variant.h): what their key holds,
+// when they are built, the cap, the fallback to the generic program, and that both draw
+// the same pixels.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <string>
+
+#include "draw/draw_fixture.h"
+#include "frontend/draw/tile_variant.h"
+
+using namespace clpipe;
+using namespace clpipe::test;
+using namespace clpipe::frontend::draw;
+
+namespace {
+
+// Sets an environment variable for the scope (DrawPipeline reads CLPIPE_TILE_VARIANTS
+// when it is made).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) setenv(name_, old_.c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+ClpRasterParams sample_params() {
+  ClpRasterParams rp{};
+  rp.nr_cbufs = 1;
+  rp.rt[0].flags = CLP_RT_ENABLED | CLP_RT_BLEND | CLP_RT_UNORM;
+  rp.rt[0].format = uint32_t(Format::R8G8B8A8_UNORM);
+  rp.rt[0].colormask = 15;
+  rp.rt[0].rgb_src = uint32_t(BlendFactor::SRC_ALPHA);
+  rp.rt[0].rgb_dst = uint32_t(BlendFactor::INV_SRC_ALPHA);
+  rp.flags = CLP_RAST_DEPTH_TEST | CLP_RAST_DEPTH_WRITE | CLP_RAST_ZS_PRESENT;
+  rp.zs_format = uint32_t(Format::Z24_UNORM_S8_UINT);
+  rp.depth_func = uint32_t(CompareFunc::LESS);
+  return rp;
+}
+
+}  // namespace
+
+TEST_CASE("tile variant keys hold the compiled-in state and nothing else", "[draw][variants]") {
+  const ClpRasterParams a = sample_params();
+  const TileVariantKey ka = tile_variant_key(a);
+
+  // State the tile pass reads at run time: the same key.
+  ClpRasterParams b = a;
+  b.blend_color[0] = 0.5f;
+  b.stencil_ref[0] = 7;
+  b.stencil_writemask[1] = 3;
+  b.alpha_ref = 0.25f;
+  b.rt[0].offset = 4096;
+  b.rt[0].pitch = 64;
+  b.zs_offset = 8;
+  b.zs_pitch = 128;
+  b.fb_width = 99;
+  b.tiles_x = 7;
+  b.stipple[3] = 1;
+  b.rt[3].format = uint32_t(Format::R32G32B32A32_FLOAT);  // past nr_cbufs
+  b.flags |= CLP_RAST_COUNT | CLP_RAST_PREDICATE | CLP_RAST_PREDICATE_WHEN_TRUE;
+  CHECK(tile_variant_key(b) == ka);
+  CHECK(TileVariantKeyHash()(tile_variant_key(b)) == TileVariantKeyHash()(ka));
+
+  // State compiled in: another key.
+  auto differs = [&](void (*change)(ClpRasterParams&)) {
+    ClpRasterParams c = a;
+    change(c);
+    return !(tile_variant_key(c) == ka);
+  };
+  CHECK(differs([](ClpRasterParams& c) { c.rt[0].format = uint32_t(Format::B8G8R8A8_UNORM); }));
+  CHECK(differs([](ClpRasterParams& c) { c.rt[0].flags &= ~CLP_RT_BLEND; }));
+  CHECK(differs([](ClpRasterParams& c) { c.rt[0].colormask = 7; }));
+  CHECK(differs([](ClpRasterParams& c) { c.rt[0].rgb_func = uint32_t(BlendFunc::MAX); }));
+  CHECK(differs([](ClpRasterParams& c) { c.rt[0].rgb_dst = uint32_t(BlendFactor::ONE); }));
+  CHECK(differs([](ClpRasterParams& c) { c.rt[0].alpha_src = uint32_t(BlendFactor::ZERO); }));
+  CHECK(differs([](ClpRasterParams& c) { c.nr_cbufs = 2; }));
+  CHECK(differs([](ClpRasterParams& c) { c.zs_format = uint32_t(Format::Z32_FLOAT); }));
+  CHECK(differs([](ClpRasterParams& c) { c.depth_func = uint32_t(CompareFunc::GEQUAL); }));
+  CHECK(differs([](ClpRasterParams& c) { c.alpha_func = uint32_t(CompareFunc::LESS); }));
+  CHECK(differs([](ClpRasterParams& c) { c.logicop_func = uint32_t(LogicOp::XOR); }));
+  CHECK(differs([](ClpRasterParams& c) { c.flags &= ~CLP_RAST_DEPTH_WRITE; }));
+  CHECK(differs([](ClpRasterParams& c) { c.flags |= CLP_RAST_FLATSHADE; }));
+
+  // The program text carries the key's values.
+  const std::string d = tile_variant_defines(ka);
+  CHECK(d.find("#define CLP_TILE_KEY 1\n") != std::string::npos);
+  CHECK(d.find("#define CLP_TILE_DEPTH_FUNC " + std::to_string(a.depth_func) + "u\n") !=
+        std::string::npos);
+  CHECK(d.find("r == 0u ? " + std::to_string(a.rt[0].format) + "u") != std::string::npos);
+}
+
+TEST_CASE("tile variants: one program per key, built when due, at most kMaxVariants",
+          "[draw][variants]") {
+  DrawFixture fx;
+  const StageBinding fs = fx.varying_fs();
+  REQUIRE(fs.tile_variants);
+  TileVariants& v = *fs.tile_variants;
+  const runtime::ProgramRef generic = v.generic();
+  REQUIRE(generic == fs.program);
+  const ClpRasterParams rp = sample_params();
+
+  CHECK(v.select(rp, 1, TileVariantMode::kGeneric) == generic);
+  // auto: the generic program in the first scene that draws with a key, however often,
+  // then the variant.
+  CHECK(v.select(rp, 1, TileVariantMode::kAuto) == generic);
+  CHECK(v.select(rp, 1, TileVariantMode::kAuto) == generic);
+  CHECK(v.built() == 0);
+  const runtime::ProgramRef p = v.select(rp, 2, TileVariantMode::kAuto);
+  CHECK(p != generic);
+  CHECK(v.built() == 1);
+  CHECK(v.select(rp, 2, TileVariantMode::kGeneric) == generic);
+
+  // Equal state, or a change outside the key: the same program, nothing built.
+  ClpRasterParams same = rp;
+  same.blend_color[1] = 0.25f;
+  same.stencil_ref[0] = 3;
+  same.rt[0].offset = 256;
+  CHECK(v.select(same, 3, TileVariantMode::kAlways) == p);
+  CHECK(v.select(same, 4, TileVariantMode::kAuto) == p);
+  CHECK(v.built() == 1);
+
+  // always: a new key is built at its first draw.
+  ClpRasterParams other = rp;
+  other.depth_func = uint32_t(CompareFunc::GREATER);
+  const runtime::ProgramRef q = v.select(other, 5, TileVariantMode::kAlways);
+  CHECK(q != p);
+  CHECK(q != generic);
+  CHECK(v.built() == 2);
+
+  // The cap: keys past it draw with the generic program.
+  std::set<const runtime::Program*> programs = {p.get(), q.get()};
+  for (uint32_t mask = 0; mask < 15; ++mask) {
+    ClpRasterParams c = rp;
+    c.rt[0].colormask = mask;
+    const runtime::ProgramRef r = v.select(c, 6, TileVariantMode::kAlways);
+    if (mask + 2 < TileVariants::kMaxVariants) {
+      CHECK(r != generic);
+      programs.insert(r.get());
+    } else {
+      CHECK(r == generic);
+    }
+  }
+  CHECK(v.built() == TileVariants::kMaxVariants);
+  CHECK(programs.size() == TileVariants::kMaxVariants);
+}
+
+TEST_CASE("a tile variant that fails to build leaves its draws on the generic program",
+          "[draw][variants]") {
+  ScopedEnv env("CLPIPE_TILE_VARIANTS", "always");
+  DrawFixture fx;
+  constexpr uint32_t kW = 16, kH = 8;
+  DrawSetup s = fx.basic_setup(kW, kH);
+  s.vs = fx.passthrough_vs(1);
+  // Builds only without CLP_TILE_KEY: every variant of this shader fails.
+  s.fs = fx.custom_fs({},
+                      "#ifdef CLP_TILE_KEY\n#error this test's shader has no variants\n#endif\n"
+                      "  io->out[0][0] = (vf)(1.0f); io->out[0][1] = (vf)(0.0f);\n"
+                      "  io->out[0][2] = (vf)(1.0f); io->out[0][3] = (vf)(1.0f);\n");
+  s.cbufs[0] = fx.target(Format::R8G8B8A8_UNORM, kW, kH);
+  fx.set_vertices(s, {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1}, 4, {Format::R32G32B32A32_FLOAT});
+  fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  CHECK(s.fs.tile_variants->built() == 0);
+  const Image img = fx.read(s.cbufs[0], kW, kH);
+  uint32_t magenta = 0;
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const uint8_t* p = img.pixel(x, y);
+      magenta += p[0] == 255 && p[1] == 0 && p[2] == 255 && p[3] == 255;
+    }
+  }
+  CHECK(magenta == kW * kH);
+}
+
+namespace {
+
+// Colour and depth/stencil bytes of a scene of `draws` overlapping triangles, each with
+// its own random blend, colour mask, logic op, depth, stencil and alpha-test state,
+// recorded into one scene per fragment shader.
+struct SceneResult {
+  std::vector<uint8_t> color, zs;
+  size_t variants = 0;      // specialised programs built
+  size_t distinct_keys = 0;
+};
+
+SceneResult random_scene(const char* mode) {
+  ScopedEnv env("CLPIPE_TILE_VARIANTS", mode);
+  constexpr uint32_t kW = 48, kH = 40;
+  DrawFixture fx;
+  std::mt19937 rng(1234);
+  std::uniform_real_distribution<float> pos(-1.2f, 1.2f), depth(-1.0f, 1.0f), col(-0.1f, 1.1f);
+  std::uniform_int_distribution<int> u8(0, 255), func(0, 7), op(0, 7), bfn(0, 4), fac(0, 14),
+      coin(0, 3), lop(0, 15), mask(0, 15);
+  const BlendFactor factors[] = {
+      BlendFactor::ONE,           BlendFactor::SRC_COLOR,       BlendFactor::SRC_ALPHA,
+      BlendFactor::DST_ALPHA,     BlendFactor::DST_COLOR,       BlendFactor::SRC_ALPHA_SATURATE,
+      BlendFactor::CONST_COLOR,   BlendFactor::CONST_ALPHA,     BlendFactor::ZERO,
+      BlendFactor::INV_SRC_COLOR, BlendFactor::INV_SRC_ALPHA,   BlendFactor::INV_DST_ALPHA,
+      BlendFactor::INV_DST_COLOR, BlendFactor::INV_CONST_COLOR, BlendFactor::INV_CONST_ALPHA};
+
+  DrawSetup base = fx.basic_setup(kW, kH);
+  base.vs = fx.passthrough_vs(2);
+  base.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
+  std::vector<uint8_t> init(size_t(kW) * kH * 4);
+  for (uint8_t& b : init)
+    b = uint8_t(u8(rng));
+  ColorTarget ct;
+  ct.format = Format::R8G8B8A8_UNORM;
+  ct.pitch = kW * 4;
+  ct.buffer = fx.buffer(init.data(), init.size());
+  base.cbufs[0] = ct;
+  for (uint8_t& b : init)
+    b = uint8_t(u8(rng));
+  ColorTarget zt;
+  zt.format = Format::Z24_UNORM_S8_UINT;
+  zt.pitch = kW * 4;
+  zt.buffer = fx.buffer(init.data(), init.size());
+  base.zsbuf = zt;
+
+  SceneResult out;
+  for (int scene = 0; scene < 2; ++scene) {
+    // A new shader per scene: six draws stay under each shader's cap of variants.
+    base.fs = fx.varying_fs();
+    std::set<std::vector<uint8_t>> keys;
+    for (uint32_t d = 0; d < 6; ++d) {
+      DrawSetup s = base;
+      RtBlendState& rt = s.blend.rt[0];
+      rt.blend_enable = coin(rng) != 0;
+      rt.rgb_func = BlendFunc(bfn(rng));
+      rt.alpha_func = BlendFunc(bfn(rng));
+      rt.rgb_src_factor = factors[fac(rng)];
+      rt.rgb_dst_factor = factors[fac(rng)];
+      rt.alpha_src_factor = factors[fac(rng)];
+      rt.alpha_dst_factor = factors[fac(rng)];
+      rt.colormask = uint8_t(coin(rng) == 0 ? mask(rng) : 15);
+      s.blend.logicop_enable = coin(rng) == 0;
+      s.blend.logicop_func = LogicOp(lop(rng));
+      for (float& c : s.blend_color.color)
+        c = col(rng);
+      DepthStencilAlphaState& z = s.dsa;
+      z.depth_enabled = coin(rng) != 0;
+      z.depth_writemask = coin(rng) != 0;
+      z.depth_func = CompareFunc(func(rng));
+      z.stencil[0].enabled = coin(rng) == 0;
+      z.stencil[0].func = CompareFunc(func(rng));
+      z.stencil[0].fail_op = StencilOp(op(rng));
+      z.stencil[0].zpass_op = StencilOp(op(rng));
+      z.stencil[0].zfail_op = StencilOp(op(rng));
+      s.stencil_ref.ref_value[0] = uint8_t(u8(rng));
+      z.alpha_enabled = coin(rng) == 0;
+      z.alpha_func = CompareFunc(func(rng));
+      z.alpha_ref_value = col(rng);
+      std::vector<float> v;
+      for (int i = 0; i < 3; ++i)
+        v.insert(v.end(), {pos(rng), pos(rng), depth(rng), 1, col(rng), col(rng), col(rng),
+                           col(rng)});
+      fx.set_vertices(s, v, 8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+      const TileVariantKey key = tile_variant_key(make_raster_params(s));
+      const auto* kb = reinterpret_cast<const uint8_t*>(&key);
+      keys.insert(std::vector<uint8_t>(kb, kb + sizeof(key)));
+      fx.pipeline().record(std::make_shared<const DrawSetup>(s), DrawInfo{},
+                           DrawStartCountBias{0, 3, 0}, d);
+    }
+    fx.pipeline().execute();
+    out.variants += base.fs.tile_variants->built();
+    out.distinct_keys += keys.size();
+  }
+  Image c = fx.read(ct, kW, kH), z = fx.read(zt, kW, kH);
+  out.color = std::move(c.bytes);
+  out.zs = std::move(z.bytes);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("generic and specialised tile programs draw the same pixels", "[draw][variants]") {
+  const SceneResult generic = random_scene("generic");
+  const SceneResult specialised = random_scene("always");
+  CHECK(generic.variants == 0);
+  // Every draw of the specialised run had its own variant.
+  CHECK(specialised.distinct_keys > 6);
+  CHECK(specialised.variants == specialised.distinct_keys);
+  // Bit-exact: the variants compute the same arithmetic, only with constants folded.
+  CHECK(generic.color == specialised.color);
+  CHECK(generic.zs == specialised.zs);
+}
