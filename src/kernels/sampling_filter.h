@@ -239,6 +239,47 @@ int clp_linear_unwrapped(float x, float* a) {
   return clp_floor_int(fl);
 }
 
+// Whether a wrap mode always gives texel indices inside the level (no border texels).
+inline bool clp_wrap_stays_inside(uint wrap) {
+  return wrap == CLP_WRAP_REPEAT || wrap == CLP_WRAP_CLAMP_TO_EDGE ||
+         wrap == CLP_WRAP_MIRROR_REPEAT || wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE;
+}
+
+// Bilinear filtering of a 2D level (or layer) of an RGBA8 or BGRA8 UNORM view whose wrap
+// modes keep the footprint inside the level, the commonest sampling there is: the four
+// texels read and decoded directly instead of through clp_filter_texel's general fetch.
+// The weights, products and sums are the general path's, in its order, so the result is
+// the same. Returns false, having done nothing, where the general path must run
+// (another format or wrap, or a footprint past the bound data, which reads zero there).
+inline bool clp_filter_rgba8_2d(global const ClpTexView* v, global const uchar* data,
+                                global const ClpSamplerState* smp, const ClpFilterArgs* f, float x,
+                                float y, int w, int h, float4* out) {
+  const uint fmt = v->format;
+  if (fmt != CLP_FMT_R8G8B8A8_UNORM && fmt != CLP_FMT_B8G8R8A8_UNORM) return false;
+  if (!clp_wrap_stays_inside(smp->wrap[0]) || !clp_wrap_stays_inside(smp->wrap[1])) return false;
+  if (f->level >= CLP_TEX_MAX_LEVELS || f->layer < 0) return false;
+  int i0, i1, j0, j1;
+  float a, b;
+  clp_wrap_linear(smp->wrap[0], x, w, &i0, &i1, &a);
+  clp_wrap_linear(smp->wrap[1], y, h, &j0, &j1, &b);
+  const ulong base =
+      (ulong)v->level_offset[f->level] + (ulong)(uint)f->layer * v->layer_pitch[f->level];
+  const ulong row0 = base + (ulong)(uint)j0 * v->row_pitch[f->level];
+  const ulong row1 = base + (ulong)(uint)j1 * v->row_pitch[f->level];
+  if (max(row0, row1) + (ulong)(uint)max(i0, i1) * 4u + 4u > (ulong)v->data_size) return false;
+  const uint4 t00 = convert_uint4(vload4(0, data + row0 + (uint)i0 * 4u));
+  const uint4 t10 = convert_uint4(vload4(0, data + row0 + (uint)i1 * 4u));
+  const uint4 t01 = convert_uint4(vload4(0, data + row1 + (uint)i0 * 4u));
+  const uint4 t11 = convert_uint4(vload4(0, data + row1 + (uint)i1 * 4u));
+  float4 acc = (float4)(0.0f);
+  acc += (1.0f - a) * (1.0f - b) * 1.0f * clp_unorm8x4_to_float4(t00);
+  acc += a * (1.0f - b) * 1.0f * clp_unorm8x4_to_float4(t10);
+  acc += (1.0f - a) * b * 1.0f * clp_unorm8x4_to_float4(t01);
+  acc += a * b * 1.0f * clp_unorm8x4_to_float4(t11);
+  *out = fmt == CLP_FMT_B8G8R8A8_UNORM ? acc.zyxw : acc;
+  return true;
+}
+
 // Filters level f->level at texel coordinates (x, y, z) (already offset). Shadow: the
 // filtered compare results in .x, (r, r, r, 1).
 float4 clp_filter_level(global const ClpTexView* v, global const uchar* data,
@@ -267,6 +308,8 @@ float4 clp_filter_level(global const ClpTexView* v, global const uchar* data,
     const int j = f->dims >= 2 ? clp_wrap_nearest(smp->wrap[1], y, h) : 0;
     const int k = f->dims >= 3 ? clp_wrap_nearest(smp->wrap[2], z, d) : f->layer;
     acc = clp_filter_texel(v, data, smp, f, i, j, k);
+  } else if (f->dims == 2 && !f->shadow && clp_filter_rgba8_2d(v, data, smp, f, x, y, w, h, &acc)) {
+    return acc;
   } else {
     int i0, i1, j0 = 0, j1 = 0, k0 = f->layer, k1 = f->layer;
     float a, b = 0.0f, c = 0.0f;
