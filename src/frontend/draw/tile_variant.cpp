@@ -1,9 +1,11 @@
 #include "frontend/draw/tile_variant.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <system_error>
 
 #include "runtime/error.h"
 
@@ -118,32 +120,53 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, uint64_t sce
   }
   Entry& e = it->second;
   if (e.program) return e.program;
-  if (e.failed || built_ >= kMaxVariants) return generic_;
+  if (e.pending.valid()) {
+    if (e.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return generic_;
+    e.program = e.pending.get();
+    e.failed = !e.program;
+    return e.program ? e.program : generic_;
+  }
+  if (e.failed || started_ >= kMaxVariants) return generic_;
   if (e.last_scene != scene) {
     e.last_scene = scene;
     ++e.scenes;
   }
   if (mode == TileVariantMode::kAuto && e.scenes < 2) return generic_;
+  ++started_;
+  if (mode == TileVariantMode::kAuto) {
+    try {
+      e.pending = std::async(std::launch::async, [this, key] { return build(key); });
+      return generic_;
+    } catch (const std::system_error&) {
+      // No thread to spare: build it now, like kAlways.
+    }
+  }
+  e.program = build(key);
+  e.failed = !e.program;
+  return e.program ? e.program : generic_;
+}
+
+runtime::ProgramRef TileVariants::build(const TileVariantKey& key) const {
   try {
     GeneratedCode code = code_;
     code.prelude = tile_variant_defines(key) + code.prelude;
-    e.program = build_stage_program(cache_, code, "tile.cl");
-    ++built_;
-    return e.program;
-  } catch (const runtime::Error& err) {
-    // The generic program draws the same pixels: the draw goes on without the variant.
-    e.failed = true;
+    return build_stage_program(cache_, code, "tile.cl");
+  } catch (const std::exception& err) {
+    // The generic program draws the same pixels: its draws go on without the variant.
     std::fprintf(stderr,
                  "clpipe: a specialised tile program failed to build; drawing with "
                  "the generic one: %s\n",
                  err.what());
-    return generic_;
+    return nullptr;
   }
 }
 
 size_t TileVariants::built() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return built_;
+  size_t n = 0;
+  for (const auto& [key, e] : entries_)
+    n += e.program != nullptr;
+  return n;
 }
 
 }  // namespace clpipe::frontend::draw

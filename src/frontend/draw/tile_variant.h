@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -67,9 +68,11 @@ std::string tile_variant_defines(const TileVariantKey& key);
 // anything else or unset: "auto").
 enum class TileVariantMode {
   kGeneric,  // never: every draw runs the generic program
-  kAuto,     // from the second scene that draws with the same key: single-frame
-             // programs (most tests) pay no extra build, repeated frames run specialised
-  kAlways,   // from the first draw (tests of the variants)
+  kAuto,     // from the second scene that draws with the same key, built on a thread
+             // of its own while the generic program keeps drawing (no frame waits for
+             // a build): single-frame programs (most tests) pay no extra build,
+             // repeated frames run specialised once the build is done
+  kAlways,   // from the first draw, built before it (tests of the variants)
 };
 TileVariantMode tile_variant_mode_from_env();
 
@@ -83,13 +86,14 @@ class TileVariants {
 
   const runtime::ProgramRef& generic() const { return generic_; }
   // The program for a draw with state `rp` in the scene numbered `scene` (a number that
-  // changes from scene to scene). Builds the variant when `mode` says it is due; a
-  // failed build is logged once and the key keeps the generic program.
+  // changes from scene to scene): the key's variant when it is built, else the generic
+  // program. Starts the variant's build when `mode` says it is due; a failed build is
+  // logged once and the key keeps the generic program.
   runtime::ProgramRef select(const ClpRasterParams& rp, uint64_t scene, TileVariantMode mode);
-  // Specialised variants built so far.
+  // Specialised variants ready to draw (built, and collected by a select()).
   size_t built() const;
 
-  // Variants per shader: draws with further keys run the generic program. Eight covers
+  // Variant builds per shader: draws with further keys run the generic program. Eight covers
   // the states a frame typically cycles through (opaque, blended, additive, depth-only
   // passes, ...) at ~0.5-1 s of PoCL build each.
   static constexpr size_t kMaxVariants = 8;
@@ -103,14 +107,20 @@ class TileVariants {
     uint32_t scenes = 0;  // scenes that drew with the key
     bool failed = false;
     runtime::ProgramRef program;
+    std::future<runtime::ProgramRef> pending;  // kAuto's build (null result: it failed)
   };
+
+  // The variant of `key`, or null (logged) when it does not build.
+  runtime::ProgramRef build(const TileVariantKey& key) const;
 
   runtime::ProgramCache& cache_;
   const GeneratedCode code_;
   const runtime::ProgramRef generic_;
   mutable std::mutex mutex_;
+  size_t started_ = 0;  // builds started (the cap counts failed ones too)
+  // Last member: destroyed first, its futures wait for builds still running, which use
+  // the members above.
   std::unordered_map<TileVariantKey, Entry, TileVariantKeyHash> entries_;
-  size_t built_ = 0;
 };
 
 }  // namespace clpipe::frontend::draw
