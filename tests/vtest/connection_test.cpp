@@ -278,7 +278,9 @@ TEST_CASE("vtest connection: malformed messages close the connection with a logg
     CHECK_FALSE(c.serve());
     CHECK_THAT(c.conn->error(), Catch::Contains(k.what));
     CHECK_FALSE(c.conn->closed_cleanly());
-    CHECK(c.quiet.count("protocol error in") == 1);
+    // A message cut short by the end of the stream is the client leaving: logged as such.
+    const bool left = std::string(k.what) == "truncated message";
+    CHECK(c.quiet.count(left ? ": disconnected in " : "protocol error in") == 1);
     CHECK(c.quiet.count("test client") >= 1);
     CHECK_FALSE(c.conn->serve_one());  // stays closed
   }

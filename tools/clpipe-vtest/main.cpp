@@ -40,6 +40,12 @@ options:
                           less is advertised when the device's caps miss a requirement
   --max-clients=N         concurrent clients (default 64); more are refused
   --max-client-memory=MB  resources one client may hold, in MiB (default 4096)
+  --handshake-timeout=S   close a connection that sends no CREATE_RENDERER within S
+                          seconds (default 10; 0: never)
+  --idle-timeout=S        close a client that sends nothing for S seconds between
+                          messages (default 0: never, as a paused GL program is idle)
+  --stall-timeout=S       close a client that stops for S seconds inside a message
+                          (default 30; 0: never)
   --strict                close a client's connection when clpipe refuses a command
                           (default: log it and go on, like a GL error)
   --no-fork               serve clients one after another in this process (debugging;
@@ -117,6 +123,14 @@ Args parse(int argc, char** argv) {
       if (!parse_number(need(), &n) || n == 0 || n > (1ull << 24))
         usage_error("bad --max-client-memory");
       a.server.connection.limits.max_client_bytes = n << 20;
+    } else if (arg == "--handshake-timeout" || arg == "--idle-timeout" ||
+               arg == "--stall-timeout") {
+      if (!parse_number(need(), &n) || n > 86400) usage_error("bad " + arg);
+      vt::ConnectionOptions& c = a.server.connection;
+      uint32_t& ms = arg == "--handshake-timeout" ? c.handshake_timeout_ms
+                     : arg == "--idle-timeout"    ? c.idle_timeout_ms
+                                                  : c.stall_timeout_ms;
+      ms = uint32_t(n) * 1000;
     } else if (arg == "--strict") {
       a.server.connection.decoder.strict = true;
     } else if (arg == "--no-fork") {

@@ -56,8 +56,18 @@ bool Connection::serve_one() {
   if (closed_) return false;
   uint32_t hdr[kVtestHeaderDwords];
   current_ = "message header";
+  short_read_ = false;
   try {
+    transport_.set_read_timeout(renderer_created_ ? options_.idle_timeout_ms
+                                                  : options_.handshake_timeout_ms);
     const size_t got = transport_.read(hdr, sizeof hdr);
+    if (got == 0 && transport_.timed_out()) {
+      closed_ = true;
+      error_ = transport_.error();
+      log_at(LogLevel::kInfo, label_, ": ", renderer_created_ ? "idle" : "no CREATE_RENDERER", " (",
+             error_, "); closing the connection");
+      return false;
+    }
     if (got == 0 && transport_.error().empty()) {
       closed_ = true;
       log_at(LogLevel::kInfo, label_, ": disconnected after ", messages_, " messages");
@@ -71,8 +81,11 @@ bool Connection::serve_one() {
       }
       return false;
     }
-    if (got < sizeof hdr)
+    if (got < sizeof hdr) {
+      short_read_ = true;
       protocol_error("truncated message header (", got, " of 8 bytes) ", transport_.error());
+    }
+    transport_.set_read_timeout(options_.stall_timeout_ms);
     current_ = vtest_cmd_name(hdr[1]);
     handle(hdr[0], hdr[1]);
     ++messages_;
@@ -85,8 +98,15 @@ bool Connection::serve_one() {
     error_ = std::string("internal error: ") + e.what();
   }
   closed_ = true;
-  log_at(LogLevel::kError, label_, ": protocol error in ", current_, ": ", error_,
-         "; closing the connection");
+  if (short_read_) {
+    // The client went away or stopped sending mid-message: its doing, not a fault here.
+    log_at(transport_.timed_out() ? LogLevel::kWarning : LogLevel::kInfo, label_,
+           transport_.timed_out() ? ": stalled in " : ": disconnected in ", current_, ": ", error_,
+           "; closing the connection");
+  } else {
+    log_at(LogLevel::kError, label_, ": protocol error in ", current_, ": ", error_,
+           "; closing the connection");
+  }
   return false;
 }
 
@@ -97,6 +117,7 @@ void Connection::serve() {
 
 void Connection::read_payload(void* dst, size_t bytes) {
   const size_t got = transport_.read(dst, bytes);
+  short_read_ = got < bytes;
   if (got < bytes)
     protocol_error("truncated message: ", got, " of ", bytes, " payload bytes arrived",
                    transport_.error().empty() ? "" : " (", transport_.error(),

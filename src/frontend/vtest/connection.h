@@ -27,6 +27,13 @@ struct ConnectionOptions {
   CapsOptions caps;
   // Caps computed once by the server; when null they are built from this client's screen.
   std::shared_ptr<const CapsBlob> caps_blob;
+  // How long a read waits for the client (0: for ever); past it the connection closes
+  // and the client's slot is free. Before CREATE_RENDERER: a connection that never
+  // speaks. Between later messages: off by default, since a paused GL program is an idle
+  // client too. Inside a message: a client that stopped half-way.
+  uint32_t handshake_timeout_ms = 10000;
+  uint32_t idle_timeout_ms = 0;
+  uint32_t stall_timeout_ms = 30000;
 };
 
 class Connection {
@@ -79,6 +86,7 @@ class Connection {
   std::shared_ptr<const CapsBlob> caps_;
   uint32_t version_ = 0;
   bool renderer_created_ = false;
+  bool short_read_ = false;  // a read ended before its bytes: the client left or stalled
   bool closed_ = false;
   std::string error_;
   size_t messages_ = 0;

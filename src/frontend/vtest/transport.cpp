@@ -1,12 +1,15 @@
 // Socket and in-memory transports (see transport.h).
 #include "frontend/vtest/transport.h"
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace clpipe::frontend::vtest {
 
@@ -17,7 +20,18 @@ SocketTransport::~SocketTransport() {
 size_t SocketTransport::read(void* dst, size_t n) {
   size_t got = 0;
   error_.clear();
+  timed_out_ = false;
   while (got < n) {
+    if (read_timeout_ms_ > 0) {
+      pollfd p{fd_, POLLIN, 0};
+      const int ready = ::poll(&p, 1, int(std::min<uint32_t>(read_timeout_ms_, INT32_MAX)));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) {
+        timed_out_ = true;
+        error_ = "no data for " + std::to_string(read_timeout_ms_) + " ms";
+        break;
+      }
+    }
     const ssize_t r = ::recv(fd_, static_cast<uint8_t*>(dst) + got, n - got, 0);
     if (r > 0) {
       got += size_t(r);

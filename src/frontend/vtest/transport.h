@@ -22,11 +22,17 @@ class Transport {
   // Sends one byte (0) carrying `fd` in an SCM_RIGHTS message (doc 2.4).
   virtual bool send_fd(int fd) = 0;
   virtual bool can_pass_fds() const = 0;
+  // From now on, read() gives up when no byte arrives for `ms` milliseconds (0: waits
+  // for ever), with timed_out() set. Streams that never wait ignore it.
+  virtual void set_read_timeout(uint32_t ms) { (void)ms; }
   // Why the last read or write stopped short ("" for an orderly end of stream).
   const std::string& error() const { return error_; }
+  // Whether the last read stopped short because of the read timeout.
+  bool timed_out() const { return timed_out_; }
 
  protected:
   std::string error_;
+  bool timed_out_ = false;
 };
 
 // A connected unix stream socket; owns the descriptor.
@@ -41,9 +47,11 @@ class SocketTransport : public Transport {
   bool write(const void* src, size_t n) override;
   bool send_fd(int fd) override;
   bool can_pass_fds() const override { return true; }
+  void set_read_timeout(uint32_t ms) override { read_timeout_ms_ = ms; }
 
  private:
   int fd_;
+  uint32_t read_timeout_ms_ = 0;
 };
 
 // Input pushed by the test or replayer, output collected; fds sent are duplicated and
