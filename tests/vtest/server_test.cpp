@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -57,9 +58,10 @@ int connect_to(const std::string& path) {
   return fd;
 }
 
-// A server in a child process, logging to a file.
+// A server in a child process, logging to a file; `tweak` changes its options.
 struct ServerProcess {
-  explicit ServerProcess(const std::string& dir)
+  explicit ServerProcess(const std::string& dir,
+                         const std::function<void(ServerOptions&)>& tweak = {})
       : path(dir + "/vtest.sock"), log(dir + "/server.log") {
     pid = fork();
     REQUIRE(pid >= 0);
@@ -73,6 +75,7 @@ struct ServerProcess {
       ServerOptions o;
       o.socket_path = path;
       o.shutdown_grace_ms = 500;
+      if (tweak) tweak(o);
       Server s(o, fake_factory());
       if (!s.start()) _exit(3);
       _exit(s.run());
@@ -297,4 +300,38 @@ TEST_CASE("vtest server: a device that cannot be opened fails at start", "[vtest
   struct stat gone {};
   CHECK(stat(o.socket_path.c_str(), &gone) != 0);
   rmdir(dir.c_str());
+}
+
+TEST_CASE("vtest server: connections that never speak are closed, and free their slots",
+          "[vtest][server]") {
+  const std::string dir = temp_dir();
+  ServerProcess server(dir, [](ServerOptions& o) {
+    o.max_clients = 2;
+    o.connection.handshake_timeout_ms = 300;
+  });
+  // Two connections that never send a byte take both slots, until the server closes them.
+  SocketClient silent1(server.path), silent2(server.path);
+  CHECK(silent1.recv(1).empty());
+  CHECK(silent2.recv(1).empty());
+  // Then a real client is served (its processes may take a moment to be reaped).
+  bool served = false;
+  for (int i = 0; i < 250 && !served; ++i) {
+    SocketClient c(server.path);
+    const std::string name = "after-the-silent-ones";
+    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
+    m.insert(m.end(), name.begin(), name.end());
+    m.push_back(0);
+    const std::vector<uint8_t> ping = message(VtestCmd::PING_PROTOCOL_VERSION, {});
+    m.insert(m.end(), ping.begin(), ping.end());
+    (void)!::send(c.fd, m.data(), m.size(), MSG_NOSIGNAL);
+    served = c.recv_dwords(2) == std::vector<uint32_t>{0, 10};
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(served);
+  CHECK(server.stop() == 0);
+  const std::string log = read_text(server.log);
+  INFO(log);
+  CHECK(log.find("no CREATE_RENDERER (no data for 300 ms); closing the connection") !=
+        std::string::npos);
+  CHECK(log.find("'after-the-silent-ones': connected") != std::string::npos);
 }
