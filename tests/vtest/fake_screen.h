@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -173,6 +175,8 @@ struct FakeConfig {
   std::function<bool(Format, TextureTarget, unsigned, uint32_t)> formats;
   std::string name = "clpipe (fake)";
   bool fail_resource_create = false;
+  // A waiting fence_finish takes this long: device work that does not end soon.
+  uint32_t fence_finish_ms = 0;
 };
 
 // A screen whose caps meet every GL 3.3 requirement of doc 5.3, with every clpipe format
@@ -224,8 +228,10 @@ class FakeScreen : public Screen {
     return ResourceRef(r);
   }
   Result<std::unique_ptr<Context>> context_create() override;
-  Status fence_finish(const FenceHandle& f, uint64_t) override {
+  Status fence_finish(const FenceHandle& f, uint64_t timeout) override {
     if (!f) log_->violation("fence_finish: null fence");
+    if (timeout && cfg_.fence_finish_ms)
+      std::this_thread::sleep_for(std::chrono::milliseconds(cfg_.fence_finish_ms));
     return Status::ok();
   }
   uint64_t get_timestamp() const override { return 1000; }

@@ -27,9 +27,9 @@ using namespace clpipe::vtest_test;
 
 namespace {
 
-ScreenFactory fake_factory() {
-  return []() -> Result<std::shared_ptr<Screen>> {
-    return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config()));
+ScreenFactory fake_factory(FakeConfig cfg = gl33_config()) {
+  return [cfg]() -> Result<std::shared_ptr<Screen>> {
+    return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(cfg));
   };
 }
 
@@ -61,7 +61,8 @@ int connect_to(const std::string& path) {
 // A server in a child process, logging to a file; `tweak` changes its options.
 struct ServerProcess {
   explicit ServerProcess(const std::string& dir,
-                         const std::function<void(ServerOptions&)>& tweak = {})
+                         const std::function<void(ServerOptions&)>& tweak = {},
+                         const FakeConfig& screen = gl33_config())
       : path(dir + "/vtest.sock"), log(dir + "/server.log") {
     pid = fork();
     REQUIRE(pid >= 0);
@@ -76,7 +77,7 @@ struct ServerProcess {
       o.socket_path = path;
       o.shutdown_grace_ms = 500;
       if (tweak) tweak(o);
-      Server s(o, fake_factory());
+      Server s(o, fake_factory(screen));
       if (!s.start()) _exit(3);
       _exit(s.run());
     }
@@ -334,4 +335,63 @@ TEST_CASE("vtest server: connections that never speak are closed, and free their
   CHECK(log.find("no CREATE_RENDERER (no data for 300 ms); closing the connection") !=
         std::string::npos);
   CHECK(log.find("'after-the-silent-ones': connected") != std::string::npos);
+}
+
+namespace {
+
+// A submission that leaves a fence, then a busy wait on it (which the fake screen makes
+// last `FakeConfig::fence_finish_ms`).
+std::vector<uint8_t> submit_and_wait() {
+  std::vector<uint8_t> m =
+      message(VtestCmd::SUBMIT_CMD,
+              {ccmd_header(Ccmd::CREATE_SUB_CTX, 0, 1), 1, ccmd_header(Ccmd::SET_SUB_CTX, 0, 1), 1,
+               ccmd_header(Ccmd::SET_BLEND_COLOR, 0, 4), 0, 0, 0, 0});
+  const std::vector<uint8_t> wait = message(VtestCmd::RESOURCE_BUSY_WAIT, {0, 1});
+  m.insert(m.end(), wait.begin(), wait.end());
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("vtest server: a command over its time budget ends its client's process only",
+          "[vtest][server]") {
+  const std::string dir = temp_dir();
+  FakeConfig slow = gl33_config();
+  slow.fence_finish_ms = 60000;  // an endless shader, as far as the test is concerned
+  ServerProcess server(
+      dir, [](ServerOptions& o) { o.command_timeout_ms = 300; }, slow);
+  SocketClient a(server.path);
+  a.handshake("endless");
+  a.send(submit_and_wait());
+  CHECK(a.recv(12).empty());  // no reply: the connection ends
+  SocketClient b(server.path);
+  b.handshake("next-client");
+  CHECK(server.stop() == 0);
+  const std::string log = read_text(server.log);
+  INFO(log);
+  CHECK(log.find("over the budget of 300 ms (--command-timeout); the client's context is lost") !=
+        std::string::npos);
+  CHECK(log.find("'next-client': connected") != std::string::npos);
+}
+
+TEST_CASE("vtest server: a command still running after its client hung up ends the process",
+          "[vtest][server]") {
+  const std::string dir = temp_dir();
+  FakeConfig slow = gl33_config();
+  slow.fence_finish_ms = 60000;
+  ServerProcess server(
+      dir, [](ServerOptions& o) { o.command_timeout_ms = 0; }, slow);
+  {
+    SocketClient a(server.path);
+    a.handshake("leaves");
+    a.send(submit_and_wait());
+  }  // hangs up while the wait runs
+  std::string log;
+  for (int i = 0; i < 500 && log.find("hung up while a command ran") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    log = read_text(server.log);
+  }
+  INFO(log);
+  CHECK(log.find("the client hung up while a command ran") != std::string::npos);
+  CHECK(server.stop() == 0);
 }

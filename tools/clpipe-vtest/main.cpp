@@ -46,6 +46,10 @@ options:
                           messages (default 0: never, as a paused GL program is idle)
   --stall-timeout=S       close a client that stops for S seconds inside a message
                           (default 30; 0: never)
+  --command-timeout=S     end a client's process (its context is lost) when one command
+                          runs longer than S seconds, e.g. an endless shader behind a
+                          fence wait (default 60; 0: never); a command still running 1 s
+                          after its client hung up ends it too
   --strict                close a client's connection when clpipe refuses a command
                           (default: log it and go on, like a GL error)
   --no-fork               serve clients one after another in this process (debugging;
@@ -131,6 +135,9 @@ Args parse(int argc, char** argv) {
                      : arg == "--idle-timeout"    ? c.idle_timeout_ms
                                                   : c.stall_timeout_ms;
       ms = uint32_t(n) * 1000;
+    } else if (arg == "--command-timeout") {
+      if (!parse_number(need(), &n) || n > 86400) usage_error("bad --command-timeout");
+      a.server.command_timeout_ms = uint32_t(n) * 1000;
     } else if (arg == "--strict") {
       a.server.connection.decoder.strict = true;
     } else if (arg == "--no-fork") {

@@ -2,6 +2,7 @@
 #include "frontend/vtest/connection.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <new>
 
@@ -87,6 +88,15 @@ bool Connection::serve_one() {
     }
     transport_.set_read_timeout(options_.stall_timeout_ms);
     current_ = vtest_cmd_name(hdr[1]);
+    struct Busy {
+      std::atomic<int64_t>& since;
+      explicit Busy(std::atomic<int64_t>& s) : since(s) {
+        const auto now = std::chrono::steady_clock::now().time_since_epoch();
+        since = std::max<int64_t>(
+            1, std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+      }
+      ~Busy() { since = 0; }
+    } busy(busy_since_ms_);
     handle(hdr[0], hdr[1]);
     ++messages_;
     return true;

@@ -11,10 +11,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "frontend/vtest/log.h"
@@ -244,6 +247,61 @@ void Server::accept_one() {
   log_at(LogLevel::kDebug, "client ", n, " served by pid ", pid);
 }
 
+namespace {
+
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Watches a client's connection from a thread of its own and ends the process when a
+// command has run past the budget, or runs on after the client hung up (a fence wait or a
+// shader build would otherwise outlive it). Device work cannot be cancelled in OpenCL;
+// ending the process is what releases it, whatever the device is doing.
+class Watchdog {
+ public:
+  Watchdog(const Connection& c, int fd, uint32_t budget_ms, std::string label)
+      : thread_([this, &c, fd, budget_ms, label] { watch(c, fd, budget_ms, label); }) {}
+  ~Watchdog() {
+    stop_ = true;
+    thread_.join();
+  }
+
+ private:
+  void watch(const Connection& c, int fd, uint32_t budget_ms, const std::string& label) {
+    // How long a command may go on after its client hung up.
+    constexpr int64_t kAfterHangupMs = 1000;
+    while (!stop_) {
+      pollfd p{fd, POLLRDHUP, 0};
+      const int r = ::poll(&p, 1, 100);
+      const bool gone = r > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
+      const int64_t since = c.busy_since_ms();
+      const int64_t busy = since ? steady_ms() - since : 0;
+      if (budget_ms && busy > int64_t(budget_ms)) {
+        log_at(LogLevel::kError, label, ": a command ran for ", busy, " ms, over the budget of ",
+               budget_ms,
+               " ms (--command-timeout); the client's "
+               "context is lost");
+        ::_exit(4);
+      }
+      if (gone && busy > kAfterHangupMs) {
+        log_at(LogLevel::kWarning, label, ": the client hung up while a command ran for ", busy,
+               " ms; ending its process");
+        ::_exit(4);
+      }
+      // A hung-up socket polls ready at once: the main thread sees the end of the stream
+      // when it next reads, meanwhile this thread checks at the same pace.
+      if (gone) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
 void Server::serve_in_child(int client_fd, uint64_t n) {
   // The child dies with the server, and does not handle the server's signals.
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
@@ -267,6 +325,7 @@ void Server::serve_in_child(int client_fd, uint64_t n) {
     if (::getsockopt(client_fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 && peer.pid > 0)
       label += " pid " + std::to_string(peer.pid);
     Connection c(t, factory_, options_.connection, label);
+    Watchdog watchdog(c, client_fd, options_.command_timeout_ms, label);
     c.serve();
     status = c.closed_cleanly() ? 0 : 1;
   } catch (...) {

@@ -31,6 +31,10 @@ struct ServerOptions {
   // Build the caps once in a probe child at start (and fail early without a device).
   bool probe_caps = true;
   uint32_t shutdown_grace_ms = 2000;
+  // A client's process ends (its context is lost, the device and cores are released at
+  // once) when one command runs longer than this (0: no limit) — an endless shader behind
+  // a fence wait, say — or when its client hangs up while a command runs.
+  uint32_t command_timeout_ms = 60000;
 };
 
 class Server {
