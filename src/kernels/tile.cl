@@ -1,13 +1,15 @@
 // The tile pass of a scene's run of draws (ClpRunParams): one work-group per
 // CLP_TILE_SIZE^2 screen tile, one 2x2 quad per work-item. Each work-item loads its four
-// pixels' colour and depth/stencil once, walks the run's part of the tile's primitive
-// list in API order with each record's own draw state (coverage with the fill
-// convention, early or late depth/stencil, the fragment shader, alpha test, blending or
-// logic op, colour masks), and stores its pixels once at the end. No barriers, no
-// atomics: a pixel belongs to exactly one work-item.
+// pixels' depth/stencil once (and their colour at most once, when a fragment first
+// reads it), walks the run's part of the tile's primitive list in API order with each
+// record's own draw state (coverage with the fill convention, early or late
+// depth/stencil, the fragment shader, alpha test, blending or logic op, colour masks),
+// and stores the pixels it changed once at the end. No barriers, no atomics: a pixel
+// belongs to exactly one work-item.
 //
 // This file is a template: the program is
 //   [generated prelude] [shader_abi.h, libraries] [generated body] [this file]
+// with, for a specialised variant, the key's state before the prelude (CLP_KEYED_* below).
 // Producer of its inputs: bin.cl (lists), prim.cl (records), the vertex pass (vertices).
 
 // The fixed-function arithmetic below (barycentrics, depth, blending) is evaluated

@@ -1,7 +1,7 @@
 // The fragment-shader side of the tile pass: the stage context of one quad against one
 // primitive, and the hooks of shader_abi.h that generated fragment shaders call
 // (inputs, interpolation at offsets, system values). Included by tile.cl after the
-// generated shader body.
+// generated shader body and its CLP_KEYED_* state accessors.
 #ifndef CLPIPE_TILE_FS_H
 #define CLPIPE_TILE_FS_H
 
