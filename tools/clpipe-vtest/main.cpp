@@ -48,7 +48,7 @@ options:
                           (default 30; 0: never)
   --command-timeout=S     end a client's process (its context is lost) when one command
                           runs longer than S seconds, e.g. an endless shader behind a
-                          fence wait (default 60; 0: never); a command still running 1 s
+                          fence wait (default 120; 0: never); a command still running 1 s
                           after its client hung up ends it too
   --strict                close a client's connection when clpipe refuses a command
                           (default: log it and go on, like a GL error)

@@ -34,7 +34,8 @@ struct ServerOptions {
   // A client's process ends (its context is lost, the device and cores are released at
   // once) when one command runs longer than this (0: no limit) — an endless shader behind
   // a fence wait, say — or when its client hangs up while a command runs.
-  uint32_t command_timeout_ms = 60000;
+  // Generous: on a cold program cache one submission may build many shaders (~1-2 s each).
+  uint32_t command_timeout_ms = 120000;
 };
 
 class Server {
