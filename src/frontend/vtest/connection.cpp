@@ -23,6 +23,12 @@ std::string printable(const std::string& s) {
   return out;
 }
 
+int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
 
 Connection::Connection(Transport& transport, ScreenFactory factory, ConnectionOptions options,
@@ -51,6 +57,11 @@ uint64_t Connection::message_size(const uint8_t* buf, size_t n) {
     default:
       return 8 + 4 * uint64_t(length);
   }
+}
+
+int64_t Connection::busy_ms() const {
+  const int64_t since = busy_since_ms_.load(std::memory_order_relaxed);
+  return since ? steady_ms() - since : 0;
 }
 
 bool Connection::serve_one() {
@@ -88,15 +99,11 @@ bool Connection::serve_one() {
     }
     transport_.set_read_timeout(options_.stall_timeout_ms);
     current_ = vtest_cmd_name(hdr[1]);
-    struct Busy {
+    busy_since_ms_ = std::max<int64_t>(1, steady_ms());
+    struct Idle {  // again between messages, however handle() ends
       std::atomic<int64_t>& since;
-      explicit Busy(std::atomic<int64_t>& s) : since(s) {
-        const auto now = std::chrono::steady_clock::now().time_since_epoch();
-        since = std::max<int64_t>(
-            1, std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
-      }
-      ~Busy() { since = 0; }
-    } busy(busy_since_ms_);
+      ~Idle() { since = 0; }
+    } idle{busy_since_ms_};
     handle(hdr[0], hdr[1]);
     ++messages_;
     return true;

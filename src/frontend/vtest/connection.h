@@ -61,9 +61,9 @@ class Connection {
   const ResourceTable& resources() const { return resources_; }
   const Decoder& decoder() const { return decoder_; }
   size_t messages() const { return messages_; }
-  // Since when (steady clock, ms) the current message has been handled, or 0 between
-  // messages. Read from the server's watchdog thread.
-  int64_t busy_since_ms() const { return busy_since_ms_.load(std::memory_order_relaxed); }
+  // How long the current message has been handled, in ms, or 0 between messages. Read
+  // from the server's watchdog thread.
+  int64_t busy_ms() const;
 
  private:
   void handle(uint32_t length, uint32_t id);
@@ -92,7 +92,7 @@ class Connection {
   uint32_t version_ = 0;
   bool renderer_created_ = false;
   bool short_read_ = false;  // a read ended before its bytes: the client left or stalled
-  std::atomic<int64_t> busy_since_ms_{0};
+  std::atomic<int64_t> busy_since_ms_{0};  // steady clock; 0: between messages
   bool closed_ = false;
   std::string error_;
   size_t messages_ = 0;
