@@ -246,7 +246,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       StageResources vr = bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(),
                                                queue_, &used, &tables);
       st->vs = {vs_prog->program,   std::move(vr.args), vr.info_index,
-                vs_info.num_inputs, vs_outputs,         vs_prog->tile_variants};
+                vs_info.num_inputs, vs_outputs,         nullptr};
       if (gs) {
         StageResources gr = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
                                                  screen_->id(), queue_, &used, &tables);
@@ -255,7 +255,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                         gr.info_index,
                         last_info.num_inputs,
                         std::max<uint32_t>(last_info.num_outputs, 1),
-                        gs_prog->tile_variants};
+                        nullptr};
       }
       if (fs) {
         StageResources fr = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
