@@ -23,6 +23,14 @@ struct Image {
   std::array<float, 4> rgba(uint32_t x, uint32_t y) const;
 };
 
+// The blend factors without a second source (fac(0, 14) picks one).
+inline constexpr BlendFactor kBlendFactors[] = {
+    BlendFactor::ONE,           BlendFactor::SRC_COLOR,       BlendFactor::SRC_ALPHA,
+    BlendFactor::DST_ALPHA,     BlendFactor::DST_COLOR,       BlendFactor::SRC_ALPHA_SATURATE,
+    BlendFactor::CONST_COLOR,   BlendFactor::CONST_ALPHA,     BlendFactor::ZERO,
+    BlendFactor::INV_SRC_COLOR, BlendFactor::INV_SRC_ALPHA,   BlendFactor::INV_DST_ALPHA,
+    BlendFactor::INV_DST_COLOR, BlendFactor::INV_CONST_COLOR, BlendFactor::INV_CONST_ALPHA};
+
 class DrawFixture {
  public:
   DrawFixture();

@@ -319,12 +319,6 @@ TEST_CASE("blending, colour masks and logic ops match host math", "[draw][blend]
   QuadRun r;
   r.s.rasterizer.cull_face = Face::NONE;
   std::mt19937 rng(77);
-  const BlendFactor factors[] = {
-      BlendFactor::ONE,           BlendFactor::SRC_COLOR,       BlendFactor::SRC_ALPHA,
-      BlendFactor::DST_ALPHA,     BlendFactor::DST_COLOR,       BlendFactor::SRC_ALPHA_SATURATE,
-      BlendFactor::CONST_COLOR,   BlendFactor::CONST_ALPHA,     BlendFactor::ZERO,
-      BlendFactor::INV_SRC_COLOR, BlendFactor::INV_SRC_ALPHA,   BlendFactor::INV_DST_ALPHA,
-      BlendFactor::INV_DST_COLOR, BlendFactor::INV_CONST_COLOR, BlendFactor::INV_CONST_ALPHA};
   std::uniform_int_distribution<int> fac(0, 14), fn(0, 4), mask(0, 15), lop(0, 15), u8(0, 255);
   std::uniform_real_distribution<float> col(-0.2f, 1.3f);
   const Format formats[] = {Format::R8G8B8A8_UNORM, Format::R32G32B32A32_FLOAT};
@@ -348,10 +342,10 @@ TEST_CASE("blending, colour masks and logic ops match host math", "[draw][blend]
     rt.blend_enable = iter % 8 != 0;
     rt.rgb_func = BlendFunc(fn(rng));
     rt.alpha_func = BlendFunc(fn(rng));
-    rt.rgb_src_factor = factors[fac(rng)];
-    rt.rgb_dst_factor = factors[fac(rng)];
-    rt.alpha_src_factor = factors[fac(rng)];
-    rt.alpha_dst_factor = factors[fac(rng)];
+    rt.rgb_src_factor = kBlendFactors[fac(rng)];
+    rt.rgb_dst_factor = kBlendFactors[fac(rng)];
+    rt.alpha_src_factor = kBlendFactors[fac(rng)];
+    rt.alpha_dst_factor = kBlendFactors[fac(rng)];
     rt.colormask = uint8_t(iter % 3 == 0 ? mask(rng) : 15);
     b.logicop_enable = cf == Format::R8G8B8A8_UNORM && iter % 6 == 1;
     b.logicop_func = LogicOp(lop(rng));

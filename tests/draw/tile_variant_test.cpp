@@ -212,30 +212,24 @@ SceneResult random_scene(const char* mode) {
   std::uniform_real_distribution<float> pos(-1.2f, 1.2f), depth(-1.0f, 1.0f), col(-0.1f, 1.1f);
   std::uniform_int_distribution<int> u8(0, 255), func(0, 7), op(0, 7), bfn(0, 4), fac(0, 14),
       coin(0, 3), lop(0, 15), mask(0, 15);
-  const BlendFactor factors[] = {
-      BlendFactor::ONE,           BlendFactor::SRC_COLOR,       BlendFactor::SRC_ALPHA,
-      BlendFactor::DST_ALPHA,     BlendFactor::DST_COLOR,       BlendFactor::SRC_ALPHA_SATURATE,
-      BlendFactor::CONST_COLOR,   BlendFactor::CONST_ALPHA,     BlendFactor::ZERO,
-      BlendFactor::INV_SRC_COLOR, BlendFactor::INV_SRC_ALPHA,   BlendFactor::INV_DST_ALPHA,
-      BlendFactor::INV_DST_COLOR, BlendFactor::INV_CONST_COLOR, BlendFactor::INV_CONST_ALPHA};
 
   DrawSetup base = fx.basic_setup(kW, kH);
   base.vs = fx.passthrough_vs(2);
   base.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
-  std::vector<uint8_t> init(size_t(kW) * kH * 4);
-  for (uint8_t& b : init)
-    b = uint8_t(u8(rng));
-  ColorTarget ct;
-  ct.format = Format::R8G8B8A8_UNORM;
-  ct.pitch = kW * 4;
-  ct.buffer = fx.buffer(init.data(), init.size());
+  // A 4-byte-per-pixel target of random bytes.
+  auto random_target = [&](Format f) {
+    std::vector<uint8_t> init(size_t(kW) * kH * 4);
+    for (uint8_t& b : init)
+      b = uint8_t(u8(rng));
+    ColorTarget t;
+    t.format = f;
+    t.pitch = kW * 4;
+    t.buffer = fx.buffer(init.data(), init.size());
+    return t;
+  };
+  const ColorTarget ct = random_target(Format::R8G8B8A8_UNORM);
+  const ColorTarget zt = random_target(Format::Z24_UNORM_S8_UINT);
   base.cbufs[0] = ct;
-  for (uint8_t& b : init)
-    b = uint8_t(u8(rng));
-  ColorTarget zt;
-  zt.format = Format::Z24_UNORM_S8_UINT;
-  zt.pitch = kW * 4;
-  zt.buffer = fx.buffer(init.data(), init.size());
   base.zsbuf = zt;
 
   SceneResult out;
@@ -249,10 +243,10 @@ SceneResult random_scene(const char* mode) {
       rt.blend_enable = coin(rng) != 0;
       rt.rgb_func = BlendFunc(bfn(rng));
       rt.alpha_func = BlendFunc(bfn(rng));
-      rt.rgb_src_factor = factors[fac(rng)];
-      rt.rgb_dst_factor = factors[fac(rng)];
-      rt.alpha_src_factor = factors[fac(rng)];
-      rt.alpha_dst_factor = factors[fac(rng)];
+      rt.rgb_src_factor = kBlendFactors[fac(rng)];
+      rt.rgb_dst_factor = kBlendFactors[fac(rng)];
+      rt.alpha_src_factor = kBlendFactors[fac(rng)];
+      rt.alpha_dst_factor = kBlendFactors[fac(rng)];
       rt.colormask = uint8_t(coin(rng) == 0 ? mask(rng) : 15);
       s.blend.logicop_enable = coin(rng) == 0;
       s.blend.logicop_func = LogicOp(lop(rng));

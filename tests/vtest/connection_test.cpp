@@ -46,11 +46,7 @@ struct Client {
     return d;
   }
   void handshake(uint32_t version = 2) {
-    const std::string name = "glxgears";
-    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
-    m.insert(m.end(), name.begin(), name.end());
-    m.push_back(0);
-    send(m);
+    send(create_renderer_message("glxgears"));
     send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
     send(message(VtestCmd::RESOURCE_BUSY_WAIT, {0, 0}));
     send(message(VtestCmd::PROTOCOL_VERSION, {version}));

@@ -153,10 +153,7 @@ struct SocketClient {
     return out;
   }
   void handshake(const std::string& name) {
-    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
-    m.insert(m.end(), name.begin(), name.end());
-    m.push_back(0);
-    send(m);
+    send(create_renderer_message(name));
     send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
     send(message(VtestCmd::RESOURCE_BUSY_WAIT, {0, 0}));
     REQUIRE(recv_dwords(5) == std::vector<uint32_t>{0, 10, 1, 7, 0});
@@ -189,10 +186,7 @@ TEST_CASE("vtest server: a client killed mid-message leaves the others served", 
   REQUIRE(b >= 0);
   if (b == 0) {
     const int fd = connect_to(server.path);
-    const std::string name = "client-b";
-    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
-    m.insert(m.end(), name.begin(), name.end());
-    m.push_back(0);
+    std::vector<uint8_t> m = create_renderer_message("client-b");
     std::vector<uint8_t> half = message(VtestCmd::SUBMIT_CMD, {1, 2, 3, 4}, 100);
     m.insert(m.end(), half.begin(), half.end());
     (void)!::send(fd, m.data(), m.size(), MSG_NOSIGNAL);
@@ -318,10 +312,7 @@ TEST_CASE("vtest server: connections that never speak are closed, and free their
   bool served = false;
   for (int i = 0; i < 250 && !served; ++i) {
     SocketClient c(server.path);
-    const std::string name = "after-the-silent-ones";
-    std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
-    m.insert(m.end(), name.begin(), name.end());
-    m.push_back(0);
+    std::vector<uint8_t> m = create_renderer_message("after-the-silent-ones");
     const std::vector<uint8_t> ping = message(VtestCmd::PING_PROTOCOL_VERSION, {});
     m.insert(m.end(), ping.begin(), ping.end());
     (void)!::send(c.fd, m.data(), m.size(), MSG_NOSIGNAL);

@@ -63,12 +63,6 @@ struct Served {
   std::unique_ptr<Connection> conn;
 };
 
-std::vector<uint8_t> create_renderer() {
-  std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, 4);
-  m.insert(m.end(), {'a', 'p', 'p', 0});
-  return m;
-}
-
 bool has_line(const LogRecorder& r, LogLevel level, const std::string& text) {
   for (const auto& [l, m] : r.lines)
     if (l == level && m.find(text) != std::string::npos) return true;
@@ -118,14 +112,14 @@ TEST_CASE("idle clients stay unless an idle timeout is set", "[vtest][transport]
   SocketPair p;
   SECTION("idle timeout set: closed") {
     Served s(p, 1000, 50, 1000);
-    p.send(create_renderer());
+    p.send(create_renderer_message("app"));
     REQUIRE(s.conn->serve_one());
     CHECK(!s.conn->serve_one());
     CHECK(has_line(rec, LogLevel::kInfo, ": idle (no data for 50 ms)"));
   }
   SECTION("no idle timeout (the default): a quiet client is still served later") {
     Served s(p, 50, 0, 50);
-    p.send(create_renderer());
+    p.send(create_renderer_message("app"));
     REQUIRE(s.conn->serve_one());
     // Longer than the other two timeouts before the next message.
     std::thread late([&p] {
@@ -142,7 +136,7 @@ TEST_CASE("a client that stops or leaves mid-message is closed without a protoco
   LogRecorder rec;
   SocketPair p;
   Served s(p, 1000, 0, 50);
-  p.send(create_renderer());
+  p.send(create_renderer_message("app"));
   REQUIRE(s.conn->serve_one());
   std::vector<uint8_t> half = message(VtestCmd::PROTOCOL_VERSION, {2});
   half.resize(half.size() - 2);

@@ -91,6 +91,14 @@ inline std::vector<uint8_t> message(uint32_t id, std::vector<uint32_t> payload,
   return bytes;
 }
 
+// CREATE_RENDERER with a NUL-terminated name (its length field counts bytes).
+inline std::vector<uint8_t> create_renderer_message(const std::string& name) {
+  std::vector<uint8_t> m = message(VtestCmd::CREATE_RENDERER, {}, int64_t(name.size() + 1));
+  m.insert(m.end(), name.begin(), name.end());
+  m.push_back(0);
+  return m;
+}
+
 // A Decoder over the fake screen with its resource table, as a connection would own them.
 struct Harness {
   explicit Harness(FakeConfig cfg = gl33_config(), DecoderOptions opts = {})
