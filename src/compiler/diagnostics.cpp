@@ -27,7 +27,7 @@ std::string Diagnostic::to_string() const {
 }
 
 CompileError::CompileError(std::vector<Diagnostic> diagnostics)
-    : runtime::Error(ErrorCode::kCompileError, join(non_empty(diagnostics))),
+    : clpipe::Error(ErrorCode::kCompileError, join(non_empty(diagnostics))),
       diagnostics_(non_empty(std::move(diagnostics))) {}
 
 }  // namespace clpipe::compiler

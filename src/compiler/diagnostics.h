@@ -4,7 +4,7 @@
 // Error policy (the same for every stage of src/compiler): each entry point throws
 // CompileError when the input is bad. The parser stops at the first syntax error (one
 // diagnostic); validate() collects every problem it finds (up to kMaxDiagnostics) and
-// throws them together. A CompileError is a runtime::Error with ErrorCode::kCompileError,
+// throws them together. A CompileError is a clpipe::Error with ErrorCode::kCompileError,
 // so the API boundary turns it into a Status like any other internal error; tools print
 // diagnostics() one per line as "file:line:col: message".
 #pragma once
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 namespace clpipe::compiler {
 
@@ -35,7 +35,7 @@ struct Diagnostic {
 // validate() stops collecting after this many diagnostics (the last one says so).
 constexpr size_t kMaxDiagnostics = 100;
 
-class CompileError : public runtime::Error {
+class CompileError : public clpipe::Error {
  public:
   explicit CompileError(std::vector<Diagnostic> diagnostics);
   CompileError(SourceLoc loc, const std::string& message)

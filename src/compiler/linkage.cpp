@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "runtime/error.h"
+#include "base/error.h"
 
 namespace clpipe::compiler {
 
@@ -46,14 +46,13 @@ InterpKind interp_kind(const IoInfo& in) {
 FsLinkage link_fs_inputs(const ShaderInfo& last, const ShaderInfo& fs, const LinkOptions& options) {
   if (last.stage != ShaderType::VERTEX && last.stage != ShaderType::TESS_EVAL &&
       last.stage != ShaderType::GEOMETRY) {
-    runtime::invalid(
+    invalid(
         "link_fs_inputs: the last vertex stage must be VERT, TESS_EVAL or GEOM, "
         "not ",
         stage_name(last.stage));
   }
   if (fs.stage != ShaderType::FRAGMENT) {
-    runtime::invalid("link_fs_inputs: the consumer must be a FRAG shader, not ",
-                     stage_name(fs.stage));
+    invalid("link_fs_inputs: the consumer must be a FRAG shader, not ", stage_name(fs.stage));
   }
   FsLinkage link;
   for (const IoInfo& in : fs.inputs) {

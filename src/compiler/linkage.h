@@ -83,7 +83,7 @@ struct FsLinkage {
 };
 
 // `last` is the last vertex-processing stage (VERTEX, TESS_EVAL or GEOMETRY); `fs` the
-// fragment shader. Throws runtime::Error (kInvalidArgument) for other stages.
+// fragment shader. Throws clpipe::Error (kInvalidArgument) for other stages.
 FsLinkage link_fs_inputs(const ShaderInfo& last, const ShaderInfo& fs,
                          const LinkOptions& options = {});
 

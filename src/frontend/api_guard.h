@@ -2,7 +2,7 @@
 // into a Status (or a Result).
 //
 // Producers: every public Screen / Context method wraps its body in guard() or
-// guard_result(). Inside, code throws runtime::Error (runtime/error.h) with the
+// guard_result(). Inside, code throws clpipe::Error (base/error.h) with the
 // ErrorCode it means; std::bad_alloc becomes kOutOfMemory and any other exception
 // kDeviceError, so nothing escapes the API. Bodies validate before they change state, so
 // a failed call leaves the object as it was.
@@ -13,8 +13,8 @@
 #include <string>
 #include <utility>
 
+#include "base/error.h"
 #include "clpipe/status.h"
-#include "runtime/error.h"
 
 namespace clpipe::frontend {
 
@@ -25,7 +25,7 @@ inline Status current_exception_status(const char* call) noexcept {
   try {
     try {
       throw;
-    } catch (const runtime::Error& e) {
+    } catch (const clpipe::Error& e) {
       return Status(e.code(), std::string(call) + ": " + e.what());
     } catch (const std::bad_alloc&) {
       return Status(ErrorCode::kOutOfMemory, std::string(call) + ": out of host memory");

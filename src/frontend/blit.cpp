@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <vector>
 
+#include "base/embedded_sources.h"
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
 #include "frontend/format_support.h"
 #include "kernels/blit_shared.h"
-#include "runtime/embedded_sources.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend {

@@ -2,7 +2,7 @@
 //
 // Producers: ContextImpl::blit (blit.cpp) and ContextImpl::generate_mipmap (mipmap.cpp)
 // resolve the resource handles and pass a BlitInfo. The Blitter validates it (throwing
-// runtime::Error with kInvalidArgument / kUnsupported), normalises the boxes and enqueues
+// clpipe::Error with kInvalidArgument / kUnsupported), normalises the boxes and enqueues
 // one command: a raw copy (DeviceOps::copy) when the blit is an unscaled copy of one
 // format, else one launch of blit_texels (src/kernels/blit.cl) with a ClpBlitParams
 // (src/kernels/blit_shared.h). Every command is reported to the resources it uses with

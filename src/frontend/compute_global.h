@@ -72,7 +72,7 @@ class GlobalBindings {
   // `space_limit` from global_space_limit(). Validates everything before changing
   // anything: slots past kMaxGlobalBindings, sizes of the vectors, a resource of another
   // screen or one that is not a BUFFER, a handle's offset past its resource, and a space
-  // that would not fit the limit throw runtime::Error. Then binds, and adds each
+  // that would not fit the limit throw clpipe::Error. Then binds, and adds each
   // resource's base to *handles[i] (a null handle is skipped).
   void set(unsigned first, unsigned count, const std::vector<ResourceRef>& resources,
            const std::vector<uint32_t*>& handles, uint64_t screen_id, uint64_t space_limit);

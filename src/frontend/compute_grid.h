@@ -58,14 +58,14 @@ struct GridPlan {
 
 // Validates `info` with `groups` as its grid (info.grid, or what the indirect buffer says)
 // against the limits and the shader's fixed block (CS_FIXED_BLOCK_*, {0, 0, 0} = variable)
-// and plans the launches. Throws runtime::Error(kInvalidArgument) naming the first bad
+// and plans the launches. Throws clpipe::Error(kInvalidArgument) naming the first bad
 // field: work_dim outside 1..3, a zero block, a block, thread count or grid over the limits,
 // a block that differs from the fixed one, last_block larger than the block, dimensions at
 // or past work_dim that are not 1, or block ids (grid_base + grid) past 2^32.
 GridPlan plan_grid(const GridInfo& info, const std::array<uint32_t, 3>& groups,
                    const std::array<uint32_t, 3>& fixed_block, const ComputeLimits& limits);
 
-// Throws runtime::Error(kUnsupported) when a fixed block (CS_FIXED_BLOCK_*) exceeds the
+// Throws clpipe::Error(kUnsupported) when a fixed block (CS_FIXED_BLOCK_*) exceeds the
 // limits, so create_compute_state refuses a shader that could never be launched.
 void check_fixed_block(const std::array<uint32_t, 3>& fixed_block, const ComputeLimits& limits);
 

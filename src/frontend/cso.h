@@ -98,7 +98,7 @@ class ComputeShader {
 
 namespace clpipe::frontend {
 
-// Each throws runtime::Error(kInvalidArgument) naming the first bad field, or
+// Each throws clpipe::Error(kInvalidArgument) naming the first bad field, or
 // kUnsupported for a valid value clpipe does not implement.
 void validate_blend(const BlendState& s);
 void validate_depth_stencil_alpha(const DepthStencilAlphaState& s);
@@ -113,7 +113,7 @@ void validate_compute(const ComputeState& s, uint64_t max_local_mem);
 // text does not start with a known stage name.
 ShaderType tgsi_header_stage(const std::string& tgsi);
 
-// Parses, validates and analyses TGSI text; throws runtime::Error(kCompileError) with
+// Parses, validates and analyses TGSI text; throws compiler::CompileError with
 // line:column diagnostics.
 std::shared_ptr<const CompiledTgsi> compile_tgsi_front(const std::string& tgsi);
 

@@ -29,7 +29,7 @@ std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
                                      const RasterizerState& rasterizer);
 
 // Fills s (not its stage programs) from the bound state; `last` is the last vertex stage
-// (the geometry shader when one is bound, else vs). Throws runtime::Error for state a
+// (the geometry shader when one is bound, else vs). Throws clpipe::Error for state a
 // draw cannot use (no framebuffer size, a surface of a foreign screen, ...).
 void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
                      const compiler::ShaderInfo& last, const compiler::ShaderInfo& fs,

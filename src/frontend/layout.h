@@ -70,7 +70,7 @@ struct TextureLimits {
   uint64_t max_alloc = 0;      // bytes of one device allocation
 };
 
-// Throws runtime::Error (kInvalidArgument for a template that breaks a rule of the API,
+// Throws clpipe::Error (kInvalidArgument for a template that breaks a rule of the API,
 // kUnsupported for valid requests clpipe cannot do: samples, flags; kOutOfMemory when the
 // layout exceeds one device allocation). Format support per bind is checked by the caller.
 void validate_template(const ResourceTemplate& templ, const TextureLimits& limits);

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "base/embedded_sources.h"
 #include "kernels/raster_shared.h"
 #include "kernels/stream_shared.h"
-#include "runtime/embedded_sources.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend {

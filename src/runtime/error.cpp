@@ -29,9 +29,9 @@ std::string describe(cl_int status, const char* call, const std::string& detail)
 }  // namespace
 
 Error::Error(cl_int cl_status, const char* call, const std::string& detail, std::string build_log)
-    : std::runtime_error(describe(cl_status, call, detail) +
-                         (build_log.empty() ? "" : "\nbuild log:\n" + build_log)),
-      code_(code_for(cl_status)),
+    : clpipe::Error(code_for(cl_status),
+                    describe(cl_status, call, detail) +
+                        (build_log.empty() ? "" : "\nbuild log:\n" + build_log)),
       cl_status_(cl_status),
       call_(call),
       build_log_(std::move(build_log)) {}
@@ -107,34 +107,3 @@ const char* cl_status_name(cl_int status) {
 }
 
 }  // namespace clpipe::runtime
-
-namespace clpipe {
-
-const char* error_code_name(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kOk:
-      return "Ok";
-    case ErrorCode::kInvalidArgument:
-      return "InvalidArgument";
-    case ErrorCode::kUnsupported:
-      return "Unsupported";
-    case ErrorCode::kOutOfMemory:
-      return "OutOfMemory";
-    case ErrorCode::kCompileError:
-      return "CompileError";
-    case ErrorCode::kDeviceError:
-      return "DeviceError";
-    case ErrorCode::kNotReady:
-      return "NotReady";
-    case ErrorCode::kTimeout:
-      return "Timeout";
-  }
-  return "Unknown";
-}
-
-std::string Status::to_string() const {
-  if (is_ok()) return "Ok";
-  return std::string(error_code_name(code_)) + ": " + message_;
-}
-
-}  // namespace clpipe

@@ -17,6 +17,7 @@
 #include "compiler/shader_info.h"
 #include "compiler/tgsi/printer.h"
 #include "compiler/tgsi_test_util.h"
+#include "runtime/error.h"
 #include "support/test_device.h"
 
 using namespace clpipe;

@@ -157,9 +157,9 @@ TEST_CASE("linkage: stage checks and generic stage matching", "[compiler][linkag
   ShaderInfo tcs = info_of(
       "TESS_CTRL\nDCL IN[][0], CLIPVERTEX\nDCL IN[][1], GENERIC[5]\nDCL IN[][2], GENERIC[6]\n"
       "  0: END\n");
-  CHECK_THROWS_AS(link_fs_inputs(fs, fs), runtime::Error);
-  CHECK_THROWS_AS(link_fs_inputs(vs, vs), runtime::Error);
-  CHECK_THROWS_AS(link_fs_inputs(tcs, fs), runtime::Error);
+  CHECK_THROWS_AS(link_fs_inputs(fs, fs), clpipe::Error);
+  CHECK_THROWS_AS(link_fs_inputs(vs, vs), clpipe::Error);
+  CHECK_THROWS_AS(link_fs_inputs(tcs, fs), clpipe::Error);
   CHECK(match_stage_inputs(vs, tcs) == std::vector<int32_t>{2, 1, -1});
   // The corpus two-sided colour seed links to a FS reading gl_Color.
   ShaderInfo bcolor_vs = analyze(valid(corpus_shader("2905.tgsi")));

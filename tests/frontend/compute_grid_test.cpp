@@ -9,9 +9,9 @@
 #include "frontend/compute_grid.h"
 #include "frontend/features.h"
 #include "frontend/screen_impl.h"
-#include "frontend/vtest/caps.h"
 #include "frontend_util.h"
 #include "runtime/error.h"
+#include "vtest/caps.h"
 
 using namespace clpipe;
 using namespace clpipe::frontend;
@@ -44,11 +44,11 @@ std::array<uint32_t, 3> groups_of(const GridInfo& g) {
 
 constexpr std::array<uint32_t, 3> kVariable = {0, 0, 0};
 
-// The message of the runtime::Error plan_grid throws ("" when it does not throw).
+// The message of the clpipe::Error plan_grid throws ("" when it does not throw).
 std::string plan_error(const GridInfo& g, std::array<uint32_t, 3> fixed = kVariable) {
   try {
     plan_grid(g, groups_of(g), fixed, small_limits());
-  } catch (const runtime::Error& e) {
+  } catch (const clpipe::Error& e) {
     CHECK(e.code() == ErrorCode::kInvalidArgument);
     return e.what();
   }

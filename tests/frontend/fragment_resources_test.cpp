@@ -1,6 +1,6 @@
 // Shader buffers and images in fragment shaders, through draw_vbo: the evidence behind the
 // FRAGMENT stage's MAX_SHADER_BUFFERS / MAX_SHADER_IMAGES caps (and so virgl's shared
-// fragment/compute fields, src/frontend/vtest/caps.cpp). Stores and atomics happen once per
+// fragment/compute fields, src/vtest/caps.cpp). Stores and atomics happen once per
 // covered pixel (never for helper lanes of partly covered quads); image loads read the
 // bound view.
 #include <catch2/catch.hpp>

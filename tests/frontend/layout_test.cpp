@@ -22,7 +22,7 @@ ErrorCode code_of(const ResourceTemplate& t, const TextureLimits& l = limits()) 
   try {
     validate_template(t, l);
     return ErrorCode::kOk;
-  } catch (const runtime::Error& e) {
+  } catch (const clpipe::Error& e) {
     return e.code();
   }
 }
@@ -156,7 +156,7 @@ TEST_CASE("boxes must be non-empty and inside the level", "[frontend][layout]") 
     try {
       check_box(L, level, b, "test");
       return true;
-    } catch (const runtime::Error& e) {
+    } catch (const clpipe::Error& e) {
       CHECK(e.code() == ErrorCode::kInvalidArgument);
       return false;
     }

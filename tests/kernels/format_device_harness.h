@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "base/embedded_sources.h"
 #include "clpipe/format.h"
 #include "frontend/format_codec.h"
-#include "runtime/embedded_sources.h"
 #include "runtime/program_cache.h"
 #include "runtime/queue.h"
 #include "support/test_device.h"

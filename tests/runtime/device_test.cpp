@@ -48,14 +48,14 @@ TEST_CASE("an unmatched device name is an error listing every device", "[runtime
   try {
     select_device(list, "radeon");
     FAIL("expected an error");
-  } catch (const Error& e) {
+  } catch (const clpipe::Error& e) {
     CHECK(e.code() == ErrorCode::kInvalidArgument);
     const std::string msg = e.what();
     CHECK(msg.find("radeon") != std::string::npos);
     CHECK(msg.find("pthread-cpu") != std::string::npos);
     CHECK(msg.find("GeForce RTX") != std::string::npos);
   }
-  CHECK_THROWS_AS(select_device({}, ""), Error);
+  CHECK_THROWS_AS(select_device({}, ""), clpipe::Error);
 }
 
 TEST_CASE("the selected device reports usable limits", "[runtime][device]") {

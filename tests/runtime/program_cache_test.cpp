@@ -131,13 +131,13 @@ TEST_CASE("a source that does not build is a compile error carrying the log", "[
   try {
     (void)cache.get(bad);
     FAIL("expected a build error");
-  } catch (const Error& e) {
+  } catch (const runtime::Error& e) {
     CHECK(e.code() == ErrorCode::kCompileError);
     CHECK(e.cl_status() == CL_BUILD_PROGRAM_FAILURE);
     CHECK(e.build_log().find("undeclared_thing") != std::string::npos);
   }
   // Not cached: asking again builds (and fails) again.
-  CHECK_THROWS_AS(cache.get(bad), Error);
+  CHECK_THROWS_AS(cache.get(bad), runtime::Error);
   CHECK(cache.stats().memory_hits == 0);
 }
 

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "frontend/vtest/caps.h"
-#include "frontend/vtest/formats.h"
+#include "vtest/caps.h"
+#include "vtest/formats.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

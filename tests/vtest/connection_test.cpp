@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "frontend/vtest/connection.h"
+#include "vtest/connection.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

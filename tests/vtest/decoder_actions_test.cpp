@@ -2,7 +2,7 @@
 // queries, sub-contexts, framebuffers and limits.
 #include <catch2/catch.hpp>
 
-#include "frontend/vtest/layout.h"
+#include "vtest/layout.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

@@ -1,9 +1,9 @@
 // virgl <-> clpipe conversions: formats (doc 6.1), stages, targets, binds, query types.
 #include <catch2/catch.hpp>
 
-#include "frontend/vtest/formats.h"
-#include "frontend/vtest/protocol.h"
-#include "frontend/vtest/wire.h"
+#include "vtest/formats.h"
+#include "vtest/protocol.h"
+#include "vtest/wire.h"
 
 using namespace clpipe;
 using namespace clpipe::frontend::vtest;

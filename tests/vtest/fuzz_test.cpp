@@ -11,8 +11,8 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "frontend/vtest/capture.h"
-#include "frontend/vtest/connection.h"
+#include "vtest/capture.h"
+#include "vtest/connection.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

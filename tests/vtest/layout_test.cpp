@@ -1,9 +1,9 @@
 // Resource validation and the guest backing-store layout (doc 3.2-3.3).
 #include <catch2/catch.hpp>
 
-#include "frontend/vtest/formats.h"
-#include "frontend/vtest/layout.h"
-#include "frontend/vtest/wire.h"
+#include "vtest/formats.h"
+#include "vtest/layout.h"
+#include "vtest/wire.h"
 
 using namespace clpipe;
 using namespace clpipe::frontend::vtest;

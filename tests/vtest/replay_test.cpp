@@ -9,9 +9,9 @@
 #include <regex>
 #include <sstream>
 
-#include "frontend/vtest/caps.h"
-#include "frontend/vtest/capture.h"
-#include "frontend/vtest/replay.h"
+#include "vtest/caps.h"
+#include "vtest/capture.h"
+#include "vtest/replay.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

@@ -19,7 +19,7 @@
 #include <sstream>
 #include <thread>
 
-#include "frontend/vtest/server.h"
+#include "vtest/server.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <thread>
 
-#include "frontend/vtest/connection.h"
-#include "frontend/vtest/transport.h"
+#include "vtest/connection.h"
+#include "vtest/transport.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;

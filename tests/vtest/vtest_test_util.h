@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "frontend/vtest/decoder.h"
-#include "frontend/vtest/formats.h"
-#include "frontend/vtest/log.h"
-#include "frontend/vtest/protocol.h"
-#include "frontend/vtest/resources.h"
+#include "vtest/decoder.h"
 #include "vtest/fake_context.h"
+#include "vtest/formats.h"
+#include "vtest/log.h"
+#include "vtest/protocol.h"
+#include "vtest/resources.h"
 
 namespace clpipe::vtest_test {
 

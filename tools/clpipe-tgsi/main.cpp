@@ -33,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/embedded_sources.h"
 #include "compiler/diagnostics.h"
 #include "compiler/emit/batch.h"
 #include "compiler/emit/compile.h"
@@ -42,7 +43,7 @@
 #include "compiler/validate.h"
 #include "frontend/draw/stage_program.h"
 #include "runtime/device.h"
-#include "runtime/embedded_sources.h"
+#include "runtime/error.h"
 #include "runtime/program_cache.h"
 
 namespace fs = std::filesystem;

@@ -2,7 +2,7 @@
 // (GALLIUM_DRIVER=virpipe) renders OpenGL programs through clpipe. Also prints the caps
 // it would advertise, and replays recorded vtest captures against the device.
 //
-// This file only parses options and wires the pieces of src/frontend/vtest together:
+// This file only parses options and wires the pieces of src/vtest together:
 // Screen::create is the screen factory; the server forks one process per client.
 #include <cerrno>
 #include <cstdio>
@@ -11,12 +11,12 @@
 #include <string>
 
 #include "clpipe/screen.h"
-#include "frontend/vtest/caps.h"
-#include "frontend/vtest/capture.h"
-#include "frontend/vtest/formats.h"
-#include "frontend/vtest/log.h"
-#include "frontend/vtest/replay.h"
-#include "frontend/vtest/server.h"
+#include "vtest/caps.h"
+#include "vtest/capture.h"
+#include "vtest/formats.h"
+#include "vtest/log.h"
+#include "vtest/replay.h"
+#include "vtest/server.h"
 
 namespace vt = clpipe::frontend::vtest;
 

@@ -4,15 +4,15 @@
 #include <string>
 #include <utility>
 
-#include "runtime/embedded_sources.h"
-#include "runtime/error.h"
+#include "base/embedded_sources.h"
+#include "base/error.h"
 
 namespace clpipe::compiler {
 
 std::string batch_program_source(const std::vector<const EmittedShader*>& shaders) {
-  if (shaders.empty()) runtime::invalid("batch_program_source: no shader");
+  if (shaders.empty()) invalid("batch_program_source: no shader");
   for (const EmittedShader* sh : shaders) {
-    if (sh->stage != shaders[0]->stage) runtime::invalid("batch_program_source: mixed stages");
+    if (sh->stage != shaders[0]->stage) invalid("batch_program_source: mixed stages");
   }
   // Merge the preludes: sizes take the largest value, flags any, the rest the first's.
   std::vector<std::pair<std::string, std::string>> defs;

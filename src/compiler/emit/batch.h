@@ -15,7 +15,7 @@
 
 namespace clpipe::compiler {
 
-// The expanded program text. Throws runtime::Error(kInvalidArgument) for an empty list or
+// The expanded program text. Throws clpipe::Error(kInvalidArgument) for an empty list or
 // shaders of different stages.
 std::string batch_program_source(const std::vector<const EmittedShader*>& shaders);
 

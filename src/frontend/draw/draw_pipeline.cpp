@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "runtime/embedded_sources.h"
+#include "base/embedded_sources.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend::draw {

@@ -1,6 +1,6 @@
 #include "frontend/draw/stage_program.h"
 
-#include "runtime/embedded_sources.h"
+#include "base/embedded_sources.h"
 
 namespace clpipe::frontend::draw {
 

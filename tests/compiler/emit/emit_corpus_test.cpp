@@ -17,6 +17,7 @@
 #include "compiler/tgsi/parser.h"
 #include "compiler/tgsi_test_util.h"
 #include "compiler/validate.h"
+#include "runtime/error.h"
 #include "support/test_device.h"
 
 using namespace clpipe;

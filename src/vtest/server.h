@@ -1,0 +1,78 @@
+// The vtest server: a unix socket listener that forks one child process per client, like
+// virglrenderer's virgl_test_server, so one client's error or crash never touches another.
+//
+// The parent never opens the OpenCL device (OpenCL state does not survive fork): at start
+// a short-lived probe child creates a Screen, builds the caps blob and hands it back
+// through a pipe; each client child creates its own Screen when the client first needs
+// it. SIGTERM / SIGINT stop the server cleanly: the socket is closed and removed, the
+// children are asked to end (SIGTERM, then SIGKILL after a grace period) and reaped.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "clpipe/status.h"
+#include "vtest/connection.h"
+#include "vtest/screen_factory.h"
+
+namespace clpipe::frontend::vtest {
+
+struct ServerOptions {
+  std::string socket_path = "/tmp/.virgl_test";
+  ConnectionOptions connection;
+  // false: serve clients one after another inside the server process (for debuggers);
+  // a client then blocks all others and a crash takes the server down.
+  bool fork_per_client = true;
+  uint32_t max_clients = 64;  // concurrent children; more connections are refused
+  // Build the caps once in a probe child at start (and fail early without a device).
+  bool probe_caps = true;
+  uint32_t shutdown_grace_ms = 2000;
+  // A client's process ends (its context is lost, the device and cores are released at
+  // once) when one command runs longer than this (0: no limit) — an endless shader behind
+  // a fence wait, say — or when its client hangs up while a command runs.
+  // Generous: on a cold program cache one submission may build many shaders (~1-2 s each).
+  uint32_t command_timeout_ms = 120000;
+};
+
+class Server {
+ public:
+  Server(ServerOptions options, ScreenFactory factory);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Probes the caps (if enabled), then binds and listens. Fails if another server
+  // listens on the path, or the path is something other than a stale socket.
+  Status start();
+  // Accepts and serves clients until stop is requested; returns the exit status.
+  int run();
+
+  // SIGTERM / SIGINT request a stop, SIGCHLD reaps children; SIGPIPE is ignored.
+  static void install_signal_handlers();
+  // Async-signal-safe: makes run() return.
+  static void request_stop();
+
+  const CapsBlob* caps() const { return options_.connection.caps_blob.get(); }
+  size_t children() const { return children_.size(); }
+
+ private:
+  Status probe_caps();
+  void accept_one();
+  void serve_in_child(int client_fd, uint64_t client_number);
+  void reap(bool block);
+  void shutdown();
+
+  ServerOptions options_;
+  ScreenFactory factory_;
+  int listen_fd_ = -1;
+  uint64_t clients_seen_ = 0;
+  std::map<pid_t, uint64_t> children_;  // pid -> client number
+  dev_t socket_dev_ = 0;
+  ino_t socket_ino_ = 0;
+};
+
+}  // namespace clpipe::frontend::vtest
