@@ -8,8 +8,11 @@
 #   zlib1g-dev                               gzip-compressed vtest captures (replay)
 #   piglit libgl1-mesa-dri                   the piglit smoke test: piglit's GL tests through
 #                                            Mesa's virpipe driver and clpipe-vtest
+#   pkg-config dpkg-dev                      the install test (a pkg-config consumer) and
+#                                            `cpack -G DEB` (dpkg-shlibdeps)
+#   xvfb mesa-utils                          clpipe-run's GLX test (glxgears under Xvfb)
 set -eu
-PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 zlib1g-dev piglit libgl1-mesa-dri"
+PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 zlib1g-dev piglit libgl1-mesa-dri pkg-config dpkg-dev xvfb mesa-utils"
 [ $# -gt 0 ] && PACKAGES="$PACKAGES $*"
 missing=""
 for p in $PACKAGES; do
