@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -169,6 +170,18 @@ Status Server::start() {
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
 
   struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+    // An empty file there is clpipe-run's mount point (tools/clpipe-run): each running
+    // clpipe-run holds a shared flock on it, and unlinking it would take the socket
+    // away from their programs. One nobody holds was left by a clpipe-run that is gone.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    const bool held = fd >= 0 && ::flock(fd, LOCK_EX | LOCK_NB) != 0;
+    if (fd >= 0) ::close(fd);
+    if (held)
+      return Status(ErrorCode::kInvalidArgument,
+                    path + " is in use by a running clpipe-run (its mount point)");
+    ::unlink(path.c_str());
+  }
   if (::lstat(path.c_str(), &st) == 0) {
     if (!S_ISSOCK(st.st_mode))
       return Status(ErrorCode::kInvalidArgument, path + " exists and is not a socket");

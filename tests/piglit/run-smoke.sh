@@ -5,18 +5,19 @@
 # or mount namespaces (tools/install-deps.sh installs the first two).
 #   usage: run-smoke.sh CLPIPE_VTEST BUILD_DIR
 #
-# Mesa 22.3's virpipe always connects to /tmp/.virgl_test, so the server and the tests
-# run in a private mount namespace (a user namespace too when not root) whose /tmp is
-# an empty tmpfs: no other server on the machine is reached or disturbed. The /tmp the
-# caller sees stays reachable through a bind mount, for a build that lives there.
+# tools/clpipe-run/clpipe-run hosts the server and the namespace: it starts one
+# CLPIPE_VTEST on a private socket and runs this script's --many part in a private mount
+# namespace in which /tmp/.virgl_test (where Mesa 22.3's virpipe always connects) is
+# that socket, so no other server on the machine is reached or disturbed and the
+# caller's /tmp stays as it is. All the tests share that one server.
 set -eu
 piglit=${PIGLIT_DIR:-/usr/lib/x86_64-linux-gnu/piglit}
 jobs=${PIGLIT_JOBS:-2}
 limit=${PIGLIT_TIMEOUT:-120}
 
-# --one NUMBER LINE (run by xargs below, inside the namespace): one test. The first word
-# is a program in piglit's bin/, paths are relative to the piglit folder; its result is
-# the last 'PIGLIT: {"result": ...}' line it prints.
+# --one NUMBER LINE (run by --many's xargs, inside the namespace): one test. The first
+# word is a program in piglit's bin/, paths are relative to the piglit folder; its
+# result is the last 'PIGLIT: {"result": ...}' line it prints.
 if [ "${1:-}" = --one ]; then
   out=$CLPIPE_SMOKE_LOG/$2.out
   line=$3
@@ -30,71 +31,65 @@ if [ "${1:-}" = --one ]; then
   exit 0
 fi
 
+# --many (run by clpipe-run, in its namespace): the tests of $CLPIPE_SMOKE_LOG/tests,
+# $jobs at a time, each by --one; test N's output goes to $CLPIPE_SMOKE_LOG/N.out.
+if [ "${1:-}" = --many ]; then
+  n=0
+  while IFS= read -r line; do
+    n=$((n + 1))
+    printf '%s\0%s\0' "$n" "$line"
+  done <"$CLPIPE_SMOKE_LOG/tests" | xargs -0 -n 2 -P "$jobs" sh "$0" --one
+  exit 0
+fi
+
+if [ $# -ne 2 ]; then
+  echo "usage: run-smoke.sh CLPIPE_VTEST BUILD_DIR" >&2
+  exit 2
+fi
 server=$1
 build=$2
-build_arg=$2
 here=$(cd "$(dirname "$0")" && pwd)
+run=$here/../../tools/clpipe-run/clpipe-run
 
 skip() {
   echo "piglit smoke: SKIPPED: $*"
   exit 77
 }
 
-if [ "${CLPIPE_SMOKE_OLD_TMP:-}" = "" ]; then
-  [ -x "$piglit/bin/shader_runner" ] || skip "no piglit in $piglit (apt-get install piglit)"
-  ls /usr/lib/x86_64-linux-gnu/dri/virtio_gpu_dri.so >/dev/null 2>&1 ||
-    skip "no Mesa virpipe driver (apt-get install libgl1-mesa-dri)"
-  if [ "$(id -u)" -eq 0 ]; then ns="unshare -m"; else ns="unshare -Urm"; fi
-  $ns --propagation private true 2>/dev/null ||
-    skip "'$ns' is not permitted here (the test needs a mount namespace)"
-  old_tmp=$(mktemp -d /dev/shm/clpipe-smoke.XXXXXX 2>/dev/null) ||
-    skip "no /dev/shm to keep the caller's /tmp reachable"
-  status=0
-  CLPIPE_SMOKE_OLD_TMP=$old_tmp $ns --propagation private sh "$0" "$@" || status=$?
-  rmdir "$old_tmp" 2>/dev/null || true
-  exit $status
+[ -x "$piglit/bin/shader_runner" ] || skip "no piglit in $piglit (apt-get install piglit)"
+ls /usr/lib/x86_64-linux-gnu/dri/virtio_gpu_dri.so >/dev/null 2>&1 ||
+  skip "no Mesa virpipe driver (apt-get install libgl1-mesa-dri)"
+# The namespaces clpipe-run makes (it fails with status 125 without them).
+if [ "$(id -u)" -eq 0 ]; then
+  unshare -m --propagation private true 2>/dev/null ||
+    skip "'unshare -m' is not permitted here (the test needs a mount namespace)"
+else
+  unshare -Urm --propagation private \
+    unshare -U --map-user="$(id -u)" --map-group="$(id -g)" true 2>/dev/null ||
+    skip "'unshare -Urm' is not permitted here (the test needs a user and a mount" \
+      "namespace)"
 fi
 
-# Inside the namespace: the caller's /tmp under $old, then a private /tmp.
-old=$CLPIPE_SMOKE_OLD_TMP
-mount --bind /tmp "$old"
-mount -t tmpfs -o mode=1777 tmpfs /tmp
-outside() { # a path of the caller's, as seen from here
-  case "$1" in
-    /tmp/*) echo "$old${1#/tmp}" ;;
-    *) echo "$1" ;;
-  esac
-}
-server=$(outside "$server")
-build=$(outside "$build")
-script=$(outside "$here")/run-smoke.sh
-log=$build/piglit-smoke
-rm -rf "$log"
-mkdir -p "$log"
+rm -rf "$build/piglit-smoke"
+mkdir -p "$build/piglit-smoke"
+log=$(cd "$build/piglit-smoke" && pwd) # absolute: --one runs in the piglit folder
+cache=$(cd "$build" && pwd)/program-cache
 
-env -u GALLIUM_DRIVER CLPIPE_CACHE_DIR="$build/program-cache" "$server" >"$log/server.log" 2>&1 &
-srv=$!
-trap 'kill $srv 2>/dev/null || true' EXIT
-tries=0
-while [ ! -S /tmp/.virgl_test ]; do
-  tries=$((tries + 1))
-  if [ $tries -gt 300 ] || ! kill -0 $srv 2>/dev/null; then
-    echo "piglit smoke: the server did not start:"
-    cat "$log/server.log"
-    exit 1
-  fi
-  sleep 0.1
-done
-
-export PIGLIT_PLATFORM=surfaceless_egl EGL_PLATFORM=surfaceless GALLIUM_DRIVER=virpipe
+export PIGLIT_PLATFORM=surfaceless_egl EGL_PLATFORM=surfaceless
 export PIGLIT_SOURCE_DIR="$piglit" MESA_SHADER_CACHE_DISABLE=true CLPIPE_SMOKE_LOG="$log"
-export PIGLIT_DIR="$piglit" PIGLIT_TIMEOUT="$limit"
-grep -v '^#' "$(outside "$here")/smoke.list" | grep -v '^[[:space:]]*$' >"$log/tests"
-n=0
-while IFS= read -r line; do
-  n=$((n + 1))
-  printf '%s\0%s\0' "$n" "$line"
-done <"$log/tests" | xargs -0 -n 2 -P "$jobs" sh "$script" --one
+export PIGLIT_DIR="$piglit" PIGLIT_TIMEOUT="$limit" PIGLIT_JOBS="$jobs"
+grep -v '^#' "$here/smoke.list" | grep -v '^[[:space:]]*$' >"$log/tests"
+
+# server.log: the server's errors (clpipe-run runs it with -q) and clpipe-run's own.
+status=0
+env -u GALLIUM_DRIVER CLPIPE_CACHE_DIR="$cache" \
+  "$run" --server "$server" -- sh "$here/run-smoke.sh" --many 2>"$log/server.log" ||
+  status=$?
+if [ $status -ne 0 ]; then
+  echo "piglit smoke: clpipe-run failed (status $status):"
+  cat "$log/server.log"
+  exit 1
+fi
 
 bad=0
 n=0
@@ -107,5 +102,5 @@ while IFS= read -r line; do
     tail -n 8 "$log/$n.out" 2>/dev/null | sed 's/^/    /'
   fi
 done <"$log/tests"
-echo "piglit smoke: $((n - bad)) of $n tests pass (logs in $build_arg/piglit-smoke)"
+echo "piglit smoke: $((n - bad)) of $n tests pass (logs in $build/piglit-smoke)"
 [ $bad -eq 0 ]

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -276,6 +277,26 @@ TEST_CASE("vtest server: socket paths are taken over only from dead servers", "[
   Server fourth(o, fake_factory());
   CHECK_THAT(fourth.start().message(), Catch::Contains("not a socket"));
   CHECK(read_text(file) == "x");
+  unlink(file.c_str());
+  // An empty file is clpipe-run's mount point: refused while a clpipe-run holds its
+  // flock, replaced by the socket once none does (a clpipe-run that was killed).
+  { std::ofstream{file}; }
+  {
+    const int held = open(file.c_str(), O_RDONLY);
+    REQUIRE(held >= 0);
+    REQUIRE(flock(held, LOCK_SH) == 0);
+    Server fifth(o, fake_factory());
+    CHECK_THAT(fifth.start().message(), Catch::Contains("in use by a running clpipe-run"));
+    close(held);
+  }
+  {
+    Server sixth(o, fake_factory());
+    const Status started = sixth.start();
+    INFO(started.message());
+    CHECK(started.is_ok());
+    struct stat st {};
+    CHECK((lstat(file.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)));
+  }
   unlink(file.c_str());
   unlink((dir + "/server.log").c_str());
   rmdir(dir.c_str());
