@@ -1,8 +1,14 @@
 // Program cache: builds, memory and disk hits, corrupt entries, build errors.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "runtime/error.h"
 #include "runtime/program_cache.h"
@@ -151,4 +157,38 @@ TEST_CASE("the memory cache is bounded", "[runtime][cache]") {
   (void)cache.get(add_kernel("lru-a"));
   CHECK(cache.stats().builds == 4);
   CHECK(run_add(a, 1) == std::vector<int>{2, 3, 4, 5});
+}
+
+TEST_CASE("a program that compiles with warnings prints nothing on stderr", "[runtime][cache]") {
+  // A source no compiler has seen (so no cache of the device's own skips the compile),
+  // with a constant operand of && that clang warns about.
+  const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
+  const std::string source =
+      "// warns " + std::to_string(now) +
+      "\n__kernel void warns(__global int* a) { if (a[0] && 4) a[0] = 1; }\n";
+  const std::string log_path =
+      (std::filesystem::temp_directory_path() / ("clpipe-stderr-" + std::to_string(now))).string();
+  std::fflush(stderr);
+  const int saved = dup(2);
+  const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  REQUIRE(saved >= 0);
+  REQUIRE(fd >= 0);
+  dup2(fd, 2);
+  close(fd);
+  ProgramCache cache(test::test_device(), "");
+  bool built = true;
+  try {
+    (void)cache.get(source);
+  } catch (const std::exception&) {
+    built = false;
+  }
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  std::stringstream printed;
+  printed << std::ifstream(log_path).rdbuf();
+  std::filesystem::remove(log_path);
+  CHECK(built);
+  INFO("stderr: " << printed.str());
+  CHECK(printed.str().find("warning") == std::string::npos);
 }
