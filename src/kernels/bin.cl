@@ -2,11 +2,13 @@
 // One binning covers every record of a scene.
 //
 // Order is kept by a counting sort: the records are cut into `nchunks` consecutive
-// chunks, and the tile rows into `bands` bands of consecutive rows; one work-item per
-// (chunk, band) walks the chunk's records in order over the band's tiles. Each (tile,
-// chunk) pair belongs to one work-item, so its entries keep the records' order. Bands let
-// a scene of few records (one chunk) spread over many work-items: a GPU runs a single
-// work-item hundreds of times slower than its full width.
+// chunks, and the tiles, in row-major order, into `bands` bands of consecutive tiles; one
+// work-item per (chunk, band) walks the chunk's records in order over the band's tiles.
+// Each (tile, chunk) pair belongs to one work-item, so its entries keep the records'
+// order. Bands let a scene of few records (one chunk) spread over many work-items: a GPU
+// runs a single work-item hundreds of times slower than its full width, and a band of
+// whole rows would leave a few large triangles on as many work-items as the screen has
+// tile rows.
 //   bin_count    hist[t * nchunks + c] = records of chunk c touching tile t
 //   (host: exclusive prefix sum of hist, tile-major, see scan.cl)
 //   bin_scatter  each chunk writes its records at its running offsets (below capacity)
@@ -39,25 +41,25 @@ inline void clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1,
   *ty1 = (t->bbox[3] - 1) >> CLP_TILE_SIZE_LOG2;
 }
 
-// Work-item g is chunk g % nchunks of band g / nchunks; the band's rows are
-// [*row0, *row1). False past the last work-item.
-inline bool clp_bin_item(uint nchunks, uint bands, uint tiles_y, uint* c, int* row0, int* row1) {
+// Work-item g is chunk g % nchunks of band g / nchunks; the band's tiles are
+// [*t0, *t1) in row-major order. False past the last work-item.
+inline bool clp_bin_item(uint nchunks, uint bands, uint tiles, uint* c, uint* t0, uint* t1) {
   const uint g = get_global_id(0);
   if (g >= nchunks * bands) return false;
   *c = g % nchunks;
-  const uint band = g / nchunks, rows = (tiles_y + bands - 1) / bands;
-  *row0 = (int)min(tiles_y, band * rows);
-  *row1 = (int)min(tiles_y, band * rows + rows);
+  const uint band = g / nchunks, per = (tiles + bands - 1) / bands;
+  *t0 = min(tiles, band * per);
+  *t1 = min(tiles, band * per + per);
   return true;
 }
 
 __kernel void bin_count(global const ClpTri* tris, global const uint* status, uint capacity,
                         uint nchunks, uint bands, uint tiles_x, uint tiles_y, global uint* hist) {
-  uint c;
-  int row0, row1;
-  if (!clp_bin_item(nchunks, bands, tiles_y, &c, &row0, &row1)) return;
+  uint c, t0, t1;
+  if (!clp_bin_item(nchunks, bands, tiles_x * tiles_y, &c, &t0, &t1)) return;
+  if (t0 >= t1) return;
   const uint ntris = min(status[0], capacity);
-  for (uint t = (uint)row0 * tiles_x; t < (uint)row1 * tiles_x; ++t)
+  for (uint t = t0; t < t1; ++t)
     hist[t * nchunks + c] = 0;
   const uint per = (ntris + nchunks - 1) / nchunks;
   const uint r0 = c * per, r1 = min(ntris, r0 + per);
@@ -65,11 +67,13 @@ __kernel void bin_count(global const ClpTri* tris, global const uint* status, ui
     global const ClpTri* t = &tris[r];
     int tx0, ty0, tx1, ty1;
     clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
-    ty0 = max(ty0, row0);
-    ty1 = min(ty1, row1 - 1);
-    for (int ty = ty0; ty <= ty1; ++ty) {
-      for (int tx = tx0; tx <= tx1; ++tx) {
-        if (clp_tri_touches_tile(t, tx, ty)) hist[(ty * tiles_x + tx) * nchunks + c] += 1;
+    // The rows of the range that meet the band, and of each row the band's columns.
+    const int ya = max(ty0, (int)(t0 / tiles_x)), yb = min(ty1, (int)((t1 - 1) / tiles_x));
+    for (int ty = ya; ty <= yb; ++ty) {
+      const int row = ty * (int)tiles_x;
+      const int xa = max(tx0, (int)t0 - row), xb = min(tx1, (int)t1 - 1 - row);
+      for (int tx = xa; tx <= xb; ++tx) {
+        if (clp_tri_touches_tile(t, tx, ty)) hist[(uint)(row + tx) * nchunks + c] += 1;
       }
     }
   }
@@ -78,9 +82,9 @@ __kernel void bin_count(global const ClpTri* tris, global const uint* status, ui
 __kernel void bin_scatter(global const ClpTri* tris, global const uint* status,
                           uint record_capacity, uint nchunks, uint bands, uint tiles_x,
                           uint tiles_y, global uint* offsets, global uint* list, uint capacity) {
-  uint c;
-  int row0, row1;
-  if (!clp_bin_item(nchunks, bands, tiles_y, &c, &row0, &row1)) return;
+  uint c, t0, t1;
+  if (!clp_bin_item(nchunks, bands, tiles_x * tiles_y, &c, &t0, &t1)) return;
+  if (t0 >= t1) return;
   const uint ntris = min(status[0], record_capacity);
   const uint per = (ntris + nchunks - 1) / nchunks;
   const uint r0 = c * per, r1 = min(ntris, r0 + per);
@@ -88,12 +92,13 @@ __kernel void bin_scatter(global const ClpTri* tris, global const uint* status,
     global const ClpTri* t = &tris[r];
     int tx0, ty0, tx1, ty1;
     clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
-    ty0 = max(ty0, row0);
-    ty1 = min(ty1, row1 - 1);
-    for (int ty = ty0; ty <= ty1; ++ty) {
-      for (int tx = tx0; tx <= tx1; ++tx) {
+    const int ya = max(ty0, (int)(t0 / tiles_x)), yb = min(ty1, (int)((t1 - 1) / tiles_x));
+    for (int ty = ya; ty <= yb; ++ty) {
+      const int row = ty * (int)tiles_x;
+      const int xa = max(tx0, (int)t0 - row), xb = min(tx1, (int)t1 - 1 - row);
+      for (int tx = xa; tx <= xb; ++tx) {
         if (!clp_tri_touches_tile(t, tx, ty)) continue;
-        const uint slot = (ty * tiles_x + tx) * nchunks + c;
+        const uint slot = (uint)(row + tx) * nchunks + c;
         const uint at = offsets[slot];
         if (at < capacity) list[at] = r;
         offsets[slot] = at + 1;

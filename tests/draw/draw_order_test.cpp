@@ -1,5 +1,5 @@
 // API order: overlapping translucent primitives must equal a sequential host blend,
-// pixel for pixel, however the binning splits them into chunks.
+// pixel for pixel, however the binning splits them into chunks and the tiles into bands.
 #include <catch2/catch.hpp>
 
 #include <random>
@@ -12,9 +12,12 @@ using namespace clpipe;
 using namespace clpipe::test;
 using namespace clpipe::frontend::draw;
 
-TEST_CASE("hundreds of translucent triangles blend in API order", "[draw][order]") {
+namespace {
+
+// N random translucent triangles over a W x H target, against the host's blend.
+void check_api_order(uint32_t W, uint32_t H, int N) {
+  INFO(W << "x" << H << ", " << N << " triangles");
   DrawFixture fx;
-  const uint32_t W = 80, H = 56;
   DrawSetup s = fx.basic_setup(W, H);
   s.vs = fx.passthrough_vs(2);
   s.fs = fx.varying_fs(0);  // flat colour
@@ -30,7 +33,6 @@ TEST_CASE("hundreds of translucent triangles blend in API order", "[draw][order]
 
   std::mt19937 rng(31337);
   std::uniform_real_distribution<float> pos(-1.1f, 1.1f), col(0.0f, 1.0f), alpha(0.2f, 0.8f);
-  const int N = 600;  // enough records for several binning chunks
   std::vector<float> data;
   std::vector<std::array<RefVertex, 3>> tris;
   for (int i = 0; i < N; ++i) {
@@ -92,4 +94,16 @@ TEST_CASE("hundreds of translucent triangles blend in API order", "[draw][order]
   }
   CHECK(fx.pipeline().last_stats().records >= uint32_t(N) * 9 / 10);
   CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("hundreds of translucent triangles blend in API order", "[draw][order]") {
+  // Several binning chunks (a chunk is 64 records), a band per tile.
+  check_api_order(80, 56, 600);
+  // 19 x 13 tiles for ~28 bands of 9 tiles: bands end inside tile rows.
+  check_api_order(304, 208, 600);
+  // One chunk and 19 x 15 tiles: more tiles than work-items, bands of 2 tiles that
+  // straddle rows (19 is odd).
+  check_api_order(304, 240, 40);
 }

@@ -26,10 +26,11 @@ uint32_t bin_chunks(uint32_t records, uint64_t tiles) {
   return std::clamp<uint32_t>(records / 64, 1, uint32_t(most));
 }
 
-// Bands of tile rows of the binning pass: about 256 work-items in all, so that few
-// chunks still spread (each work-item reads all of its chunk's records once).
-uint32_t bin_bands(uint32_t chunks, uint32_t tiles_y) {
-  return std::clamp<uint32_t>(256 / chunks, 1, std::max<uint32_t>(tiles_y, 1));
+// Bands of tiles of the binning pass: about `items` work-items in all, so that few
+// chunks still spread over the device (each work-item reads its chunk's records once and
+// tests them against its band's tiles).
+uint32_t bin_bands(uint32_t chunks, uint64_t tiles, uint32_t items) {
+  return uint32_t(std::clamp<uint64_t>(items / chunks, 1, std::max<uint64_t>(tiles, 1)));
 }
 
 // The setup of layer `layer` of a layered draw: its targets moved to that layer.
@@ -95,7 +96,8 @@ DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
       cache_(cache),
       core_(cache.get(core_source())),
       scanner_(queue, core_),
-      tile_mode_(tile_variant_mode_from_env()) {
+      tile_mode_(tile_variant_mode_from_env()),
+      bin_items_(std::clamp<uint32_t>(queue.device().limits().max_compute_units * 64, 256, 16384)) {
   total_ = queue_.create_buffer(sizeof(uint32_t));
   static const uint32_t kZero = 0;
   zero_ = queue_.create_buffer_from(&kZero, sizeof(kZero));
@@ -618,7 +620,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   }
   // 5. Binning of every record of the scene: count, scan, scatter.
   ensure(hist_, hist_cap_, size_t(hist_n) * 4);
-  const uint32_t bands = bin_bands(nchunks, dps_[0].tiles_y);
+  const uint32_t bands = bin_bands(nchunks, tiles, bin_items_);
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_count");
     runtime::set_args(k, tris_, status_, record_capacity_, nchunks, bands, dps_[0].tiles_x,

@@ -306,6 +306,8 @@ class DrawPipeline {
   runtime::ProgramRef core_, stream_;
   Scanner scanner_;
   const TileVariantMode tile_mode_;
+  // Work-items the binning pass aims at (bin_bands): 64 per compute unit, at least 256.
+  const uint32_t bin_items_;
   DrawStats stats_;
   SceneCounters counters_;
 
