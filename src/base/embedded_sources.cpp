@@ -58,8 +58,4 @@ std::string expand_includes(std::string_view text) {
   return out;
 }
 
-std::string program_source(std::string_view name) {
-  return expand_includes(embedded_source(name));
-}
-
 }  // namespace clpipe::kernels

@@ -26,7 +26,4 @@ std::string_view embedded_source(std::string_view name);
 // so the device compiler needs no file system.
 std::string expand_includes(std::string_view text);
 
-// expand_includes(embedded_source(name)).
-std::string program_source(std::string_view name);
-
 }  // namespace clpipe::kernels

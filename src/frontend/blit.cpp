@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "base/embedded_sources.h"
+#include "compiler/emit/program_text.h"
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
 #include "frontend/format_support.h"
@@ -343,7 +343,7 @@ void Blitter::launch(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, con
     p.src_base = 0;
   }
 
-  if (!program_) program_ = programs_.get(kernels::program_source("blit.cl"));
+  if (!program_) program_ = programs_.get(compiler::assemble_kernel_files({"blit.cl"}));
   cl::Kernel& k = queue_.kernel(program_, "blit_texels");
   if (max_group_ == 0) max_group_ = max_group_size(k, queue_.device().device());
   const size_t group = group_for(p.launch_size[0], max_group_);

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <vector>
 
-#include "base/embedded_sources.h"
+#include "compiler/emit/program_text.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend {
@@ -92,7 +92,7 @@ DeviceOps::DeviceOps(runtime::Queue& queue, runtime::ProgramCache& programs)
 
 cl::Event DeviceOps::fill(const cl::Buffer& dst, const ByteRegion& r, const FillPattern& p) {
   if (r.end <= r.begin || r.rows == 0 || r.layers == 0) return queue_.marker();
-  if (!fill_program_) fill_program_ = programs_.get(kernels::program_source("fill.cl"));
+  if (!fill_program_) fill_program_ = programs_.get(compiler::assemble_kernel_files({"fill.cl"}));
   cl::Kernel& k = queue_.kernel(fill_program_, "fill_pattern");
   if (fill_max_group_ == 0) fill_max_group_ = max_group_size(k, queue_.device().device());
   const auto [first, count] = chunks_of(r);
@@ -110,7 +110,7 @@ cl::Event DeviceOps::fill(const cl::Buffer& dst, const ByteRegion& r, const Fill
 cl::Event DeviceOps::copy(const cl::Buffer& src, const ByteRegion& from, const cl::Buffer& dst,
                           const ByteRegion& to) {
   if (to.end <= to.begin || to.rows == 0 || to.layers == 0) return queue_.marker();
-  if (!copy_program_) copy_program_ = programs_.get(kernels::program_source("copy.cl"));
+  if (!copy_program_) copy_program_ = programs_.get(compiler::assemble_kernel_files({"copy.cl"}));
   cl::Kernel& k = queue_.kernel(copy_program_, "copy_rows");
   if (copy_max_group_ == 0) copy_max_group_ = max_group_size(k, queue_.device().device());
   const auto [first, count] = chunks_of(to);

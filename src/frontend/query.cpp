@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "base/embedded_sources.h"
+#include "compiler/emit/program_text.h"
 #include "kernels/raster_shared.h"
 #include "kernels/stream_shared.h"
 #include "runtime/error.h"
@@ -83,7 +83,7 @@ QueryImpl& query_of(const QueryHandle& q, uint64_t screen_id, const char* what) 
 }
 
 QueryTracker::QueryTracker(runtime::Queue& queue, runtime::ProgramCache& programs)
-    : queue_(queue), program_(programs.get(kernels::program_source("query.cl"))) {}
+    : queue_(queue), program_(programs.get(compiler::assemble_kernel_files({"query.cl"}))) {}
 
 cl::Buffer QueryTracker::new_query_words() {
   cl::Buffer b = queue_.create_buffer(CLP_QUERY_WORDS * 4);

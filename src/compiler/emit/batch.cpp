@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "base/embedded_sources.h"
 #include "base/error.h"
+#include "compiler/emit/program_text.h"
 
 namespace clpipe::compiler {
 
@@ -54,33 +54,32 @@ std::string batch_program_source(const std::vector<const EmittedShader*>& shader
       s += ", " + (decl ? p.decl : p.name);
     return s;
   };
-  std::string text;
+  ProgramText t;
   for (const auto& d : defs)
-    text += "#define " + d.first + " " + d.second + "\n";
-  text += "#define CLP_RESOURCE_PARAMS " + param_list(params, true) + "\n";
-  text += "#define CLP_RESOURCE_ARGS " + param_list(params, false) + "\n";
-  text += "#include \"shader_abi.h\"\n#include \"format.h\"\n";
+    t.prelude += "#define " + d.first + " " + d.second + "\n";
+  t.prelude += "#define CLP_RESOURCE_PARAMS " + param_list(params, true) + "\n";
+  t.prelude += "#define CLP_RESOURCE_ARGS " + param_list(params, false) + "\n";
   for (size_t k = 0; k < shaders.size(); ++k) {
     const std::string n = std::to_string(k);
-    text += "#undef CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_PARAMS " +
-            param_list(shaders[k]->params, true) + "\n";
-    text += "#define clp_shader_main clp_shader_main_" + n + "\n";
-    text += shaders[k]->body;
-    text += "#undef clp_shader_main\n";
+    t.bodies.push_back("#undef CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_PARAMS " +
+                       param_list(shaders[k]->params, true) + "\n" +
+                       "#define clp_shader_main clp_shader_main_" + n + "\n" + shaders[k]->body +
+                       "#undef clp_shader_main\n");
   }
-  text +=
-      "#undef CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_PARAMS " + param_list(params, true) + "\n";
   // A run-time choice, so that no body can be dropped as unreachable.
-  text += "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS) {\n";
-  text +=
+  std::string dispatch =
+      "#undef CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_PARAMS " + param_list(params, true) + "\n";
+  dispatch += "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS) {\n";
+  dispatch +=
       "  switch ((uint)CLP_LANE(io->exec_mask, 0) % " + std::to_string(shaders.size()) + "u) {\n";
   for (size_t k = 0; k < shaders.size(); ++k) {
-    text += "    case " + std::to_string(k) + ": clp_shader_main_" + std::to_string(k) +
-            "(io, stage" + param_list(shaders[k]->params, false) + "); break;\n";
+    dispatch += "    case " + std::to_string(k) + ": clp_shader_main_" + std::to_string(k) +
+                "(io, stage" + param_list(shaders[k]->params, false) + "); break;\n";
   }
-  text += "  }\n}\n";
-  text += std::string("#include \"") + harness_template_name(shaders[0]->stage) + "\"\n";
-  return kernels::expand_includes(text);
+  dispatch += "  }\n}\n";
+  t.bodies.push_back(dispatch);
+  t.files = {harness_template_name(shaders[0]->stage)};
+  return assemble_program(t);
 }
 
 }  // namespace clpipe::compiler

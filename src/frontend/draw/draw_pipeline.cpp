@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "base/embedded_sources.h"
+#include "compiler/emit/program_text.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend::draw {
@@ -13,8 +13,7 @@ namespace {
 
 // The fixed passes share one program: fewer builds, one cache entry.
 std::string core_source() {
-  return kernels::expand_includes(
-      "#include \"scan.cl\"\n#include \"prim.cl\"\n#include \"bin.cl\"\n");
+  return compiler::assemble_kernel_files({"scan.cl", "prim.cl", "bin.cl"});
 }
 
 // Chunks of the binning pass: enough work-items to spread the records, few enough that
@@ -109,7 +108,7 @@ DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
 }
 
 const runtime::ProgramRef& DrawPipeline::stream_program() {
-  if (!stream_) stream_ = cache_.get(kernels::expand_includes("#include \"stream.cl\"\n"));
+  if (!stream_) stream_ = cache_.get(compiler::assemble_kernel_files({"stream.cl"}));
   return stream_;
 }
 

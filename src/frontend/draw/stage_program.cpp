@@ -1,18 +1,15 @@
 #include "frontend/draw/stage_program.h"
 
-#include "base/embedded_sources.h"
+#include "compiler/emit/program_text.h"
 
 namespace clpipe::frontend::draw {
 
 std::string stage_program_source(const GeneratedCode& code, const char* template_name) {
-  std::string text;
-  text += code.prelude;
-  text += "\n#include \"shader_abi.h\"\n#include \"format.h\"\n";
-  text += code.body;
-  text += "\n#include \"";
-  text += template_name;
-  text += "\"\n";
-  return kernels::expand_includes(text);
+  compiler::ProgramText t;
+  t.prelude = code.prelude;
+  t.bodies = {code.body};
+  t.files = {template_name};
+  return compiler::assemble_program(t);
 }
 
 runtime::ProgramRef build_stage_program(runtime::ProgramCache& cache, const GeneratedCode& code,

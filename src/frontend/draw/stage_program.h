@@ -14,7 +14,8 @@ struct GeneratedCode {
   std::string body;     // functions, ending with clp_shader_main
 };
 
-// The full source: [prelude] [shader_abi.h and libraries] [body] [template].
+// The full source (compiler::assemble_program): [prelude] [shader_abi.h and libraries]
+// [body] [template].
 std::string stage_program_source(const GeneratedCode& code, const char* template_name);
 
 // Builds (or finds in the cache) the program; throws runtime::Error with the build log.
