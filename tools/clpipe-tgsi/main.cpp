@@ -235,6 +235,13 @@ std::string program_source(const EmittedShader& code, const std::string& templat
       g, template_name.empty() ? harness_template_name(code.stage) : template_name.c_str());
 }
 
+// The build log of a failed OpenCL build, ending in a newline; "" for other errors
+// (a bad request carries only its message).
+std::string build_log_of(const clpipe::Error& e) {
+  const auto* build = dynamic_cast<const clpipe::runtime::Error*>(&e);
+  return build && !build->build_log().empty() ? build->build_log() + "\n" : std::string();
+}
+
 // Runs the action on one file; false when the shader failed. Output is appended to
 // `out` / `err` so that parallel builds print whole reports.
 bool run_action(const Options& opt, const fs::path& path, const std::string& text,
@@ -282,9 +289,9 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
       *err += path.string() + ":" + d.to_string() + "\n";
     }
     return false;
-  } catch (const clpipe::runtime::Error& e) {
+  } catch (const clpipe::Error& e) {
     *err += path.string() + ": build failed: " + e.what() + "\n";
-    if (!e.build_log().empty()) *err += e.build_log() + "\n";
+    *err += build_log_of(e);
     return false;
   }
 }
@@ -347,16 +354,16 @@ size_t build_batched(const Options& opt, const std::vector<fs::path>& files, Bui
             out += items[i].path.string() + line;
           }
         }
-      } catch (const clpipe::runtime::Error&) {
+      } catch (const clpipe::Error&) {
         // Find the culprits: each member on its own, against its harness.
         for (size_t i : batches[b]) {
           try {
             build.cache->get(program_source(items[i].code, ""));
             if (!opt.quiet) out += items[i].path.string() + ": ok (alone)\n";
-          } catch (const clpipe::runtime::Error& e) {
+          } catch (const clpipe::Error& e) {
             ++bad;
             err += items[i].path.string() + ": build failed: " + e.what() + "\n";
-            if (!e.build_log().empty()) err += e.build_log() + "\n";
+            err += build_log_of(e);
           }
         }
       }
@@ -393,7 +400,7 @@ int main(int argc, char** argv) {
   if (opt.action == Action::kBuild) {
     try {
       build = make_build_context();
-    } catch (const clpipe::runtime::Error& e) {
+    } catch (const clpipe::Error& e) {
       std::cerr << "clpipe-tgsi: no OpenCL device: " << e.what() << "\n";
       return 2;
     }
