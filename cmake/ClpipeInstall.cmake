@@ -40,7 +40,8 @@ install(FILES ${PROJECT_BINARY_DIR}/clpipe.pc DESTINATION ${CMAKE_INSTALL_LIBDIR
 # ICD loader, libstdc++, zlib.
 # Recommends: Mesa's DRI drivers, whose virpipe driver clpipe-run starts programs with,
 # and util-linux's unshare (clpipe-run's private mount namespace); the library and
-# clpipe-vtest work without them.
+# clpipe-vtest work without them. Suggests: ocl-icd-opencl-dev, which a program built
+# against the library (find_package, pkg-config) links with (libOpenCL.so, OpenCL.pc).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME clpipe)
 set(CPACK_PACKAGE_VENDOR "clpipe")
@@ -53,5 +54,5 @@ set(CPACK_DEBIAN_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "pocl-opencl-icd | opencl-icd")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, util-linux")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "piglit")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ocl-icd-opencl-dev, piglit")
 include(CPack)

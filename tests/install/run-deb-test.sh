@@ -1,8 +1,8 @@
 #!/bin/sh
 # The package test: `cpack -G DEB` on the build, then the .deb's control fields and
 # contents: it declares an OpenCL ICD (and the loader) as dependencies, recommends Mesa's
-# DRI drivers for clpipe-run, and holds the tools, the library, the headers and the
-# CMake and pkg-config files under /usr.
+# DRI drivers for clpipe-run and suggests the OpenCL development files, and holds the
+# tools, the library, the headers and the CMake and pkg-config files under /usr.
 #   usage: run-deb-test.sh BUILD_DIR
 set -eu
 build=$1
@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
   { cat "$work/cpack.log"; exit 1; }
 deb=$(ls "$work"/clpipe_*.deb)
 echo "built $(basename "$deb")"
-dpkg-deb -f "$deb" Package Version Architecture Depends Recommends
+dpkg-deb -f "$deb" Package Version Architecture Depends Recommends Suggests
 bad=0
 need_field() { # FIELD TEXT
   dpkg-deb -f "$deb" "$1" | grep -qF "$2" || { echo "MISSING in $1: $2"; bad=1; }
@@ -22,6 +22,7 @@ need_field Depends "ocl-icd-libopencl1"
 need_field Depends "libc6"
 need_field Depends "libstdc++6"
 need_field Recommends "libgl1-mesa-dri"
+need_field Suggests "ocl-icd-opencl-dev"
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$work/files"
 for f in ./usr/bin/clpipe-vtest ./usr/bin/clpipe-run ./usr/bin/clpipe-info ./usr/bin/clpipe-tgsi \
   ./usr/bin/clpipe-demo ./usr/include/clpipe/clpipe.h ./usr/lib/libclpipe.a \
