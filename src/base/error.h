@@ -20,7 +20,6 @@ class Error : public std::runtime_error {
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
 
   ErrorCode code() const { return code_; }
-  Status to_status() const { return Status(code_, what()); }
 
  private:
   ErrorCode code_;
