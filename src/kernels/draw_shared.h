@@ -25,11 +25,10 @@
 #define CLP_I64 int64_t
 #endif
 
-// Tiles are kClpTileSize x kClpTileSize pixels (a power of two); one work-group of
-// kClpTileQuads work-items shades a tile, one 2x2 quad per work-item.
+// Tiles are CLP_TILE_SIZE x CLP_TILE_SIZE pixels (a power of two); one work-group shades
+// a tile, one block of CLP_LANES pixels per work-item (tile.cl).
 #define CLP_TILE_SIZE_LOG2 4
 #define CLP_TILE_SIZE (1 << CLP_TILE_SIZE_LOG2)
-#define CLP_TILE_QUADS ((CLP_TILE_SIZE / 2) * (CLP_TILE_SIZE / 2))
 // Window coordinates are snapped to 1/2^CLP_SUBPIXEL_BITS pixel.
 #define CLP_SUBPIXEL_BITS 8
 #define CLP_SUBPIXEL_ONE (1 << CLP_SUBPIXEL_BITS)

@@ -22,10 +22,10 @@
 //                                     followed it
 //   gs_count[i]                       GS: vertices EMIT asked for (may exceed max_vertices:
 //                                     the extra ones are counted, not stored)
-// Lanes: the work-item's four lanes are invocations 4g .. 4g+3; fragment lanes form a
-// 2x2 quad (lane = x + 2 * y), so derivatives see the inputs of four consecutive
-// invocations. TCS: one work-group per patch, invocation k of patch p is lane k % 4 of
-// work-item k / 4, so BARRIER synchronises a patch. Invocation i belongs to primitive
+// Lanes: the work-item's CLP_LANES (L) lanes are invocations Lg .. Lg + L - 1; fragment
+// lanes form 2x2 quads (lane = 4q + x + 2 * y), so derivatives see the inputs of four
+// consecutive invocations. TCS: one work-group per patch, invocation k of patch p is
+// lane k % L of work-item k / L, so BARRIER synchronises a patch. Invocation i belongs to primitive
 // i / inv_per_prim (GS, TES) — for the TCS, to its patch.
 
 #include "shader_lib.h"
@@ -39,8 +39,8 @@ struct ClpStageCtx {
   global uint* vout;
   global uint* gs_meta;
   global uint* gs_count;
-  int inv[4];   // invocation of each lane
-  int prim[4];  // primitive / patch of each lane
+  int inv[CLP_LANES];   // invocation of each lane
+  int prim[CLP_LANES];  // primitive / patch of each lane
   uint verts_per_prim;
   uint max_vertices;
 };
@@ -168,16 +168,16 @@ kernel void harness_main(uint count, uint inv_per_prim, uint verts_per_prim, uin
   ctx.gs_count = gs_count;
   ctx.verts_per_prim = verts_per_prim;
   ctx.max_vertices = max_vertices;
-  int exec[4], helper[4];
-  for (int l = 0; l < 4; ++l) {
+  int exec[CLP_LANES], helper[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
 #ifdef CLP_STAGE_TESS_CTRL
-    const int k = (int)get_local_id(0) * 4 + l;  // invocation within the patch
+    const int k = (int)get_local_id(0) * CLP_LANES + l;  // invocation within the patch
     const int p = (int)get_group_id(0);
     const bool live = k < CLP_TCS_VERTICES_OUT && (uint)(p * CLP_TCS_VERTICES_OUT + k) < count;
     ctx.inv[l] = live ? p * CLP_TCS_VERTICES_OUT + k : -1;
     ctx.prim[l] = live ? p : -1;
 #else
-    const uint i = (uint)get_global_id(0) * 4u + (uint)l;
+    const uint i = (uint)get_global_id(0) * CLP_LANES + (uint)l;
     const bool live = i < count;
     ctx.inv[l] = live ? (int)i : -1;
     ctx.prim[l] = live ? (int)(i / max(inv_per_prim, 1u)) : -1;
@@ -186,12 +186,13 @@ kernel void harness_main(uint count, uint inv_per_prim, uint verts_per_prim, uin
     helper[l] = live ? lane_state[2 * ctx.inv[l] + 1] : 0;
   }
   ClpShaderIo io;
-  io.exec_mask = (vi)(exec[0], exec[1], exec[2], exec[3]);
-  io.helper_mask = (vi)(helper[0], helper[1], helper[2], helper[3]);
+  io.exec_mask = CLP_PACK(exec);
+  io.helper_mask = CLP_PACK(helper);
   for (int r = 0; r < CLP_NUM_INPUTS; ++r) {
     for (int c = 0; c < 4; ++c) {
-      int idx[4];
-      for (int l = 0; l < 4; ++l) idx[l] = ctx.inv[l] >= 0 ? (ctx.inv[l] * CLP_NUM_INPUTS + r) * 4 + c : -1;
+      int idx[CLP_LANES];
+      for (int l = 0; l < CLP_LANES; ++l)
+        idx[l] = ctx.inv[l] >= 0 ? (ctx.inv[l] * CLP_NUM_INPUTS + r) * 4 + c : -1;
       io.in[r][c] = clp_harness_gather(in, idx);
     }
   }
@@ -201,7 +202,7 @@ kernel void harness_main(uint count, uint inv_per_prim, uint verts_per_prim, uin
 
   clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
 
-  for (int l = 0; l < 4; ++l) {
+  for (int l = 0; l < CLP_LANES; ++l) {
     if (ctx.inv[l] < 0) continue;
     const int i = ctx.inv[l];
     exec_out[i] = CLP_LANE(io.exec_mask, l);

@@ -176,31 +176,35 @@ inline uint clp_zs_depth_key(uint fmt, float z) {
   return (uint)min(r, maxv);
 }
 
-// clp_zs_depth_key of the four fragments of a quad, lane for lane the same keys.
-inline uint4 clp_zs_depth_key4(uint fmt, float4 z) {
+// The lane-vector forms below (vf, vu, vi of shader_abi.h: the tile pass's fragments)
+// compute lane for lane what the scalar forms compute.
+#define CLP_VUL CLP_VN(ulong)
+
+// clp_zs_depth_key of the lanes' fragments.
+inline vu clp_zs_depth_key_v(uint fmt, vf z) {
   if (clp_zs_depth_float(fmt)) {
-    return select(as_uint4(z), (uint4)(0u), as_uint4(isnan(z) | (z == 0.0f)));
+    return select(CLP_AS_VU(z), (vu)(0u), CLP_AS_VU(isnan(z) | (z == 0.0f)));
   }
   const uint bits = clp_zs_depth_bits(fmt);
   const ulong maxv = (bits >= 32 ? 0xffffffffUL : ((1UL << bits) - 1));
   // For 0 < z < 1, z = m / 2^k with the 24-bit mantissa m (implicit bit included) and
   // k = 150 - biased exponent, the m and k of clp_zs_depth_key, read from the bits
   // rather than with frexp (denormals give k = 150: key 0 there as in frexp's case).
-  const uint4 u = as_uint4(z);
-  const ulong4 m = convert_ulong4((u & 0x7fffffu) | 0x800000u);
-  const int4 k = (int4)(150) - as_int4(u >> 23);
+  const vu u = CLP_AS_VU(z);
+  const CLP_VUL m = CLP_VN(convert_ulong)((u & 0x7fffffu) | 0x800000u);
+  const vi k = (vi)(150) - CLP_AS_VI(u >> 23);
   // Lanes outside 0 < z < 1 are replaced below; their shift only has to stay defined.
-  const ulong4 sh = convert_ulong4(clamp(k, 24, 63));
-  const ulong4 prod = m * (ulong4)(maxv);
-  const ulong4 r = min((prod + ((ulong4)(1UL) << (sh - 1UL))) >> sh, (ulong4)(maxv));
-  uint4 key = convert_uint4(r);
-  key = select(key, (uint4)(0u), as_uint4(k >= (int4)(64)));
-  key = select(key, (uint4)((uint)maxv), as_uint4(z >= 1.0f));
-  return select(key, (uint4)(0u), as_uint4(!(z > 0.0f)));
+  const CLP_VUL sh = CLP_VN(convert_ulong)(clamp(k, 24, 63));
+  const CLP_VUL prod = m * (CLP_VUL)(maxv);
+  const CLP_VUL r = min((prod + ((CLP_VUL)(1UL) << (sh - 1UL))) >> sh, (CLP_VUL)(maxv));
+  vu key = CLP_CONVERT_VU(r);
+  key = select(key, (vu)(0u), CLP_AS_VU(k >= (vi)(64)));
+  key = select(key, (vu)((uint)maxv), CLP_AS_VU(z >= 1.0f));
+  return select(key, (vu)(0u), CLP_AS_VU(!(z > 0.0f)));
 }
 
-// clp_zs_get_depth / clp_zs_set_depth on the first words of four pixels.
-inline uint4 clp_zs_get_depth4(uint fmt, uint4 w) {
+// clp_zs_get_depth / clp_zs_set_depth on the first words of the lanes' pixels.
+inline vu clp_zs_get_depth_v(uint fmt, vu w) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return w & 0xffffu;
@@ -215,11 +219,11 @@ inline uint4 clp_zs_get_depth4(uint fmt, uint4 w) {
     case CLP_FMT_Z32_FLOAT_S8X24_UINT:
       return w;
     default:
-      return (uint4)(0u);
+      return (vu)(0u);
   }
 }
 
-inline uint4 clp_zs_set_depth4(uint fmt, uint4 w, uint4 key) {
+inline vu clp_zs_set_depth_v(uint fmt, vu w, vu key) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return key & 0xffffu;
@@ -249,7 +253,7 @@ inline float clp_zs_depth_value(uint fmt, uint key) {
 }
 
 // clpipe::CompareFunc (NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS) of a
-// and b, one body for scalars and four-lane vectors: `never` / `always` are the type's
+// and b, one body for scalars and lane vectors: `never` / `always` are the type's
 // false / true (vector comparisons give -1 where they hold).
 #define CLP_COMPARE_BODY(func, a, b, never, always) \
   switch (func) {                                   \
@@ -277,11 +281,11 @@ inline bool clp_compare_u(uint func, uint a, uint b) {
 inline bool clp_compare_f(uint func, float a, float b) {
   CLP_COMPARE_BODY(func, a, b, false, true)
 }
-inline int4 clp_compare_u4(uint func, uint4 a, uint4 b) {
-  CLP_COMPARE_BODY(func, a, b, (int4)(0), (int4)(-1))
+inline vi clp_compare_u_v(uint func, vu a, vu b) {
+  CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))
 }
-inline int4 clp_compare_f4(uint func, float4 a, float4 b) {
-  CLP_COMPARE_BODY(func, a, b, (int4)(0), (int4)(-1))
+inline vi clp_compare_f_v(uint func, vf a, vf b) {
+  CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))
 }
 
 // clpipe::StencilOp on an 8-bit stencil value.

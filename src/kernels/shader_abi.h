@@ -8,15 +8,16 @@
 // and the template sees everything.
 //
 // Execution model (design.md): one work-item runs CLP_LANES lanes. Every TGSI register
-// channel is one `vf` holding one value per lane (float4 for 4 lanes, float for 1).
-// Integer opcodes reinterpret the bits (vi/vu). Lanes are: the 2x2 pixels of a quad
-// (fragment: lane = x + 2*y within the quad), four vertices (vertex), four primitives
+// channel is one `vf` holding one value per lane (float16 for 16 lanes, float for 1).
+// Integer opcodes reinterpret the bits (vi/vu). Lanes are: fragment: 4, 8 or 16 pixels,
+// quad-major (lane = 4 * quad + x + 2 * y, x and y within the 2x2 quad), so derivatives
+// are swizzles within each group of four; four vertices (vertex), four primitives
 // (geometry), one thread (compute, CLP_LANES == 1 so that BARRIER maps to barrier()).
 //
 // What the generated prelude must define:
 //   one of CLP_STAGE_VERTEX, CLP_STAGE_TESS_CTRL, CLP_STAGE_TESS_EVAL,
 //          CLP_STAGE_GEOMETRY, CLP_STAGE_FRAGMENT, CLP_STAGE_COMPUTE
-//   CLP_LANES                1 or 4
+//   CLP_LANES                1, 4, 8 or 16 (fragment: 4, 8 or 16)
 //   CLP_NUM_INPUTS           max IN register index + 1 (0 if none)
 //   CLP_NUM_OUTPUTS          max OUT register index + 1 (0 if none)
 //   CLP_RESOURCE_PARAMS      ", <type> <name>, ..." kernel parameters the shader needs
@@ -41,37 +42,55 @@
 #define CLPIPE_SHADER_ABI_H
 
 #ifndef CLP_LANES
-#error "CLP_LANES must be defined (1 or 4) before shader_abi.h"
+#error "CLP_LANES must be defined (1, 4, 8 or 16) before shader_abi.h"
 #endif
 
-#if CLP_LANES == 4
-typedef float4 vf;
-typedef int4 vi;
-typedef uint4 vu;
-#define CLP_AS_VF as_float4
-#define CLP_AS_VI as_int4
-#define CLP_AS_VU as_uint4
-#define CLP_CONVERT_VF convert_float4
-#define CLP_CONVERT_VI convert_int4
-#define CLP_CONVERT_VU convert_uint4
-// A vector comparison already yields ~0 / 0 per lane.
-#define CLP_MASK(cmp) (cmp)
-#define CLP_LANE(v, l) ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (v).s3)
-#elif CLP_LANES == 1
-typedef float vf;
-typedef int vi;
-typedef uint vu;
-#define CLP_AS_VF as_float
-#define CLP_AS_VI as_int
-#define CLP_AS_VU as_uint
-#define CLP_CONVERT_VF convert_float
-#define CLP_CONVERT_VI convert_int
-#define CLP_CONVERT_VU convert_uint
+// CLP_VN(name): the OpenCL name of the lane-vector form of `name` (float -> float16,
+// as_int -> as_int16, vload -> vload16); CLP_VN2(name, suffix) inserts the width before
+// a suffix (convert_int, _sat_rtz -> convert_int16_sat_rtz). At 1 lane: the scalar names.
+#if CLP_LANES == 1
+#define CLP_LANE_SFX
+#elif CLP_LANES == 4
+#define CLP_LANE_SFX 4
+#elif CLP_LANES == 8
+#define CLP_LANE_SFX 8
+#elif CLP_LANES == 16
+#define CLP_LANE_SFX 16
+#else
+#error "CLP_LANES must be 1, 4, 8 or 16"
+#endif
+#define CLP_PASTE3_(a, b, c) a##b##c
+#define CLP_PASTE3(a, b, c) CLP_PASTE3_(a, b, c)
+#define CLP_VN(name) CLP_PASTE3(name, CLP_LANE_SFX, )
+#define CLP_VN2(name, suffix) CLP_PASTE3(name, CLP_LANE_SFX, suffix)
+
+typedef CLP_VN(float) vf;
+typedef CLP_VN(int) vi;
+typedef CLP_VN(uint) vu;
+#define CLP_AS_VF CLP_VN(as_float)
+#define CLP_AS_VI CLP_VN(as_int)
+#define CLP_AS_VU CLP_VN(as_uint)
+#define CLP_CONVERT_VF CLP_VN(convert_float)
+#define CLP_CONVERT_VI CLP_VN(convert_int)
+#define CLP_CONVERT_VU CLP_VN(convert_uint)
+
+// CLP_LANE(v, l): lane l of v as a scalar (l constant once loops are unrolled).
+#if CLP_LANES == 1
 // A scalar comparison yields 1 / 0: turn it into ~0 / 0 like the vector form.
 #define CLP_MASK(cmp) (-(int)(cmp))
 #define CLP_LANE(v, l) (v)
 #else
-#error "CLP_LANES must be 1 or 4"
+// A vector comparison already yields ~0 / 0 per lane.
+#define CLP_MASK(cmp) (cmp)
+#define CLP_LANE4_(v, l) ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (v).s3)
+#if CLP_LANES == 4
+#define CLP_LANE(v, l) CLP_LANE4_(v, l)
+#elif CLP_LANES == 8
+#define CLP_LANE(v, l) ((l) < 4 ? CLP_LANE4_((v).lo, (l)) : CLP_LANE4_((v).hi, (l)-4))
+#else
+#define CLP_LANE8_(v, l) ((l) < 4 ? CLP_LANE4_((v).lo, (l)) : CLP_LANE4_((v).hi, (l)-4))
+#define CLP_LANE(v, l) ((l) < 8 ? CLP_LANE8_((v).lo, (l)) : CLP_LANE8_((v).hi, (l)-8))
+#endif
 #endif
 
 typedef struct ClpStageCtx ClpStageCtx;

@@ -7,7 +7,7 @@
 //
 // Included at the top of every generated body, after the prelude, shader_abi.h and
 // format.h (which provides the half-float and normalised conversions). Every function
-// works for CLP_LANES 4 (one value per lane in a vector) and 1 (scalars).
+// works for CLP_LANES 4, 8 and 16 (one value per lane in a vector) and 1 (scalars).
 //
 // Conventions: masks are vi with ~0 (active) or 0 per lane; results of inactive lanes of
 // a gather are 0; scatters and atomics touch memory only for active lanes in range.
@@ -16,22 +16,21 @@
 
 #include "shader_lib_shared.h"
 
-#if CLP_LANES == 4
+#if CLP_LANES > 1
 #define CLP_ANY(m) any(m)
-// Lane l of a vector as the scalar type; lane l set in a mask.
-#define CLP_ONE_LANE(l) ((vi)(0, 1, 2, 3) == (vi)(l))
+#if CLP_LANES == 4
 #define CLP_LANE_IDS ((vi)(0, 1, 2, 3))
+#elif CLP_LANES == 8
+#define CLP_LANE_IDS ((vi)(0, 1, 2, 3, 4, 5, 6, 7))
+#else
+#define CLP_LANE_IDS ((vi)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15))
+#endif
+// Lane l set in a mask.
+#define CLP_ONE_LANE(l) (CLP_LANE_IDS == (vi)(l))
 #define CLP_UNPACK(T, v, a) \
-  T a[4];                   \
-  vstore4((v), 0, a)
-#define CLP_PACK(a) vload4(0, a)
-#define CLP_F2I_SAT(x) convert_int4_sat_rtz(x)
-#define CLP_F2U_SAT(x) convert_uint4_sat_rtz(x)
-#define CLP_F2I_FLOOR(x) convert_int4_sat_rtn(x)
-#define CLP_CVT_VU convert_uint4
-#define CLP_CVT_VI convert_int4
-#define CLP_AS_VUL as_ulong4
-#define CLP_AS_VL as_long4
+  T a[CLP_LANES];           \
+  CLP_VN(vstore)((v), 0, a)
+#define CLP_PACK(a) CLP_VN(vload)(0, a)
 #else
 #define CLP_ANY(m) ((m) != 0)
 #define CLP_ONE_LANE(l) ((vi)(-1))
@@ -40,14 +39,14 @@
   T a[1];                   \
   a[0] = (v)
 #define CLP_PACK(a) (a[0])
-#define CLP_F2I_SAT(x) convert_int_sat_rtz(x)
-#define CLP_F2U_SAT(x) convert_uint_sat_rtz(x)
-#define CLP_F2I_FLOOR(x) convert_int_sat_rtn(x)
-#define CLP_CVT_VU convert_uint
-#define CLP_CVT_VI convert_int
-#define CLP_AS_VUL as_ulong
-#define CLP_AS_VL as_long
 #endif
+#define CLP_F2I_SAT(x) CLP_VN2(convert_int, _sat_rtz)(x)
+#define CLP_F2U_SAT(x) CLP_VN2(convert_uint, _sat_rtz)(x)
+#define CLP_F2I_FLOOR(x) CLP_VN2(convert_int, _sat_rtn)(x)
+#define CLP_CVT_VU CLP_VN(convert_uint)
+#define CLP_CVT_VI CLP_VN(convert_int)
+#define CLP_AS_VUL CLP_VN(as_ulong)
+#define CLP_AS_VL CLP_VN(as_long)
 
 // A lane vector broadcast from bits.
 #define CLP_VF_BITS(u) CLP_AS_VF((vu)(u))
@@ -85,18 +84,16 @@ vf clp_ssg(vf x) {
 // SIN / COS lane by lane: PoCL's float4 sin/cos give wrong results for small lanes when
 // another lane is huge (e.g. sin(0.001) = 0.008 next to 1e10); the scalar calls are right.
 vf clp_sin(vf x) {
-#if CLP_LANES == 4
-  return (vf)(sin(x.s0), sin(x.s1), sin(x.s2), sin(x.s3));
-#else
-  return sin(x);
-#endif
+  CLP_UNPACK(float, x, a);
+  for (int l = 0; l < CLP_LANES; ++l)
+    a[l] = sin(a[l]);
+  return CLP_PACK(a);
 }
 vf clp_cos(vf x) {
-#if CLP_LANES == 4
-  return (vf)(cos(x.s0), cos(x.s1), cos(x.s2), cos(x.s3));
-#else
-  return cos(x);
-#endif
+  CLP_UNPACK(float, x, a);
+  for (int l = 0; l < CLP_LANES; ++l)
+    a[l] = cos(a[l]);
+  return CLP_PACK(a);
 }
 
 // ---------------------------------------------------------------------------------
@@ -189,18 +186,26 @@ vi clp_issg(vi x) {
 // ---------------------------------------------------------------------------------
 // Packing (PK2H, UP2H, PK2US, PK4B, PK4UB) through format.h's exact converters.
 
-vu clp_f2h(vf x) {
+// format.h converts four values at a time: wider lane vectors go by quarters or halves.
 #if CLP_LANES == 4
-  return clp_float_bits4_to_half4(as_uint4(x));
-#else
+#define CLP_BY4(f, x) f(x)
+#elif CLP_LANES == 8
+#define CLP_BY4(f, x) ((vu)(f((x).lo), f((x).hi)))
+#elif CLP_LANES == 16
+#define CLP_BY4(f, x) ((vu)(f((x).lo.lo), f((x).lo.hi), f((x).hi.lo), f((x).hi.hi)))
+#endif
+vu clp_f2h(vf x) {
+#if CLP_LANES == 1
   return clp_float_bits_to_half(as_uint(x));
+#else
+  return CLP_BY4(clp_float_bits4_to_half4, CLP_AS_VU(x));
 #endif
 }
 vf clp_h2f(vu h) {
-#if CLP_LANES == 4
-  return as_float4(clp_half4_to_float_bits4(h & (vu)(0xffffu)));
-#else
+#if CLP_LANES == 1
   return as_float(clp_half_to_float_bits(h & 0xffffu));
+#else
+  return CLP_AS_VF(CLP_BY4(clp_half4_to_float_bits4, h & (vu)(0xffffu)));
 #endif
 }
 // Each lane of x through a normalised converter of format_convert.h, n bits.
@@ -220,22 +225,47 @@ vu clp_f2snorm(vf x, uint n) {
 }
 
 // ---------------------------------------------------------------------------------
-// Derivatives of a 2x2 quad (lane = x + 2 * y): coarse ones use the top row / left
-// column for the whole quad, fine ones each row / column.
+// Derivatives within each 2x2 quad (lanes 4q .. 4q + 3, lane = 4q + x + 2 * y): coarse
+// ones use the quad's top row / left column for the whole quad, fine ones each row /
+// column. Swizzles of whole quads, so every quad's result is its own.
 #if CLP_LANES == 4
 vf clp_ddx(vf v) {
-  return (vf)(v.s1 - v.s0);
+  return v.s1111 - v.s0000;
 }
 vf clp_ddy(vf v) {
-  return (vf)(v.s2 - v.s0);
+  return v.s2222 - v.s0000;
 }
 vf clp_ddx_fine(vf v) {
-  const float a = v.s1 - v.s0, b = v.s3 - v.s2;
-  return (vf)(a, a, b, b);
+  return v.s1133 - v.s0022;
 }
 vf clp_ddy_fine(vf v) {
-  const float a = v.s2 - v.s0, b = v.s3 - v.s1;
-  return (vf)(a, b, a, b);
+  return v.s2323 - v.s0101;
+}
+#elif CLP_LANES == 8
+vf clp_ddx(vf v) {
+  return v.s11115555 - v.s00004444;
+}
+vf clp_ddy(vf v) {
+  return v.s22226666 - v.s00004444;
+}
+vf clp_ddx_fine(vf v) {
+  return v.s11335577 - v.s00224466;
+}
+vf clp_ddy_fine(vf v) {
+  return v.s23236767 - v.s01014545;
+}
+#elif CLP_LANES == 16
+vf clp_ddx(vf v) {
+  return v.s111155559999dddd - v.s000044448888cccc;
+}
+vf clp_ddy(vf v) {
+  return v.s22226666aaaaeeee - v.s000044448888cccc;
+}
+vf clp_ddx_fine(vf v) {
+  return v.s1133557799bbddff - v.s0022446688aaccee;
+}
+vf clp_ddy_fine(vf v) {
+  return v.s23236767ababefef - v.s010145458989cdcd;
 }
 #endif
 
@@ -459,23 +489,17 @@ vu clp_ballot(vu x, vi m) {
 // ---------------------------------------------------------------------------------
 // 64-bit values in channel pairs: low word in the first channel of the pair.
 #ifdef CLP_SHADER_INT64
-#if CLP_LANES == 4
-typedef long4 vl;
-typedef ulong4 vul;
-#define CLP_CVT_VL convert_long4
-#define CLP_CVT_VUL convert_ulong4
-#define CLP_F2L_SAT(x) convert_long4_sat_rtz(x)
-#define CLP_F2UL_SAT(x) convert_ulong4_sat_rtz(x)
+typedef CLP_VN(long) vl;
+typedef CLP_VN(ulong) vul;
+#define CLP_CVT_VL CLP_VN(convert_long)
+#define CLP_CVT_VUL CLP_VN(convert_ulong)
+#define CLP_F2L_SAT(x) CLP_VN2(convert_long, _sat_rtz)(x)
+#define CLP_F2UL_SAT(x) CLP_VN2(convert_ulong, _sat_rtz)(x)
 // 64-bit comparison -> 32-bit lane mask (ints of a pair's result) or 64-bit select mask.
-#define CLP_LMASK(cmp) convert_int4(cmp)
+#if CLP_LANES > 1
+#define CLP_LMASK(cmp) CLP_VN(convert_int)(cmp)
 #define CLP_M64(cmp) (cmp)
 #else
-typedef long vl;
-typedef ulong vul;
-#define CLP_CVT_VL convert_long
-#define CLP_CVT_VUL convert_ulong
-#define CLP_F2L_SAT(x) convert_long_sat_rtz(x)
-#define CLP_F2UL_SAT(x) convert_ulong_sat_rtz(x)
 #define CLP_LMASK(cmp) (-(int)(cmp))
 #define CLP_M64(cmp) (-(long)(cmp))
 #endif
@@ -510,29 +534,18 @@ vl clp_i64mod(vl a, vl b) {
 
 #ifdef CLP_SHADER_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#if CLP_LANES == 4
-typedef double4 vd;
-#define CLP_AS_VD as_double4
-#define CLP_CVT_VD convert_double4
-#define CLP_D2I_SAT(x) convert_int4_sat_rtz(clp_d_nonan(x))
-#define CLP_D2U_SAT(x) convert_uint4_sat_rtz(clp_d_nonan(x))
-#define CLP_D2F(x) convert_float4(x)
-#define CLP_D2L_SAT(x) convert_long4_sat_rtz(clp_d_nonan(x))
-#define CLP_D2UL_SAT(x) convert_ulong4_sat_rtz(clp_d_nonan(x))
-#else
-typedef double vd;
-#define CLP_AS_VD as_double
-#define CLP_CVT_VD convert_double
-#define CLP_D2I_SAT(x) convert_int_sat_rtz(clp_d_nonan(x))
-#define CLP_D2U_SAT(x) convert_uint_sat_rtz(clp_d_nonan(x))
-#define CLP_D2F(x) convert_float(x)
-#define CLP_D2L_SAT(x) convert_long_sat_rtz(clp_d_nonan(x))
-#define CLP_D2UL_SAT(x) convert_ulong_sat_rtz(clp_d_nonan(x))
-#endif
+typedef CLP_VN(double) vd;
+#define CLP_AS_VD CLP_VN(as_double)
+#define CLP_CVT_VD CLP_VN(convert_double)
+#define CLP_D2I_SAT(x) CLP_VN2(convert_int, _sat_rtz)(clp_d_nonan(x))
+#define CLP_D2U_SAT(x) CLP_VN2(convert_uint, _sat_rtz)(clp_d_nonan(x))
+#define CLP_D2F(x) CLP_VN(convert_float)(x)
+#define CLP_D2L_SAT(x) CLP_VN2(convert_long, _sat_rtz)(clp_d_nonan(x))
+#define CLP_D2UL_SAT(x) CLP_VN2(convert_ulong, _sat_rtz)(clp_d_nonan(x))
 // NaN as 0.0: OpenCL 1.2 (6.2.3.3) says a saturated conversion "should" turn NaN into 0,
 // and NVIDIA's double conversions give INT_MIN instead; GL's D2I of NaN is 0 here.
 vd clp_d_nonan(vd x) {
-#if CLP_LANES == 4
+#if CLP_LANES > 1
   return select(x, (vd)(0.0), isnan(x));
 #else
   return isnan(x) ? 0.0 : x;

@@ -1,6 +1,7 @@
 // The tile pass of a scene's run of draws (ClpRunParams): one work-group per
-// CLP_TILE_SIZE^2 screen tile, one 2x2 quad per work-item. Each work-item loads its four
-// pixels' depth/stencil once (and their colour at most once, when a fragment first
+// CLP_TILE_SIZE^2 screen tile, one block of CLP_LANES pixels per work-item (2x2, 4x2 or
+// 4x4: whole quads, lanes in the quad-major order of shader_abi.h). Each work-item loads
+// its pixels' depth/stencil once (and their colour at most once, when a fragment first
 // reads it), walks the run's part of the tile's primitive list in API order with each
 // record's own draw state (coverage with the fill convention, early or late
 // depth/stencil, the fragment shader, alpha test, blending or logic op, colour masks),
@@ -22,6 +23,7 @@
 #include "raster_blend.h"
 #include "raster_shared.h"
 #include "raster_zs.h"
+#include "shader_lib.h"  // lane helpers (CLP_PACK, CLP_LANE_IDS); generated bodies include it too
 
 // The state a specialised variant of this program compiles in: tile_variant.cpp
 // prepends CLP_TILE_KEY, the CLP_TILE_* values and clp_tile_rt_*() of one
@@ -46,6 +48,34 @@
 #define CLP_KEYED_LOGICOP_FUNC(rp) ((rp)->logicop_func)
 #define CLP_KEYED_RT(rp, r, field) ((rp)->rt[r].field)
 #endif
+
+// The pixel block of a work-item: CLP_BLOCK_W x CLP_BLOCK_H pixels, lane l at
+// (clp_lane_dx(l), clp_lane_dy(l)) from its top-left corner: quad q = l / 4 at
+// (2 (q % 2), 2 (q / 2)), then x + 2 y within the quad.
+#define CLP_BLOCK_W (CLP_LANES >= 8 ? 4 : 2)
+#define CLP_BLOCK_H (CLP_LANES == 16 ? 4 : 2)
+#define CLP_TILE_ITEMS ((CLP_TILE_SIZE / CLP_BLOCK_W) * (CLP_TILE_SIZE / CLP_BLOCK_H))
+inline int clp_lane_dx(int l) {
+  return ((l >> 2) & 1) * 2 + (l & 1);
+}
+inline int clp_lane_dy(int l) {
+  return (l >> 3) * 2 + ((l >> 1) & 1);
+}
+#if CLP_LANES == 4
+#define CLP_LANE_DX ((vi)(0, 1, 0, 1))
+#define CLP_LANE_DY ((vi)(0, 0, 1, 1))
+#elif CLP_LANES == 8
+#define CLP_LANE_DX ((vi)(0, 1, 0, 1, 2, 3, 2, 3))
+#define CLP_LANE_DY ((vi)(0, 0, 1, 1, 0, 0, 1, 1))
+#elif CLP_LANES == 16
+#define CLP_LANE_DX ((vi)(0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3))
+#define CLP_LANE_DY ((vi)(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3))
+#else
+#error "the tile pass runs 4, 8 or 16 lanes"
+#endif
+// 64-bit lane vectors: the edge functions.
+typedef CLP_VN(long) vlong;
+#define CLP_CONVERT_VLONG CLP_VN(convert_long)
 
 #include "tile_fs.h"
 
@@ -208,8 +238,8 @@ inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* 
 // Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
 // to the near, far and user planes are all >= 0. lp are the weights of the original
 // vertices, vert their post-transform indices.
-inline int4 clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
-                           const uint* vert, const vf* lp) {
+inline vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
+                         const uint* vert, const vf* lp) {
   const uint no = dp->num_outputs;
   float4 pos[3], cv[3], cd[3][2];
   for (int i = 0; i < 3; ++i) {
@@ -220,7 +250,7 @@ inline int4 clp_pixel_clip(global const ClpDrawParams* dp, global const float4* 
                                           : (float4)(0.0f);
     }
   }
-  int4 keep = (int4)(-1);
+  vi keep = (vi)(-1);
   float d[3];
   if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
     const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
@@ -257,67 +287,69 @@ inline void clp_counter_add(global uint* c, uint n) {
   if (old + n < old) atomic_inc(&c[1]);
 }
 
-inline uint clp_lanes(int4 m) { return (m.x ? 1u : 0u) + (m.y ? 1u : 0u) + (m.z ? 1u : 0u) + (m.w ? 1u : 0u); }
-
 // Bit l set where lane l of m is set.
-inline uint clp_lane_bits(int4 m) {
-  return (m.x ? 1u : 0u) | (m.y ? 2u : 0u) | (m.z ? 4u : 0u) | (m.w ? 8u : 0u);
+inline uint clp_lane_bits(vi m) {
+  uint bits = 0u;
+  for (int l = 0; l < CLP_LANES; ++l)
+    bits |= CLP_LANE(m, l) ? 1u << l : 0u;
+  return bits;
+}
+
+inline uint clp_lanes(vi m) {
+  return popcount(clp_lane_bits(m));
 }
 
 // m with lane l cleared.
-inline int4 clp_clear_lane(int4 m, int l) {
-  return (int4)(l == 0 ? 0 : m.x, l == 1 ? 0 : m.y, l == 2 ? 0 : m.z, l == 3 ? 0 : m.w);
+inline vi clp_clear_lane(vi m, int l) {
+  return select(m, (vi)(0), CLP_LANE_IDS == (vi)(l));
 }
 
-// The depth/stencil pixels of a quad are kept as two uint4: the first and the second
+// The depth/stencil pixels of a block are kept as two vu: the first and the second
 // word of each lane's pixel (clp_zs_load's uint2).
-inline uint2 clp_zs_lane(uint4 lo, uint4 hi, int l) {
+inline uint2 clp_zs_lane(vu lo, vu hi, int l) {
   return (uint2)(CLP_LANE(lo, l), CLP_LANE(hi, l));
 }
 
-inline void clp_zs_set_lane(uint4* lo, uint4* hi, int l, uint2 v) {
-  switch (l) {
-    case 0: lo->x = v.x; hi->x = v.y; break;
-    case 1: lo->y = v.x; hi->y = v.y; break;
-    case 2: lo->z = v.x; hi->z = v.y; break;
-    default: lo->w = v.x; hi->w = v.y; break;
-  }
+inline void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
+  const vi at = CLP_LANE_IDS == (vi)(l);
+  *lo = select(*lo, (vu)(v.x), at);
+  *hi = select(*hi, (vu)(v.y), at);
 }
 
-// The depth test of the `live` lanes of a quad at once, for draws without stencil and
-// depth bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass
-// and writes their depth to *lo when depth writes are on.
-inline int4 clp_depth_test4(global const ClpRasterParams* rp, float4 z, int4 live, uint4* lo) {
+// The depth test of the `live` lanes at once, for draws without stencil and depth
+// bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass and
+// writes their depth to *lo when depth writes are on.
+inline vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
   const uint fmt = CLP_KEYED_ZS_FORMAT(rp);
   if (!(CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
-  const uint4 key = clp_zs_depth_key4(fmt, z);
-  const uint4 stored = clp_zs_get_depth4(fmt, *lo);
-  const int4 pass =
+  const vu key = clp_zs_depth_key_v(fmt, z);
+  const vu stored = clp_zs_get_depth_v(fmt, *lo);
+  const vi pass =
       live & (clp_zs_depth_float(fmt)
-                  ? clp_compare_f4(CLP_KEYED_DEPTH_FUNC(rp), as_float4(key), as_float4(stored))
-                  : clp_compare_u4(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
+                  ? clp_compare_f_v(CLP_KEYED_DEPTH_FUNC(rp), CLP_AS_VF(key), CLP_AS_VF(stored))
+                  : clp_compare_u_v(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
   if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_WRITE) {
-    *lo = select(*lo, clp_zs_set_depth4(fmt, *lo, key), as_uint4(pass));
+    *lo = select(*lo, clp_zs_set_depth_v(fmt, *lo, key), CLP_AS_VU(pass));
   }
   return pass;
 }
 
-// Edge function e of primitive t at the quad whose top-left pixel is at fixed-point
-// (X, Y): E(x, y) = a x + b y + c for the lanes (X, Y), (X + 1, Y), (X, Y + 1),
-// (X + 1, Y + 1) pixels. One 64-bit product per axis, then additions: exact like
-// evaluating each lane, since every term fits in 64 bits (draw_shared.h).
-inline long4 clp_edge4(global const ClpTri* t, int e, long X, long Y) {
+// Edge function e of primitive t at the lanes of the block whose top-left pixel is at
+// fixed-point (X, Y): E(x, y) = a x + b y + c at (X + dx_l, Y + dy_l) pixels. One 64-bit
+// product per axis, then steps of whole pixels: exact like evaluating each lane, since
+// every term fits in 64 bits (draw_shared.h).
+inline vlong clp_edge_v(global const ClpTri* t, int e, long X, long Y) {
   const long a = t->edge_a[e], b = t->edge_b[e];
   const long e0 = a * X + b * Y + t->edge_c[e];
   const long dx = a * CLP_SUBPIXEL_ONE, dy = b * CLP_SUBPIXEL_ONE;
-  return (long4)(e0) + (long4)(0, dx, dy, dx + dy);
+  return (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * dx + CLP_CONVERT_VLONG(CLP_LANE_DY) * dy;
 }
 
-// The fragment stage's view of primitive t at the quad with pixels (lx, ly): corner
+// The fragment stage's view of primitive t at the block with pixels (lx, ly): corner
 // barycentrics b, fragment depth z, and the interpolation weights derived from them.
 inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
                           global const ClpDrawParams* dp, global const float4* verts,
-                          global const ClpTri* t, const vf* b, int4 lx, int4 ly, vf z) {
+                          global const ClpTri* t, const vf* b, vi lx, vi ly, vf z) {
   ctx->rp = rp;
   ctx->dp = dp;
   ctx->verts = verts;
@@ -326,8 +358,8 @@ inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
   ctx->flags = t->flags;
   ctx->prim_id = t->prim_id;
   for (int k = 0; k < 3; ++k) ctx->sprite[k] = t->point[k];
-  ctx->px = convert_float4(lx);
-  ctx->py = convert_float4(ly);
+  ctx->px = CLP_CONVERT_VF(lx);
+  ctx->py = CLP_CONVERT_VF(ly);
   for (int k = 0; k < 3; ++k) {
     const int e = (k + 1) % 3;
     ctx->b[k] = b[k];
@@ -350,14 +382,13 @@ inline uint clp_lower_bound(global const uint* list, uint begin, uint end, uint 
   return begin;
 }
 
-__kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_pass(
-    const ClpRunParams run, global const ClpRasterParams* rps,
-    global const ClpDrawParams* dps, global const ClpTri* tris, global const uint* bin_list,
-    global const uint* bin_offsets, global const uint* draw_base, global const uint* status,
-    global const float4* verts, global uchar* cb0, global uchar* cb1, global uchar* cb2,
-    global uchar* cb3, global uchar* cb4, global uchar* cb5, global uchar* cb6,
-    global uchar* cb7, global uchar* zsbuf, global uint* counters,
-    global const uint* predicate CLP_RESOURCE_PARAMS) {
+__kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_pass(
+    const ClpRunParams run, global const ClpRasterParams* rps, global const ClpDrawParams* dps,
+    global const ClpTri* tris, global const uint* bin_list, global const uint* bin_offsets,
+    global const uint* draw_base, global const uint* status, global const float4* verts,
+    global uchar* cb0, global uchar* cb1, global uchar* cb2, global uchar* cb3, global uchar* cb4,
+    global uchar* cb5, global uchar* cb6, global uchar* cb7, global uchar* zsbuf,
+    global uint* counters, global const uint* predicate CLP_RESOURCE_PARAMS) {
   // A scene that outgrew its buffers is replayed: nothing of it is drawn now.
   if (status[0] > run.record_capacity || status[1] > run.list_capacity) return;
   // Targets, counting and the predicate are the same for every draw of the run.
@@ -381,34 +412,43 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
 
   const uint lid = get_local_id(0);
   const int tx = (int)(tile % rp0->tiles_x), ty = (int)(tile / rp0->tiles_x);
-  const int qx = tx * CLP_TILE_SIZE + (int)(lid % (CLP_TILE_SIZE / 2)) * 2;
-  const int qy = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / 2)) * 2;
-  const int4 lx = (int4)(qx, qx + 1, qx, qx + 1), ly = (int4)(qy, qy, qy + 1, qy + 1);
-  const int4 exists = (lx < (int4)((int)rp0->fb_width)) & (ly < (int4)((int)rp0->fb_height));
+  const int qx = tx * CLP_TILE_SIZE + (int)(lid % (CLP_TILE_SIZE / CLP_BLOCK_W)) * CLP_BLOCK_W;
+  const int qy = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / CLP_BLOCK_W)) * CLP_BLOCK_H;
+  const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
+  const vi exists = (lx < (vi)((int)rp0->fb_width)) & (ly < (vi)((int)rp0->fb_height));
   if (!any(exists)) return;
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
   // Colour buffer pixels are loaded when a fragment first combines with them, and not
   // at all where fragments replace them whole (no blending, logic op or colour mask).
-  float4 color[CLP_MAX_RTS][4];
-  uint known = 0;                          // bit rt * 4 + lane: color[rt][lane] is the pixel's
-  uint dirty = 0;                          // bit rt * 4 + lane: the pixel changed
+  float4 color[CLP_MAX_RTS][CLP_LANES];
+  uint known[CLP_MAX_RTS];  // bit lane: color[rt][lane] is the pixel's
+  uint dirty[CLP_MAX_RTS];  // bit lane: the pixel changed
+  for (uint r = 0; r < CLP_MAX_RTS; ++r)
+    known[r] = dirty[r] = 0u;
   const uint round_each = run.round_each;  // bit rt: round after every fragment
   // Only the depth/stencil test reads or changes the depth/stencil buffer.
   const uint zfmt = CLP_KEYED_ZS_FORMAT(rp0);
   const uint zbytes = clp_zs_bytes(zfmt);
-  global uchar* zquad = zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
-  uint4 zlo = (uint4)(0u), zhi = (uint4)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
+  global uchar* zblock = zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
+  vu zlo = (vu)(0u), zhi = (vu)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
   uint zs_dirty = 0;
+  const uint exist_bits = clp_lane_bits(exists);
   if (run.zs_load) {
-    // Lane by lane with constant lanes: inserting at a variable lane goes through memory.
-    const uint2 z0 = exists.x ? clp_zs_load(zfmt, zquad) : (uint2)(0u);
-    const uint2 z1 = exists.y ? clp_zs_load(zfmt, zquad + zbytes) : (uint2)(0u);
-    const uint2 z2 = exists.z ? clp_zs_load(zfmt, zquad + rp0->zs_pitch) : (uint2)(0u);
-    const uint2 z3 = exists.w ? clp_zs_load(zfmt, zquad + rp0->zs_pitch + zbytes) : (uint2)(0u);
-    zlo = (uint4)(z0.x, z1.x, z2.x, z3.x);
-    zhi = (uint4)(z0.y, z1.y, z2.y, z3.y);
+    // Lane by lane with constant lanes into arrays: inserting into a vector at a variable
+    // lane goes through memory.
+    uint z0[CLP_LANES], z1[CLP_LANES];
+    for (int l = 0; l < CLP_LANES; ++l) {
+      const uint2 z = ((exist_bits >> l) & 1u)
+                          ? clp_zs_load(zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch +
+                                                  (size_t)clp_lane_dx(l) * zbytes)
+                          : (uint2)(0u);
+      z0[l] = z.x;
+      z1[l] = z.y;
+    }
+    zlo = CLP_PACK(z0);
+    zhi = CLP_PACK(z1);
   }
 
   const bool count = (rp0->flags & CLP_RAST_COUNT) != 0;
@@ -422,19 +462,19 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     global const ClpRasterParams* rp = rps + dp->raster_index;
     global const float4* dverts = verts + dp->verts_base;
     // Coverage: inside the bounding box (which includes the scissor) and all edges.
-    int4 cov = exists & (lx >= (int4)(t->bbox[0])) & (lx < (int4)(t->bbox[2])) &
-               (ly >= (int4)(t->bbox[1])) & (ly < (int4)(t->bbox[3]));
+    vi cov = exists & (lx >= (vi)(t->bbox[0])) & (lx < (vi)(t->bbox[2])) &
+             (ly >= (vi)(t->bbox[1])) & (ly < (vi)(t->bbox[3]));
     if (!any(cov)) continue;
-    long4 E[3];
+    vlong E[3];
     for (int e = 0; e < 3; ++e) {
-      E[e] = clp_edge4(t, e, X, Y);
-      cov &= convert_int4(E[e] > (long4)(0));
+      E[e] = clp_edge_v(t, e, X, Y);
+      cov &= CLP_CONVERT_VI(E[e] > (vlong)(0));
     }
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
     const uint rflags = CLP_KEYED_FLAGS(rp);
     if ((rflags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
       // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
-      for (int l = 0; l < 4; ++l) {
+      for (int l = 0; l < CLP_LANES; ++l) {
         const uint row = rp->stipple[CLP_LANE(ly, l) & 31];
         if (!((row >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
       }
@@ -444,7 +484,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
     const bool zs_test =
         (rflags & CLP_RAST_ZS_PRESENT) && (rflags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
-    // Without stencil and depth bounds the four lanes are tested together.
+    // Without stencil and depth bounds the lanes are tested together.
     const bool zs_quad = !((rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(zfmt)) &&
                          !(rflags & CLP_RAST_DEPTH_BOUNDS);
     // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
@@ -456,15 +496,15 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     for (int k = 0; k < 3; ++k) {
       const int e = (k + 1) % 3;
       const long bias = (t->flags >> (CLP_TRI_BIAS_SHIFT + e)) & 1u;
-      b[k] = convert_float4(E[e] - (long4)(bias)) * t->inv_area;
+      b[k] = CLP_CONVERT_VF(E[e] - (vlong)(bias)) * t->inv_area;
     }
     const vf z = clp_fragment_z(rp, t, b);
 
-    // The stage context is only filled for quads that get shaded (or clipped per pixel):
-    // most quads of an overdrawn scene fail the early depth test before.
+    // The stage context is only filled for blocks that get shaded (or clipped per pixel):
+    // most blocks of an overdrawn scene fail the early depth test before.
     ClpStageCtx ctx;
     bool ctx_ready = false;
-    int4 alive = cov;
+    vi alive = cov;
     if (t->flags & CLP_TRI_PIXEL_CLIP) {
       clp_stage_ctx(&ctx, rp, dp, dverts, t, b, lx, ly, z);
       ctx_ready = true;
@@ -474,9 +514,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (early_zs && zs_test) {
       zs_dirty |= clp_lane_bits(alive);
       if (zs_quad) {
-        alive = clp_depth_test4(rp, z, alive, &zlo);
+        alive = clp_depth_test_v(rp, z, alive, &zlo);
       } else {
-        for (int l = 0; l < 4; ++l) {
+        for (int l = 0; l < CLP_LANES; ++l) {
           if (!CLP_LANE(alive, l)) continue;
           uint2 p = clp_zs_lane(zlo, zhi, l);
           if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &p)) alive = clp_clear_lane(alive, l);
@@ -492,7 +532,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       if (early_zs) samples_passed += clp_lanes(alive);
     }
 
-    // Shade the whole quad: uncovered lanes run as helpers for derivatives.
+    // Shade the whole block: uncovered lanes run as helpers for derivatives.
     ctx.covered = alive;
     ClpShaderIo io;
     io.exec_mask = (vi)(-1);
@@ -504,7 +544,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
     if (rflags & CLP_RAST_ALPHA_TEST) {
       const int areg = clp_fs_color_reg(0);
       const vf a = areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
-      alive &= clp_compare_f4(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
+      alive &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
     }
     if (!early_zs && zs_test) {
       vf zf = z;
@@ -515,9 +555,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
 #endif
       zs_dirty |= clp_lane_bits(alive);
       if (zs_quad) {
-        alive = clp_depth_test4(rp, zf, alive, &zlo);
+        alive = clp_depth_test_v(rp, zf, alive, &zlo);
       } else {
-        for (int l = 0; l < 4; ++l) {
+        for (int l = 0; l < CLP_LANES; ++l) {
           if (!CLP_LANE(alive, l)) continue;
           int ref = -1;
 #if CLP_FS_STENCIL_REG >= 0
@@ -545,17 +585,17 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
       const bool reads_dst =
           CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
           (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) && (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
-      for (int l = 0; l < 4; ++l) {
+      for (int l = 0; l < CLP_LANES; ++l) {
         if (!CLP_LANE(alive, l)) continue;
-        const uint bit = 1u << (r * 4 + l);
-        if (reads_dst && !(known & bit)) {
+        const uint bit = 1u << l;
+        if (reads_dst && !(known[r] & bit)) {
           color[r][l] = clp_rt_load(rp0, r, cbuf[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
         }
         const float4 src = clp_out_rgba(&io, reg, l);
         const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
         color[r][l] = clp_combine(rp, r, src, src1, color[r][l], round);
-        known |= bit;
-        dirty |= bit;
+        known[r] |= bit;
+        dirty[r] |= bit;
       }
     }
   }
@@ -567,17 +607,17 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_QUADS, 1, 1))) void tile_p
   for (uint r = 0; r < nrt; ++r) {
     global const ClpRtState* rt = &rp0->rt[r];
     const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
-    for (int l = 0; l < 4; ++l) {
-      if (!(dirty & (1u << (r * 4 + l)))) continue;
+    for (int l = 0; l < CLP_LANES; ++l) {
+      if (!(dirty[r] & (1u << l))) continue;
       global uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
                         (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(fmt);
       clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[r][l]));
     }
   }
-  if (zs_dirty) {
-    if (zs_dirty & 1u) clp_zs_store(zfmt, zquad, (uint2)(zlo.x, zhi.x));
-    if (zs_dirty & 2u) clp_zs_store(zfmt, zquad + zbytes, (uint2)(zlo.y, zhi.y));
-    if (zs_dirty & 4u) clp_zs_store(zfmt, zquad + rp0->zs_pitch, (uint2)(zlo.z, zhi.z));
-    if (zs_dirty & 8u) clp_zs_store(zfmt, zquad + rp0->zs_pitch + zbytes, (uint2)(zlo.w, zhi.w));
+  for (int l = 0; l < CLP_LANES; ++l) {
+    if (!((zs_dirty >> l) & 1u)) continue;
+    clp_zs_store(zfmt,
+                 zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch + (size_t)clp_lane_dx(l) * zbytes,
+                 clp_zs_lane(zlo, zhi, l));
   }
 }

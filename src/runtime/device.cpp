@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "runtime/error.h"
 
@@ -123,6 +124,20 @@ Device::Device(const DeviceCandidate& candidate)
   limits_.fp64 = ext.find("cl_khr_fp64") != std::string::npos;
   limits_.int64_atomics = ext.find("cl_khr_int64_base_atomics") != std::string::npos;
   limits_.host_unified_memory = device_info<CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool>(d) != 0;
+  limits_.native_vector_width_float = device_info<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint>(d);
+  limits_.fragment_lanes = choose_fragment_lanes(
+      description_.is_gpu, limits_.native_vector_width_float, std::getenv("CLPIPE_LANES"));
+}
+
+uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
+                               const char* env_lanes) {
+  if (env_lanes && *env_lanes) {
+    const std::string v = env_lanes;
+    if (v == "4" || v == "8" || v == "16") return uint32_t(std::stoul(v));
+    invalid("CLPIPE_LANES=", v, ": the fragment lanes must be 4, 8 or 16");
+  }
+  if (is_gpu) return 4;
+  return native_vector_width_float >= 16 ? 16 : 8;
 }
 
 std::string Device::cache_identity() const {

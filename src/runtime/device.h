@@ -45,7 +45,18 @@ struct DeviceLimits {
   bool fp64 = false;
   bool int64_atomics = false;
   bool host_unified_memory = false;
+  uint32_t native_vector_width_float = 0;  // CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
+  // Lanes of a fragment-shader work-item in the tile pass (shader_abi.h): $CLPIPE_LANES
+  // (4, 8 or 16) when set; else 4 on a GPU (a quad per work-item, the device spreads
+  // work-items over its SIMD lanes) and on a CPU 16 where its native float vectors are
+  // 16 wide (AVX-512), else 8: CPU implementations such as PoCL do not vectorise across
+  // work-items, so the lanes are the SIMD width.
+  uint32_t fragment_lanes = 4;
 };
+
+// The fragment_lanes rule above; throws Error(kInvalidArgument) for a bad $CLPIPE_LANES.
+uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
+                               const char* env_lanes);
 
 // The selected device with its OpenCL context: one per Screen.
 class Device {

@@ -72,7 +72,9 @@ StageBinding DrawFixture::passthrough_vs(uint32_t n) {
 StageBinding DrawFixture::varying_fs(int interp) {
   GeneratedCode c;
   c.prelude =
-      "#define CLP_STAGE_FRAGMENT 1\n#define CLP_LANES 4\n#define CLP_NUM_INPUTS 1\n"
+      "#define CLP_STAGE_FRAGMENT 1\n#define CLP_LANES " +
+      std::to_string(queue_.device().limits().fragment_lanes) +
+      "\n#define CLP_NUM_INPUTS 1\n"
       "#define CLP_NUM_OUTPUTS 1\n#define CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_ARGS\n"
       "#define CLP_FS_COLOR_REG_0 0\n#define CLP_FS_COLOR_REG_1 -1\n#define CLP_FS_COLOR_REG_2 -1\n"
       "#define CLP_FS_COLOR_REG_3 -1\n#define CLP_FS_COLOR_REG_4 -1\n#define CLP_FS_COLOR_REG_5 "
@@ -99,7 +101,7 @@ StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body)
   };
   c.prelude =
       "#define CLP_STAGE_FRAGMENT 1\n#define CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_ARGS\n";
-  def("CLP_LANES", 4);
+  def("CLP_LANES", int(queue_.device().limits().fragment_lanes));
   def("CLP_NUM_INPUTS", int(spec.inputs));
   def("CLP_NUM_OUTPUTS", int(spec.outputs));
   for (int i = 0; i < 8; ++i)
@@ -111,7 +113,10 @@ StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body)
   def("CLP_FS_USES_KILL", spec.uses_kill);
   def("CLP_FS_COORD_ORIGIN_LOWER_LEFT", spec.origin_lower_left);
   def("CLP_FS_COORD_PIXEL_CENTER_INTEGER", spec.pixel_center_integer);
-  c.body = "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n" + body + "\n}\n";
+  // Like a generated body: the shader library first.
+  c.body =
+      "#include \"shader_lib.h\"\nvoid clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n" +
+      body + "\n}\n";
   return stage(c, "tile.cl", spec.inputs, spec.outputs);
 }
 

@@ -111,7 +111,7 @@ TEST_CASE("KILL discards lanes: no colour, no depth write", "[draw][fragment]") 
   spec.uses_kill = true;
   // Kill the pixels of odd x: lanes 1 and 3 of every quad.
   r.s.fs = r.fx.custom_fs(spec,
-                          "io->exec_mask &= (vi)(-1, 0, -1, 0);\n"
+                          "io->exec_mask &= (CLP_LANE_IDS & (vi)(1)) == (vi)(0);\n"
                           "for (int c = 0; c < 4; ++c) io->out[0][c] = (vf)(1.0f);");
   r.s.zsbuf = r.fx.target(Format::Z32_FLOAT, kW, kH);
   {
@@ -146,7 +146,7 @@ TEST_CASE("depth and stencil exported by the shader replace the interpolated one
   r.s.fs = r.fx.custom_fs(spec,
                           "for (int c = 0; c < 4; ++c) io->out[0][c] = (vf)(1.0f);\n"
                           "io->out[1][2] = (vf)(0.25f);\n"
-                          "io->out[1][1] = as_float4((int4)(77));");
+                          "io->out[1][1] = CLP_AS_VF((vi)(77));");
   r.s.zsbuf = r.fx.target(Format::Z24_UNORM_S8_UINT, kW, kH);
   std::vector<uint8_t> init(kW * kH * 4);
   for (uint32_t i = 0; i < kW * kH; ++i) {
@@ -184,7 +184,7 @@ TEST_CASE("multiple render targets of mixed formats, and integer targets never b
                           "for (int c = 0; c < 4; ++c) {\n"
                           "  io->out[0][c] = (vf)(0.5f);\n"
                           "  io->out[1][c] = (vf)(2.5f);\n"
-                          "  io->out[2][c] = as_float4((int4)(-7 + c));\n"
+                          "  io->out[2][c] = CLP_AS_VF((vi)(-7 + c));\n"
                           "}");
   r.s.nr_cbufs = 3;
   r.s.cbufs[0] = r.fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
@@ -307,7 +307,7 @@ TEST_CASE("PRIMID counts the primitives of the draw", "[draw][fragment]") {
   DrawFixture::FsSpec spec;
   r.s.fs = r.fx.custom_fs(
       spec,
-      "io->out[0][0] = convert_float4(as_int4(clp_fs_input(stage, 0, 0, 9, 0, 0, 0)));\n"
+      "io->out[0][0] = CLP_CONVERT_VF(CLP_AS_VI(clp_fs_input(stage, 0, 0, 9, 0, 0, 0)));\n"
       "io->out[0][1] = io->out[0][2] = (vf)(0.0f); io->out[0][3] = (vf)(1.0f);");
   r.s.fs_reads_prim_id = true;
   r.s.fs_links = {ClpFsLink{-1, -1, 0, {0, 0, 0, 1}}};

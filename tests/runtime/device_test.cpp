@@ -66,3 +66,26 @@ TEST_CASE("the selected device reports usable limits", "[runtime][device]") {
   CHECK(d.limits().local_mem_size >= 16 * 1024);
   CHECK(d.cache_identity().find(d.description().device_name) != std::string::npos);
 }
+
+TEST_CASE("fragment lanes: the CPU's vector width, a quad on GPUs, CLPIPE_LANES forces",
+          "[runtime][device]") {
+  CHECK(choose_fragment_lanes(false, 16, nullptr) == 16);  // AVX-512
+  CHECK(choose_fragment_lanes(false, 8, nullptr) == 8);    // AVX2
+  CHECK(choose_fragment_lanes(false, 4, nullptr) == 8);    // narrower CPUs: two quads
+  CHECK(choose_fragment_lanes(true, 16, nullptr) == 4);
+  CHECK(choose_fragment_lanes(true, 1, "") == 4);
+  CHECK(choose_fragment_lanes(true, 1, "16") == 16);
+  CHECK(choose_fragment_lanes(false, 16, "4") == 4);
+  CHECK(choose_fragment_lanes(false, 16, "8") == 8);
+  for (const char* bad : {"1", "2", "32", "16x", "abc", "-4"}) {
+    try {
+      choose_fragment_lanes(false, 16, bad);
+      FAIL("accepted CLPIPE_LANES=" << bad);
+    } catch (const clpipe::Error& e) {
+      CHECK(e.code() == ErrorCode::kInvalidArgument);
+      CHECK(std::string(e.what()).find("CLPIPE_LANES") != std::string::npos);
+    }
+  }
+  const uint32_t lanes = clpipe::test::test_device().limits().fragment_lanes;
+  CHECK((lanes == 4 || lanes == 8 || lanes == 16));
+}

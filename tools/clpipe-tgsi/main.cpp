@@ -226,6 +226,7 @@ std::unique_ptr<BuildContext> make_build_context() {
       *ctx->device, clpipe::runtime::ProgramCache::default_disk_dir());
   ctx->emit.fp64 = ctx->device->limits().fp64;
   ctx->emit.local_mem_size = ctx->device->limits().local_mem_size;
+  ctx->emit.fragment_lanes = ctx->device->limits().fragment_lanes;
   return ctx;
 }
 

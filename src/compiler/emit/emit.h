@@ -11,7 +11,8 @@
 // analyse, emit.
 //
 // Execution model (design.md, shader_abi.h): one work-item runs CLP_LANES lanes (4 for
-// every stage but compute, which runs 1 so that BARRIER is barrier()). Every TGSI
+// vertex, tessellation and geometry; 4, 8 or 16 for fragment, EmitOptions; 1 for
+// compute, so that BARRIER is barrier()). Every TGSI
 // register channel is one `vf`; control flow is structured C with per-lane execution
 // masks. Errors: anything that cannot be translated throws CompileError at the
 // instruction's line:column. Every emitted program builds (tests build them all).
@@ -35,6 +36,9 @@ struct EmitOptions {
   // than the device has is a CompileError. 0 = not known at compile time.
   uint64_t local_mem_size = 0;
   uint32_t shared_memory_size = 0;
+  // Lanes of a fragment-shader work-item (CLP_LANES): 4, 8 or 16 pixels, whole 2x2 quads
+  // (shader_abi.h). Other stages run 4 lanes, compute 1.
+  uint32_t fragment_lanes = 4;
 };
 
 // One kernel parameter of CLP_RESOURCE_PARAMS, in order. All are `global` buffers except

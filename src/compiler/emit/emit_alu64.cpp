@@ -98,7 +98,7 @@ bool Emitter::emit_alu64(const Instruction& inst) {
   if (op == Opcode::DFRACEXP) {
     const std::string x = pair64(inst, 0, 0, ValType::D);
     const std::string e = fresh("e");
-    line(std::string(lanes_ == 4 ? "int4 " : "int ") + e + ";");
+    line("vi " + e + ";");
     const std::string mant = let("vd", "frexp(" + x + ", &" + e + ")");
     for (unsigned p = 0; p < 2; ++p) {
       if (inst.dst[0].write_mask & (3u << (2 * p))) write_pair(inst, 0, p, mant, ValType::D);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "base/error.h"
 #include "compiler/emit/emitter.h"
 #include "compiler/tgsi/printer.h"
 #include "kernels/sampling_abi.h"
@@ -145,7 +146,9 @@ Emitter::Emitter(const Shader& shader, const ShaderInfo& info, const EmitOptions
     : s_(shader),
       info_(info),
       opt_(options),
-      lanes_(shader.stage == ShaderType::COMPUTE ? 1 : 4),
+      lanes_(shader.stage == ShaderType::COMPUTE    ? 1
+             : shader.stage == ShaderType::FRAGMENT ? options.fragment_lanes
+                                                    : 4),
       decls_(shader),
       cf_(control_flow(shader)) {}
 
@@ -578,6 +581,8 @@ EmittedShader Emitter::run() {
 
 EmittedShader emit_opencl(const Shader& shader, const ShaderInfo& info,
                           const EmitOptions& options) {
+  const uint32_t fl = options.fragment_lanes;
+  if (fl != 4 && fl != 8 && fl != 16) invalid("fragment_lanes must be 4, 8 or 16, not ", fl);
   return emit_detail::Emitter(shader, info, options).run();
 }
 

@@ -2,7 +2,7 @@
 // stands in for a generated prelude and declares the generated entry point, so that the
 // template can be checked on its own. Never embedded or run.
 #define CLP_STAGE_FRAGMENT 1
-#define CLP_LANES 4
+#define CLP_LANES 16
 #define CLP_NUM_INPUTS 4
 #define CLP_NUM_OUTPUTS 4
 #define CLP_RESOURCE_PARAMS
@@ -20,5 +20,7 @@
 #define CLP_FS_SAMPLEMASK_REG -1
 #define CLP_FS_EARLY_DEPTH 0
 #define CLP_FS_USES_KILL 1
+#include "format.h"
 #include "shader_abi.h"
+#include "shader_lib.h"
 void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage);

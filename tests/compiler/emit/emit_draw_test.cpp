@@ -52,6 +52,9 @@ std::vector<frontend::StageArg> bind(DrawFixture& fx, const compiler::EmittedSha
 }  // namespace
 
 TEST_CASE("emit: emitted VS and FS draw through vertex.cl and tile.cl", "[emit][draw]") {
+  DrawFixture fx;
+  compiler::EmitOptions opt;  // the tile pass runs this device's fragment lanes
+  opt.fragment_lanes = fx.queue().device().limits().fragment_lanes;
   const auto vs = compiler::compile_tgsi(R"(VERT
 DCL IN[0]
 DCL IN[1]
@@ -74,10 +77,10 @@ DCL CONST[0][0]
   1: KILL_IF TEMP[0].wwww
   2: MUL OUT[0], TEMP[0], CONST[0].yyyy
   3: END
-)");
+)",
+                                         opt);
   REQUIRE(fs.code.prelude.find("#define CLP_FS_USES_KILL 1") != std::string::npos);
 
-  DrawFixture fx;
   const uint32_t W = 16, H = 16;
   DrawSetup s = fx.basic_setup(W, H);
   GeneratedCode vcode{vs.code.prelude, vs.code.body}, fcode{fs.code.prelude, fs.code.body};

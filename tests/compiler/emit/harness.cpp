@@ -69,7 +69,10 @@ void build_emitted(const compiler::EmittedShader& code) {
 
 HarnessResult run_shader(const HarnessInput& input) {
   HarnessResult res;
-  res.compiled = compiler::compile_tgsi(input.tgsi, input.options);
+  compiler::EmitOptions options = input.options;
+  options.fragment_lanes =
+      input.fragment_lanes ? input.fragment_lanes : queue().device().limits().fragment_lanes;
+  res.compiled = compiler::compile_tgsi(input.tgsi, options);
   const compiler::ShaderInfo& info = res.compiled.info;
   const compiler::EmittedShader& code = res.compiled.code;
   res.source = harness_source(code);
@@ -209,7 +212,7 @@ HarnessResult run_shader(const HarnessInput& input) {
     const size_t local = (tcs_out + 3) / 4;
     if (patches) queue().launch(k, {patches * local}, {local}, "emit-test");
   } else {
-    queue().launch(k, {size_t((n + 3) / 4)}, {}, "emit-test");
+    queue().launch(k, {size_t((n + code.lanes - 1) / code.lanes)}, {}, "emit-test");
   }
   queue().finish();
 
