@@ -78,6 +78,9 @@ typedef CLP_VN(long) vlong;
 #define CLP_CONVERT_VLONG CLP_VN(convert_long)
 
 #include "tile_fs.h"
+#ifdef CLP_TILE_SOA
+#include "tile_color.h"
+#endif
 
 #ifndef CLP_FS_HAS_SIDE_EFFECTS
 #define CLP_FS_HAS_SIDE_EFFECTS 0
@@ -299,6 +302,11 @@ inline uint clp_lanes(vi m) {
   return popcount(clp_lane_bits(m));
 }
 
+// The lanes whose bit is set in `bits`.
+inline vi clp_lane_mask(uint bits) {
+  return ((vi)(bits) >> CLP_LANE_IDS & (vi)(1)) != (vi)(0);
+}
+
 // m with lane l cleared.
 inline vi clp_clear_lane(vi m, int l) {
   return select(m, (vi)(0), CLP_LANE_IDS == (vi)(l));
@@ -422,11 +430,20 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
   // Colour buffer pixels are loaded when a fragment first combines with them, and not
   // at all where fragments replace them whole (no blending, logic op or colour mask).
+#ifdef CLP_TILE_SOA
+  vf color[CLP_MAX_RTS][4];  // channel c of every lane's pixel (tile_color.h)
+#else
   float4 color[CLP_MAX_RTS][CLP_LANES];
-  uint known[CLP_MAX_RTS];  // bit lane: color[rt][lane] is the pixel's
+#endif
+  uint known[CLP_MAX_RTS];  // bit lane: the lane's colour is the pixel's
   uint dirty[CLP_MAX_RTS];  // bit lane: the pixel changed
-  for (uint r = 0; r < CLP_MAX_RTS; ++r)
+  for (uint r = 0; r < CLP_MAX_RTS; ++r) {
     known[r] = dirty[r] = 0u;
+#ifdef CLP_TILE_SOA
+    for (int c = 0; c < 4; ++c)
+      color[r][c] = (vf)(0.0f);
+#endif
+  }
   const uint round_each = run.round_each;  // bit rt: round after every fragment
   // Only the depth/stencil test reads or changes the depth/stencil buffer.
   const uint zfmt = CLP_KEYED_ZS_FORMAT(rp0);
@@ -585,6 +602,28 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
       const bool reads_dst =
           CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
           (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) && (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
+#ifdef CLP_TILE_SOA
+      // Every lane at once; the live ones keep the result.
+      const uint live = clp_lane_bits(alive);
+      global uchar* block =
+          cbuf[r] + rp0->rt[r].offset + (size_t)qy * rp0->rt[r].pitch + (size_t)qx * 4u;
+      if (reads_dst && (live & ~known[r])) {
+        vf loaded[4];
+        clp_soa_load(CLP_KEYED_RT(rp0, r, format), block, rp0->rt[r].pitch, live & ~known[r],
+                     loaded);
+        const vi fresh = alive & ~clp_lane_mask(known[r]);
+        for (int c = 0; c < 4; ++c)
+          color[r][c] = select(color[r][c], loaded[c], fresh);
+      }
+      vf src1[4], result[4];
+      for (int c = 0; c < 4; ++c)
+        src1[c] = dual ? io.out[reg1][c] : (vf)(0.0f);
+      clp_combine_v(rp, r, io.out[reg], src1, color[r], round, result);
+      for (int c = 0; c < 4; ++c)
+        color[r][c] = select(color[r][c], result[c], alive);
+      known[r] |= live;
+      dirty[r] |= live;
+#else
       for (int l = 0; l < CLP_LANES; ++l) {
         if (!CLP_LANE(alive, l)) continue;
         const uint bit = 1u << l;
@@ -597,6 +636,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         known[r] |= bit;
         dirty[r] |= bit;
       }
+#endif
     }
   }
 
@@ -607,12 +647,19 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   for (uint r = 0; r < nrt; ++r) {
     global const ClpRtState* rt = &rp0->rt[r];
     const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
+#ifdef CLP_TILE_SOA
+    if (dirty[r]) {
+      clp_soa_store(fmt, cbuf[r] + rt->offset + (size_t)qy * rt->pitch + (size_t)qx * 4u, rt->pitch,
+                    dirty[r], color[r]);
+    }
+#else
     for (int l = 0; l < CLP_LANES; ++l) {
       if (!(dirty[r] & (1u << l))) continue;
       global uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
                         (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(fmt);
       clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[r][l]));
     }
+#endif
   }
   for (int l = 0; l < CLP_LANES; ++l) {
     if (!((zs_dirty >> l) & 1u)) continue;

@@ -204,7 +204,7 @@ struct SceneResult {
   size_t distinct_keys = 0;
 };
 
-SceneResult random_scene(const char* mode) {
+SceneResult random_scene(const char* mode, Format color_format) {
   ScopedEnv env("CLPIPE_TILE_VARIANTS", mode);
   constexpr uint32_t kW = 48, kH = 40;
   DrawFixture fx;
@@ -227,7 +227,7 @@ SceneResult random_scene(const char* mode) {
     t.buffer = fx.buffer(init.data(), init.size());
     return t;
   };
-  const ColorTarget ct = random_target(Format::R8G8B8A8_UNORM);
+  const ColorTarget ct = random_target(color_format);
   const ColorTarget zt = random_target(Format::Z24_UNORM_S8_UINT);
   base.cbufs[0] = ct;
   base.zsbuf = zt;
@@ -289,8 +289,13 @@ SceneResult random_scene(const char* mode) {
 }  // namespace
 
 TEST_CASE("generic and specialised tile programs draw the same pixels", "[draw][variants]") {
-  const SceneResult generic = random_scene("generic");
-  const SceneResult specialised = random_scene("always");
+  // RGBA8 / BGRA8 / BGRX8 take the across-lanes colour stage (tile_color.h) where no logic
+  // op is on; R10G10B10A2 the per-pixel one, like the generic program.
+  const Format format = GENERATE(Format::R8G8B8A8_UNORM, Format::B8G8R8A8_UNORM,
+                                 Format::B8G8R8X8_UNORM, Format::R10G10B10A2_UNORM);
+  CAPTURE(format_desc(format).name);
+  const SceneResult generic = random_scene("generic", format);
+  const SceneResult specialised = random_scene("always", format);
   CHECK(generic.variants == 0);
   // Every draw of the specialised run had its own variant.
   CHECK(specialised.distinct_keys > 6);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "clpipe/format.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend::draw {
@@ -67,6 +68,20 @@ std::string rt_function(const char* field, const TileVariantKey& key, Get get) {
   return s;
 }
 
+// Whether the key's colour stage can run across lanes (kernels/tile_color.h): every
+// enabled buffer is 8-bit RGBA/BGRA UNORM (an X channel allowed) without a logic op.
+bool soa_colour(const TileVariantKey& key) {
+  for (uint32_t i = 0; i < key.nr_cbufs && i < CLP_MAX_RTS; ++i) {
+    const TileVariantKey::Rt& rt = key.rt[i];
+    if (!(rt.flags & CLP_RT_ENABLED)) continue;
+    const auto f = Format(rt.format);
+    const bool rgba8 = f == Format::R8G8B8A8_UNORM || f == Format::B8G8R8A8_UNORM ||
+                       f == Format::R8G8B8X8_UNORM || f == Format::B8G8R8X8_UNORM;
+    if (!rgba8 || (rt.flags & (CLP_RT_LOGICOP | CLP_RT_UINT | CLP_RT_SINT))) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string tile_variant_defines(const TileVariantKey& key) {
@@ -82,6 +97,7 @@ std::string tile_variant_defines(const TileVariantKey& key) {
   define("CLP_TILE_DEPTH_FUNC", key.depth_func);
   define("CLP_TILE_ALPHA_FUNC", key.alpha_func);
   define("CLP_TILE_LOGICOP_FUNC", key.logicop_func);
+  if (soa_colour(key)) s += "#define CLP_TILE_SOA 1\n";
   using Rt = TileVariantKey::Rt;
   s += rt_function("flags", key, [](const Rt& r) { return r.flags; });
   s += rt_function("format", key, [](const Rt& r) { return r.format; });
