@@ -156,3 +156,24 @@ DCL TEMP[0]
   CHECK(b.find("t0_0 = select(t0_0, r0_0, m);") != std::string::npos);  // inside UIF: masked
   CHECK(b.find("if (CLP_ANY(m)) {") != std::string::npos);              // skipped when idle
 }
+
+TEST_CASE("fragment shaders take the lanes of the options; other stages keep theirs",
+          "[compiler][emit][api]") {
+  const char* fs =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+      "  0: DDX OUT[0], IN[0]\n  1: END\n";
+  const char* vs = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+  for (uint32_t lanes : {4u, 8u, 16u}) {
+    EmitOptions o;
+    o.fragment_lanes = lanes;
+    const CompiledShader f = compile_tgsi(fs, o);
+    CHECK(f.code.lanes == lanes);
+    CHECK(has_line(f.code.prelude, "#define CLP_LANES " + std::to_string(lanes)));
+    CHECK(compile_tgsi(vs, o).code.lanes == 4);
+  }
+  for (uint32_t bad : {0u, 1u, 2u, 32u}) {
+    EmitOptions o;
+    o.fragment_lanes = bad;
+    CHECK_THROWS_WITH(compile_tgsi(fs, o), Catch::Contains("fragment_lanes"));
+  }
+}
