@@ -81,15 +81,24 @@ vf clp_ssg(vf x) {
   return select(r, (vf)(-1.0f), CLP_MASK(x < (vf)(0.0f)));
 }
 
-// SIN / COS lane by lane: PoCL's float4 sin/cos give wrong results for small lanes when
-// another lane is huge (e.g. sin(0.001) = 0.008 next to 1e10); the scalar calls are right.
+// SIN / COS: PoCL's vector sin/cos give wrong results for small lanes when another lane
+// is huge (e.g. sin(0.001) = 0.008 next to 1e10); the scalar calls are right. While every
+// lane is moderate (|x| <= 2^16, NaN and infinities excluded) the vector call is used —
+// OpenCL's 4-ulp bound holds for it like for the scalar one — else lane by lane.
+#define CLP_TRIG_VECTOR_MAX 65536.0f
 vf clp_sin(vf x) {
+#if CLP_LANES > 1
+  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return sin(x);
+#endif
   CLP_UNPACK(float, x, a);
   for (int l = 0; l < CLP_LANES; ++l)
     a[l] = sin(a[l]);
   return CLP_PACK(a);
 }
 vf clp_cos(vf x) {
+#if CLP_LANES > 1
+  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return cos(x);
+#endif
   CLP_UNPACK(float, x, a);
   for (int l = 0; l < CLP_LANES; ++l)
     a[l] = cos(a[l]);

@@ -410,3 +410,29 @@ DCL OUT[0..11], GENERIC[0]
   CHECK((r.u(4, 8, 0) & 0xffff) == 0x7bffu);  // 65504
   CHECK((r.u(4, 8, 0) >> 16) == 0xc000u);     // -2.0
 }
+
+TEST_CASE("emit: SIN / COS of a fragment block, moderate lanes and a huge lane among them",
+          "[emit][alu][fragment]") {
+  // Blocks whose lanes are all moderate take the vector sin/cos (shader_lib.h); a block with
+  // one lane at 1e10 or infinity goes lane by lane and must keep its small lanes right.
+  std::vector<float> x;
+  for (int k = 0; k < 96; ++k)
+    x.push_back(-1000.0f + 21.37f * float(k));
+  for (int k = 0; k < 32; ++k)
+    x.push_back(0.001f * float(k + 1));
+  x[100] = 1e10f;
+  x[120] = INFINITY;
+  HarnessInput in;
+  in.tgsi =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+      "  0: SIN OUT[0].x, IN[0].xxxx\n  1: COS OUT[0].y, IN[0].xxxx\n  2: END\n";
+  in.count = uint32_t(x.size());
+  for (float v : x)
+    in.in.insert(in.in.end(), {B(v), 0, 0, 0});
+  const HarnessResult r = run_shader(in);
+  for (uint32_t i = 0; i < in.count; ++i) {
+    CAPTURE(i, x[i]);
+    CHECK(float_close(B(float(std::sin(double(x[i])))), r.u(i, 0, 0), Check::kUlp, 4));
+    CHECK(float_close(B(float(std::cos(double(x[i])))), r.u(i, 0, 1), Check::kUlp, 4));
+  }
+}
