@@ -157,7 +157,7 @@ DCL TEMP[0]
   CHECK(b.find("if (CLP_ANY(m)) {") != std::string::npos);              // skipped when idle
 }
 
-TEST_CASE("fragment shaders take the lanes of the options; other stages keep theirs",
+TEST_CASE("fragment shaders take the lanes of the options and other stages keep theirs",
           "[compiler][emit][api]") {
   const char* fs =
       "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
