@@ -83,12 +83,12 @@ typedef CLP_VN(uint) vu;
 // A vector comparison already yields ~0 / 0 per lane.
 #define CLP_MASK(cmp) (cmp)
 #define CLP_LANE4_(v, l) ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (v).s3)
+#define CLP_LANE8_(v, l) ((l) < 4 ? CLP_LANE4_((v).lo, (l)) : CLP_LANE4_((v).hi, (l)-4))
 #if CLP_LANES == 4
 #define CLP_LANE(v, l) CLP_LANE4_(v, l)
 #elif CLP_LANES == 8
-#define CLP_LANE(v, l) ((l) < 4 ? CLP_LANE4_((v).lo, (l)) : CLP_LANE4_((v).hi, (l)-4))
+#define CLP_LANE(v, l) CLP_LANE8_(v, l)
 #else
-#define CLP_LANE8_(v, l) ((l) < 4 ? CLP_LANE4_((v).lo, (l)) : CLP_LANE4_((v).hi, (l)-4))
 #define CLP_LANE(v, l) ((l) < 8 ? CLP_LANE8_((v).lo, (l)) : CLP_LANE8_((v).hi, (l)-8))
 #endif
 #endif
