@@ -70,8 +70,7 @@ void build_emitted(const compiler::EmittedShader& code) {
 HarnessResult run_shader(const HarnessInput& input) {
   HarnessResult res;
   compiler::EmitOptions options = input.options;
-  options.fragment_lanes =
-      input.fragment_lanes ? input.fragment_lanes : queue().device().limits().fragment_lanes;
+  options.fragment_lanes = queue().device().limits().fragment_lanes;
   res.compiled = compiler::compile_tgsi(input.tgsi, options);
   const compiler::ShaderInfo& info = res.compiled.info;
   const compiler::EmittedShader& code = res.compiled.code;

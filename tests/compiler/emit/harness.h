@@ -38,9 +38,7 @@ struct TextureBinding {
 
 struct HarnessInput {
   std::string tgsi;
-  compiler::EmitOptions options;  // fragment_lanes is set from the field below
-  // Fragment shaders: lanes per work-item; 0 = the device's (CLPIPE_LANES).
-  uint32_t fragment_lanes = 0;
+  compiler::EmitOptions options;  // fragment_lanes: the device's (CLPIPE_LANES)
   // Graphics stages: invocations; compute: the grid and block (count is ignored).
   uint32_t count = 4;
   std::array<uint32_t, 3> grid = {1, 1, 1};
