@@ -52,21 +52,26 @@ inline float4 clp_blend_factor(uint f, float4 s, float4 s1, float4 d, float4 c) 
   }
 }
 
-inline float4 clp_blend_eq(uint func, float4 s, float4 sf, float4 d, float4 df) {
-  switch (func) {
-    case 0:
-      return s * sf + d * df;
-    case 1:
-      return s * sf - d * df;
-    case 2:
-      return d * df - s * sf;
-    case 3:
-      return fmin(s, d);
-    case 4:
-      return fmax(s, d);
-    default:
-      return s;
+// clpipe::BlendFunc of source s and destination d with their factors: one body for RGBA
+// values of a pixel and for a channel across lanes (tile_color.h).
+#define CLP_BLEND_EQ_BODY(func, s, sf, d, df) \
+  switch (func) {                             \
+    case 0:                                   \
+      return s * sf + d * df;                 \
+    case 1:                                   \
+      return s * sf - d * df;                 \
+    case 2:                                   \
+      return d * df - s * sf;                 \
+    case 3:                                   \
+      return fmin(s, d);                      \
+    case 4:                                   \
+      return fmax(s, d);                      \
+    default:                                  \
+      return s;                               \
   }
+
+inline float4 clp_blend_eq(uint func, float4 s, float4 sf, float4 d, float4 df) {
+  CLP_BLEND_EQ_BODY(func, s, sf, d, df)
 }
 
 // Blends s (with second source s1) over d with constant colour c; the RGB and alpha

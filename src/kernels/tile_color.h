@@ -134,20 +134,7 @@ inline vf clp_blend_factor_v(uint f, int ch, const vf* s, const vf* s1, const vf
 }
 
 inline vf clp_blend_eq_v(uint func, vf s, vf sf, vf d, vf df) {
-  switch (func) {
-    case 0:
-      return s * sf + d * df;
-    case 1:
-      return s * sf - d * df;
-    case 2:
-      return d * df - s * sf;
-    case 3:
-      return fmin(s, d);
-    case 4:
-      return fmax(s, d);
-    default:
-      return s;
-  }
+  CLP_BLEND_EQ_BODY(func, s, sf, d, df)
 }
 
 // clp_combine for colour buffer r of this path: the new values of the lanes (all lanes
