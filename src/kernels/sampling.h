@@ -2,7 +2,9 @@
 // generated shader code (TEX..., TXF, TXQ, TG4, LODQ and the SAMPLE_* family).
 //
 // Consumer: generated bodies (#include "sampling.h" when the shader samples). Producer of
-// the descriptors: the host (sampling_abi.h). Per lane (sampling_filter.h does one lane):
+// the descriptors: the host (sampling_abi.h). The commonest sampling (2D targets, 8-bit
+// UNORM/sRGB formats, wraps that stay inside) runs every lane at once (sampling_vec.h);
+// everything else per lane (sampling_filter.h does one lane):
 //   coordinates -> cube face selection (cube targets) -> level of detail (GL rules:
 //   lambda = log2(rho) from the gradients, + shader bias, + sampler bias, clamped to
 //   [min_lod, max_lod]; magnification when lambda <= 0) -> level choice per mip filter
@@ -19,6 +21,7 @@
 #define CLPIPE_SAMPLING_H
 
 #include "sampling_filter.h"
+#include "sampling_vec.h"
 
 int clp_target_dims(int target) {
   switch (target) {
@@ -221,6 +224,9 @@ float4 clp_sample_lane(global const ClpTexView* v, global const uchar* data,
 void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
                     global const ClpSamplerState* smp, int target, int lod_mode,
                     const ClpTexCoords* c, vf* out) {
+#if CLP_LANES > 1 && !defined(CLP_TEX_PER_LANE)
+  if (clp_tex_sample_vec(view, data, smp, target, lod_mode, c, out)) return;
+#endif
   CLP_UNPACK(int, c->mask, mk);
   float r[4][CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {

@@ -72,6 +72,7 @@ HarnessResult run_shader(const HarnessInput& input) {
   compiler::EmitOptions options = input.options;
   options.fragment_lanes = queue().device().limits().fragment_lanes;
   res.compiled = compiler::compile_tgsi(input.tgsi, options);
+  res.compiled.code.prelude.insert(0, input.defines);
   const compiler::ShaderInfo& info = res.compiled.info;
   const compiler::EmittedShader& code = res.compiled.code;
   res.source = harness_source(code);

@@ -58,6 +58,8 @@ struct HarnessInput {
   std::vector<uint32_t> global_memory, input_memory;
   uint32_t shared_size = 0;
   uint64_t clock_base = 0;
+  // Put before the generated prelude: library switches a test compares (CLP_TEX_PER_LANE).
+  std::string defines;
 };
 
 struct HarnessResult {

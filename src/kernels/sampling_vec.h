@@ -1,0 +1,351 @@
+// The lane-parallel path of clp_tex_sample (sampling.h): every lane of a call sampled at
+// once in lane vectors, for the commonest sampling there is. It computes what the
+// per-lane path (sampling_filter.h) computes, operation for operation in the same order,
+// so the two give the same results; it only declines (returns false, having written
+// nothing) where the per-lane path must run:
+//   target       2D, 2D array, RECT (no shadow, cube, 3D or 1D targets)
+//   format       every present channel 8-bit UNORM or sRGB on a byte boundary, blocks of
+//                1, 2 or 4 bytes (R8, RG8, RGBA8, BGRA8, RGBX8, L8, A8, their sRGB forms)
+//   wrap (s, t)  REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE: the footprint
+//                stays inside the level, so no border colour
+//   filter       the lanes that take part agree on nearest or linear (always when the min
+//                and mag filters are equal)
+//   bounds       every level the lanes use lies inside the bound data, so no texel read
+//                needs the robust-access check
+// Levels may differ per lane (each lane its own level of detail); sizes, offsets and
+// pitches are then gathered per lane. Lanes outside the mask compute with zeroed inputs
+// (which address the texel (0, 0) of a checked level) and return zero. Defining
+// CLP_TEX_PER_LANE before the library turns the path off (tests compare the two).
+#ifndef CLPIPE_SAMPLING_VEC_H
+#define CLPIPE_SAMPLING_VEC_H
+
+#if CLP_LANES > 1
+
+// Bytes per texel of a format the vector path decodes, or 0.
+uint clp_vtex_format_bytes(uint fmt) {
+  if (!clp_format_is_valid(fmt)) return 0u;
+  const ClpFormatDesc d = clp_format_desc(fmt);
+  if (d.colorspace == CLP_CS_ZS || d.special != CLP_SPECIAL_NONE) return 0u;
+  if (d.block_bytes != 1u && d.block_bytes != 2u && d.block_bytes != 4u) return 0u;
+  for (uint c = 0; c < 4u; ++c) {
+    if (d.type[c] == CLP_TYPE_VOID) continue;
+    if (d.type[c] != CLP_TYPE_UNORM || d.bits[c] != 8u || (d.shift[c] & 7u) != 0u) return 0u;
+  }
+  return d.block_bytes;
+}
+
+// The least and the greatest lane of x.
+#if CLP_LANES == 16
+#define CLP_VREDUCE_(op, x) \
+  int8 a8 = op(x.lo, x.hi); \
+  int4 a4 = op(a8.lo, a8.hi)
+#elif CLP_LANES == 8
+#define CLP_VREDUCE_(op, x) int4 a4 = op(x.lo, x.hi)
+#else
+#define CLP_VREDUCE_(op, x) int4 a4 = x
+#endif
+int clp_vreduce_min(vi x) {
+  CLP_VREDUCE_(min, x);
+  const int2 a2 = min(a4.lo, a4.hi);
+  return min(a2.x, a2.y);
+}
+int clp_vreduce_max(vi x) {
+  CLP_VREDUCE_(max, x);
+  const int2 a2 = max(a4.lo, a4.hi);
+  return max(a2.x, a2.y);
+}
+#undef CLP_VREDUCE_
+
+// Positive remainder (clp_wrap_repeat); sizes that are powers of two by a mask.
+vi clp_vwrap_repeat(vi i, vi size) {
+  if (all((size & (size - 1)) == 0)) return i & (size - 1);
+  const vi r = i % size;
+  return select(r, r + size, r < 0);
+}
+vi clp_vwrap_mirror(vi i, vi size) {
+  const vi m = clp_vwrap_repeat(i, 2 * size);
+  return select(m, 2 * size - 1 - m, m >= size);
+}
+vi clp_vwrap_mirror_edge(vi i, vi size) {
+  return clamp(select(-(1 + i), i, i >= 0), (vi)(0), size - 1);
+}
+vi clp_vwrap_index(uint wrap, vi i, vi size) {
+  switch (wrap) {
+    case CLP_WRAP_REPEAT:
+      return clp_vwrap_repeat(i, size);
+    case CLP_WRAP_MIRROR_REPEAT:
+      return clp_vwrap_mirror(i, size);
+    case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
+      return clp_vwrap_mirror_edge(i, size);
+    default:  // CLAMP_TO_EDGE
+      return clamp(i, (vi)(0), size - 1);
+  }
+}
+
+// clp_wrap_nearest and clp_wrap_linear for the wrap modes that stay inside.
+vi clp_vwrap_nearest(uint wrap, vf x, vi size) {
+  return clp_vwrap_index(wrap, CLP_F2I_FLOOR(x), size);
+}
+void clp_vwrap_linear(uint wrap, vf x, vi size, vi* i0, vi* i1, vf* a) {
+  const vf fs = CLP_CONVERT_VF(size);
+  if (wrap == CLP_WRAP_CLAMP_TO_EDGE) x = clamp(x, (vf)(-1.0f), fs + 1.0f);
+  if (wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE) x = clamp(x, -fs - 0.5f, fs + 0.5f);
+  x -= 0.5f;
+  const vf f = floor(x);
+  *a = x - f;
+  const vi j = CLP_F2I_FLOOR(f);
+  *i0 = clp_vwrap_index(wrap, j, size);
+  *i1 = clp_vwrap_index(wrap, j + 1, size);
+}
+
+// One level per lane: its size in texels, the byte offset of the lane's layer in it and
+// its row pitch. Levels are absolute and already checked against the table's size.
+typedef struct {
+  vi w, h;
+  vu base, row;
+} ClpVLevel;
+
+ClpVLevel clp_vtex_level(global const ClpTexView* v, vi level, vu layer) {
+  ClpVLevel r;
+  const int first = CLP_LANE(level, 0);
+  if (all(level == first)) {
+    const uint L = (uint)first;
+    r.w = (vi)((int)clp_level_size(v->width, L));
+    r.h = (vi)((int)clp_level_size(v->height, L));
+    r.base = v->level_offset[L] + layer * v->layer_pitch[L];
+    r.row = (vu)(v->row_pitch[L]);
+    return r;
+  }
+  CLP_UNPACK(int, level, ls);
+  int w[CLP_LANES], h[CLP_LANES];
+  uint off[CLP_LANES], lp[CLP_LANES], row[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    const uint L = (uint)ls[l];
+    w[l] = (int)clp_level_size(v->width, L);
+    h[l] = (int)clp_level_size(v->height, L);
+    off[l] = v->level_offset[L];
+    lp[l] = v->layer_pitch[L];
+    row[l] = v->row_pitch[L];
+  }
+  r.w = CLP_PACK(w);
+  r.h = CLP_PACK(h);
+  r.base = CLP_PACK(off) + layer * CLP_PACK(lp);
+  r.row = CLP_PACK(row);
+  return r;
+}
+
+// Whether levels first..last (absolute) hold every texel of layers up to `layer_max`
+// inside the bound data.
+bool clp_vtex_levels_inside(global const ClpTexView* v, int first, int last, uint layer_max,
+                            uint bytes) {
+  if (first < 0 || last >= CLP_TEX_MAX_LEVELS) return false;
+  for (int L = first; L <= last; ++L) {
+    const ulong w = clp_level_size(v->width, (uint)L), h = clp_level_size(v->height, (uint)L);
+    const ulong end = (ulong)v->level_offset[L] + (ulong)layer_max * v->layer_pitch[L] +
+                      (h - 1u) * v->row_pitch[L] + w * bytes;
+    if (end > (ulong)v->data_size) return false;
+  }
+  return true;
+}
+
+// The raw texels at byte offsets `addr` (checked by the caller).
+vu clp_vtex_load(global const uchar* data, vu addr, uint bytes) {
+  CLP_UNPACK(uint, addr, a);
+  uint t[CLP_LANES];
+  if (bytes == 4u) {
+    for (int l = 0; l < CLP_LANES; ++l)
+      t[l] = as_uint(vload4(0, data + a[l]));
+  } else if (bytes == 2u) {
+    for (int l = 0; l < CLP_LANES; ++l)
+      t[l] = as_ushort(vload2(0, data + a[l]));
+  } else {
+    for (int l = 0; l < CLP_LANES; ++l)
+      t[l] = data[a[l]];
+  }
+  return CLP_PACK(t);
+}
+
+// The RGBA of raw texels before the view swizzle: clp_decode_float of each lane's texel
+// (clp_unorm_to_float, the sRGB table for sRGB colour channels, the format's swizzle).
+void clp_vtex_decode(const ClpFormatDesc* d, vu raw, vf* rgba) {
+  vf ch[4];
+  for (uint c = 0; c < 4u; ++c) {
+    const vu code = (raw >> (uint)d->shift[c]) & 0xffu;
+    if (d->type[c] == CLP_TYPE_VOID) {
+      ch[c] = (vf)(0.0f);
+    } else if (clp_fmt_channel_is_srgb(*d, c)) {
+      CLP_UNPACK(uint, code, k);
+      float f[CLP_LANES];
+      for (int l = 0; l < CLP_LANES; ++l)
+        f[l] = clp_srgb8_to_linear_table[k[l]];
+      ch[c] = CLP_PACK(f);
+    } else {
+      // clp_div_mersenne at 8 bits.
+      const vf x = CLP_CONVERT_VF(code);
+      const float m = 255.0f, y = clp_rcp_mersenne[8];
+      const vf q = x * y;
+      ch[c] = fma(fma(-q, (vf)(m), x), (vf)(y), q);
+    }
+  }
+  for (uint k = 0; k < 4u; ++k) {
+    const uint s = d->swizzle[k];
+    rgba[k] = s < 4u ? ch[s] : (vf)(s == CLP_SWZ_ONE ? 1.0f : 0.0f);
+  }
+}
+
+// Filters one level per lane (clp_filter_level): nearest, or bilinear with the weights
+// and sums of the per-lane path in its order.
+void clp_vtex_filter(global const ClpTexView* v, global const uchar* data,
+                     global const ClpSamplerState* smp, const ClpFormatDesc* d, uint bytes,
+                     bool linear, bool normalized, vf u, vf t, const vi* off, vi level, vu layer,
+                     vf* out) {
+  const ClpVLevel lv = clp_vtex_level(v, level, layer);
+  vf x = u, y = t;
+  if (normalized) {
+    x *= CLP_CONVERT_VF(lv.w);
+    y *= CLP_CONVERT_VF(lv.h);
+  }
+  x += CLP_CONVERT_VF(off[0]);
+  y += CLP_CONVERT_VF(off[1]);
+  if (!linear) {
+    const vi i = clp_vwrap_nearest(smp->wrap[0], x, lv.w);
+    const vi j = clp_vwrap_nearest(smp->wrap[1], y, lv.h);
+    const vu addr = lv.base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * bytes;
+    clp_vtex_decode(d, clp_vtex_load(data, addr, bytes), out);
+    return;
+  }
+  vi i0, i1, j0, j1;
+  vf a, b;
+  clp_vwrap_linear(smp->wrap[0], x, lv.w, &i0, &i1, &a);
+  clp_vwrap_linear(smp->wrap[1], y, lv.h, &j0, &j1, &b);
+  const vu row0 = lv.base + CLP_AS_VU(j0) * lv.row, row1 = lv.base + CLP_AS_VU(j1) * lv.row;
+  const vu c0 = CLP_AS_VU(i0) * bytes, c1 = CLP_AS_VU(i1) * bytes;
+  vf t00[4], t10[4], t01[4], t11[4];
+  clp_vtex_decode(d, clp_vtex_load(data, row0 + c0, bytes), t00);
+  clp_vtex_decode(d, clp_vtex_load(data, row0 + c1, bytes), t10);
+  clp_vtex_decode(d, clp_vtex_load(data, row1 + c0, bytes), t01);
+  clp_vtex_decode(d, clp_vtex_load(data, row1 + c1, bytes), t11);
+  const vf w00 = (1.0f - a) * (1.0f - b) * 1.0f, w10 = a * (1.0f - b) * 1.0f,
+           w01 = (1.0f - a) * b * 1.0f, w11 = a * b * 1.0f;
+  for (int k = 0; k < 4; ++k) {
+    vf acc = (vf)(0.0f);
+    acc += w00 * t00[k];
+    acc += w10 * t10[k];
+    acc += w01 * t01[k];
+    acc += w11 * t11[k];
+    out[k] = acc;
+  }
+}
+
+vf clp_vtex_swizzle(uint s, const vf* t) {
+  switch (s) {
+    case 0u:
+      return t[0];
+    case 1u:
+      return t[1];
+    case 2u:
+      return t[2];
+    case 3u:
+      return t[3];
+    case 5u:
+      return (vf)(1.0f);
+    default:
+      return (vf)(0.0f);
+  }
+}
+
+// clp_tex_sample for every lane at once, or false where the per-lane path must run.
+bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
+                        global const ClpSamplerState* smp, int target, int lod_mode,
+                        const ClpTexCoords* c, vf* out) {
+  const bool rect = target == CLP_TGSI_TEX_RECT;
+  if (target != CLP_TGSI_TEX_2D && target != CLP_TGSI_TEX_2D_ARRAY && !rect) return false;
+  if (!clp_wrap_stays_inside(smp->wrap[0]) || !clp_wrap_stays_inside(smp->wrap[1])) return false;
+  const uint bytes = clp_vtex_format_bytes(v->format);
+  if (bytes == 0u) return false;
+  const vi mask = c->mask;
+  // Lanes outside the mask: zero inputs, so their texel indices and levels stay valid.
+  const vf s = select((vf)(0.0f), c->s, mask), t = select((vf)(0.0f), c->t, mask);
+  // The layer (clp_tex_point).
+  const uint layers = clp_view_layers(v);
+  vu layer = (vu)(v->first_layer);
+  uint layer_max = v->first_layer;
+  if (target == CLP_TGSI_TEX_2D_ARRAY) {
+    const int top_layer = max((int)layers - 1, 0);
+    const vf lf = select((vf)(0.0f), c->layer, mask);
+    layer += CLP_AS_VU(clamp(CLP_F2I_FLOOR(lf + 0.5f), 0, top_layer));
+    layer_max += (uint)top_layer;
+  }
+  const bool normalized = !rect && !smp->unnormalized_coords;
+  const uint base = v->first_level;
+  // The level of detail (clp_tex_point, clp_tex_lambda).
+  vf lambda;
+  if (lod_mode == CLP_LOD_EXPLICIT) {
+    lambda = select((vf)(0.0f), c->lod, mask);
+  } else {
+    const float sx = normalized ? (float)clp_level_size(v->width, base) : 1.0f;
+    const float sy = normalized ? (float)clp_level_size(v->height, base) : 1.0f;
+    const vf dux = select((vf)(0.0f), c->ddx[0], mask), duy = select((vf)(0.0f), c->ddy[0], mask);
+    const vf dvx = select((vf)(0.0f), c->ddx[1], mask), dvy = select((vf)(0.0f), c->ddy[1], mask);
+    vf qx = dux * sx * dux * sx;
+    qx += dvx * sy * dvx * sy;
+    vf qy = duy * sx * duy * sx;
+    qy += dvy * sy * dvy * sy;
+    const vf rho2 = fmax(fmax((vf)(0.0f), qx), qy);
+    lambda = 0.5f * log2(rho2);
+    if (lod_mode == CLP_LOD_BIAS) lambda += select((vf)(0.0f), c->lod, mask);
+  }
+  lambda += smp->lod_bias;
+  lambda = fmin(fmax(lambda, smp->min_lod), smp->max_lod);
+  // Magnification per lane; the filter must be one for all lanes that take part.
+  const vi mag = ~(lambda > 0.0f);
+  const bool lin_mag = smp->mag_img_filter == CLP_FILTER_LINEAR;
+  const bool lin_min = smp->min_img_filter == CLP_FILTER_LINEAR;
+  bool linear = lin_min;
+  if (lin_mag != lin_min) {
+    if (!any(mask & ~mag)) {
+      linear = lin_mag;
+    } else if (any(mask & mag)) {
+      return false;
+    }
+  }
+  // Levels (relative to the first) and the weight of the second, per lane.
+  const int top = v->last_level > base ? (int)(v->last_level - base) : 0;
+  const uint mip = rect ? CLP_MIP_NONE : smp->min_mip_filter;
+  vi l0 = (vi)(0), l1 = (vi)(0);
+  vf frac = (vf)(0.0f);
+  if (mip == CLP_MIP_NEAREST) {
+    const vi n = min(CLP_VN2(convert_int, _sat)(ceil(lambda + 0.5f)) - 1, top);
+    l0 = select(n, (vi)(0), mag | (lambda <= 0.5f));
+  } else if (mip == CLP_MIP_LINEAR) {
+    const vf fl = floor(lambda);
+    l0 = select(min(CLP_VN2(convert_int, _sat)(fl), top), (vi)(0), mag);
+    l1 = select(min(l0 + 1, top), (vi)(0), mag);
+    frac = select(lambda - fl, (vf)(0.0f), mag | (l0 == top));
+  }
+  const bool blend = any(frac > 0.0f);
+  const int lmin = clp_vreduce_min(l0), lmax = clp_vreduce_max(blend ? l1 : l0);
+  if (!clp_vtex_levels_inside(v, (int)base + lmin, (int)base + lmax, layer_max, bytes)) {
+    return false;
+  }
+  const ClpFormatDesc d = clp_format_desc(v->format);
+  vi off[2];
+  for (int k = 0; k < 2; ++k)
+    off[k] = select((vi)(0), c->offset[k], mask);  // both axes are spatial here
+  vf r[4];
+  clp_vtex_filter(v, data, smp, &d, bytes, linear, normalized, s, t, off, (int)base + l0, layer, r);
+  if (blend) {
+    vf r1[4];
+    clp_vtex_filter(v, data, smp, &d, bytes, linear, normalized, s, t, off, (int)base + l1, layer,
+                    r1);
+    for (int k = 0; k < 4; ++k)
+      r[k] = select(r[k], mix(r[k], r1[k], frac), frac > 0.0f);
+  }
+  for (int k = 0; k < 4; ++k)
+    out[k] = select((vf)(0.0f), clp_vtex_swizzle(v->swizzle[k], r), mask);
+  return true;
+}
+
+#endif  // CLP_LANES > 1
+
+#endif  // CLPIPE_SAMPLING_VEC_H
