@@ -165,6 +165,19 @@ vu clp_vtex_load(global const uchar* data, vu addr, uint bytes) {
   return CLP_PACK(t);
 }
 
+// Two neighbouring 4-byte texels at byte offsets `addr` and `addr` + 4.
+void clp_vtex_load_pair(global const uchar* data, vu addr, vu* first, vu* second) {
+  CLP_UNPACK(uint, addr, a);
+  uint t0[CLP_LANES], t1[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    const uint2 p = as_uint2(vload8(0, data + a[l]));
+    t0[l] = p.x;
+    t1[l] = p.y;
+  }
+  *first = CLP_PACK(t0);
+  *second = CLP_PACK(t1);
+}
+
 // The RGBA of raw texels before the view swizzle: clp_decode_float of each lane's texel
 // (clp_unorm_to_float, the sRGB table for sRGB colour channels, the format's swizzle).
 void clp_vtex_decode(const ClpFormatDesc* d, vu raw, vf* rgba) {
@@ -220,11 +233,22 @@ void clp_vtex_filter(global const ClpTexView* v, global const uchar* data,
   clp_vwrap_linear(smp->wrap[1], y, lv.h, &j0, &j1, &b);
   const vu row0 = lv.base + CLP_AS_VU(j0) * lv.row, row1 = lv.base + CLP_AS_VU(j1) * lv.row;
   const vu c0 = CLP_AS_VU(i0) * bytes, c1 = CLP_AS_VU(i1) * bytes;
+  vu r00, r10, r01, r11;
+  if (bytes == 4u && all(i1 == i0 + 1)) {
+    // No lane wraps between its two columns: each row's pair is one 8-byte read.
+    clp_vtex_load_pair(data, row0 + c0, &r00, &r10);
+    clp_vtex_load_pair(data, row1 + c0, &r01, &r11);
+  } else {
+    r00 = clp_vtex_load(data, row0 + c0, bytes);
+    r10 = clp_vtex_load(data, row0 + c1, bytes);
+    r01 = clp_vtex_load(data, row1 + c0, bytes);
+    r11 = clp_vtex_load(data, row1 + c1, bytes);
+  }
   vf t00[4], t10[4], t01[4], t11[4];
-  clp_vtex_decode(d, clp_vtex_load(data, row0 + c0, bytes), t00);
-  clp_vtex_decode(d, clp_vtex_load(data, row0 + c1, bytes), t10);
-  clp_vtex_decode(d, clp_vtex_load(data, row1 + c0, bytes), t01);
-  clp_vtex_decode(d, clp_vtex_load(data, row1 + c1, bytes), t11);
+  clp_vtex_decode(d, r00, t00);
+  clp_vtex_decode(d, r10, t10);
+  clp_vtex_decode(d, r01, t01);
+  clp_vtex_decode(d, r11, t11);
   const vf w00 = (1.0f - a) * (1.0f - b) * 1.0f, w10 = a * (1.0f - b) * 1.0f,
            w01 = (1.0f - a) * b * 1.0f, w11 = a * b * 1.0f;
   for (int k = 0; k < 4; ++k) {
