@@ -4,8 +4,9 @@
 // so the two give the same results; it only declines (returns false, having written
 // nothing) where the per-lane path must run:
 //   target       2D, 2D array, RECT (no shadow, cube, 3D or 1D targets)
-//   format       every present channel 8-bit UNORM or sRGB on a byte boundary, blocks of
-//                1, 2 or 4 bytes (R8, RG8, RGBA8, BGRA8, RGBX8, L8, A8, their sRGB forms)
+//   format       every present channel 8-bit UNORM or sRGB on a byte boundary or 16-bit
+//                float on a 16-bit one, blocks of 1, 2, 4 or 8 bytes (R8, RG8, RGBA8,
+//                BGRA8, RGBX8, L8, A8, their sRGB forms, R16F, RG16F, RGBA16F)
 //   wrap (s, t)  REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE: the footprint
 //                stays inside the level, so no border colour
 //   filter       the lanes that take part agree on nearest or linear (always when the min
@@ -26,10 +27,13 @@ uint clp_vtex_format_bytes(uint fmt) {
   if (!clp_format_is_valid(fmt)) return 0u;
   const ClpFormatDesc d = clp_format_desc(fmt);
   if (d.colorspace == CLP_CS_ZS || d.special != CLP_SPECIAL_NONE) return 0u;
-  if (d.block_bytes != 1u && d.block_bytes != 2u && d.block_bytes != 4u) return 0u;
+  if (d.block_bytes != 1u && d.block_bytes != 2u && d.block_bytes != 4u && d.block_bytes != 8u)
+    return 0u;
   for (uint c = 0; c < 4u; ++c) {
     if (d.type[c] == CLP_TYPE_VOID) continue;
-    if (d.type[c] != CLP_TYPE_UNORM || d.bits[c] != 8u || (d.shift[c] & 7u) != 0u) return 0u;
+    const bool unorm8 = d.type[c] == CLP_TYPE_UNORM && d.bits[c] == 8u && (d.shift[c] & 7u) == 0u;
+    const bool half16 = d.type[c] == CLP_TYPE_FLOAT && d.bits[c] == 16u && (d.shift[c] & 15u) == 0u;
+    if (!unorm8 && !half16) return 0u;
   }
   return d.block_bytes;
 }
@@ -148,11 +152,22 @@ bool clp_vtex_levels_inside(global const ClpTexView* v, int first, int last, uin
   return true;
 }
 
-// The raw texels at byte offsets `addr` (checked by the caller).
-vu clp_vtex_load(global const uchar* data, vu addr, uint bytes) {
+CLP_DEFINE_HALF_TO_FLOAT(clp_vhalf_to_float_bits, vu, CLP_CONVERT_VF, CLP_AS_VU)
+
+// The raw texels at byte offsets `addr` (checked by the caller): bytes 0..3 in raw[0],
+// 4..7 of 8-byte texels in raw[1].
+void clp_vtex_load(global const uchar* data, vu addr, uint bytes, vu* raw) {
   CLP_UNPACK(uint, addr, a);
   uint t[CLP_LANES];
-  if (bytes == 4u) {
+  if (bytes == 8u) {
+    uint t1[CLP_LANES];
+    for (int l = 0; l < CLP_LANES; ++l) {
+      const uint2 p = as_uint2(vload8(0, data + a[l]));
+      t[l] = p.x;
+      t1[l] = p.y;
+    }
+    raw[1] = CLP_PACK(t1);
+  } else if (bytes == 4u) {
     for (int l = 0; l < CLP_LANES; ++l)
       t[l] = as_uint(vload4(0, data + a[l]));
   } else if (bytes == 2u) {
@@ -162,7 +177,7 @@ vu clp_vtex_load(global const uchar* data, vu addr, uint bytes) {
     for (int l = 0; l < CLP_LANES; ++l)
       t[l] = data[a[l]];
   }
-  return CLP_PACK(t);
+  raw[0] = CLP_PACK(t);
 }
 
 // Two neighbouring 4-byte texels at byte offsets `addr` and `addr` + 4.
@@ -179,13 +194,18 @@ void clp_vtex_load_pair(global const uchar* data, vu addr, vu* first, vu* second
 }
 
 // The RGBA of raw texels before the view swizzle: clp_decode_float of each lane's texel
-// (clp_unorm_to_float, the sRGB table for sRGB colour channels, the format's swizzle).
-void clp_vtex_decode(const ClpFormatDesc* d, vu raw, vf* rgba) {
+// (clp_unorm_to_float, the sRGB table for sRGB colour channels, half floats exactly,
+// the format's swizzle).
+void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* rgba) {
   vf ch[4];
   for (uint c = 0; c < 4u; ++c) {
-    const vu code = (raw >> (uint)d->shift[c]) & 0xffu;
+    const uint shift = d->shift[c];
+    const vu word = (shift >= 32u ? raw[1] : raw[0]) >> (shift & 31u);
+    const vu code = word & 0xffu;
     if (d->type[c] == CLP_TYPE_VOID) {
       ch[c] = (vf)(0.0f);
+    } else if (d->type[c] == CLP_TYPE_FLOAT) {
+      ch[c] = CLP_AS_VF(clp_vhalf_to_float_bits(word & 0xffffu));
     } else if (clp_fmt_channel_is_srgb(*d, c)) {
       CLP_UNPACK(uint, code, k);
       float f[CLP_LANES];
@@ -223,8 +243,9 @@ void clp_vtex_filter(global const ClpTexView* v, global const uchar* data,
   if (!linear) {
     const vi i = clp_vwrap_nearest(smp->wrap[0], x, lv.w);
     const vi j = clp_vwrap_nearest(smp->wrap[1], y, lv.h);
-    const vu addr = lv.base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * bytes;
-    clp_vtex_decode(d, clp_vtex_load(data, addr, bytes), out);
+    vu raw[2];
+    clp_vtex_load(data, lv.base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * bytes, bytes, raw);
+    clp_vtex_decode(d, raw, out);
     return;
   }
   vi i0, i1, j0, j1;
@@ -233,16 +254,16 @@ void clp_vtex_filter(global const ClpTexView* v, global const uchar* data,
   clp_vwrap_linear(smp->wrap[1], y, lv.h, &j0, &j1, &b);
   const vu row0 = lv.base + CLP_AS_VU(j0) * lv.row, row1 = lv.base + CLP_AS_VU(j1) * lv.row;
   const vu c0 = CLP_AS_VU(i0) * bytes, c1 = CLP_AS_VU(i1) * bytes;
-  vu r00, r10, r01, r11;
+  vu r00[2], r10[2], r01[2], r11[2];
   if (bytes == 4u && all(i1 == i0 + 1)) {
     // No lane wraps between its two columns: each row's pair is one 8-byte read.
-    clp_vtex_load_pair(data, row0 + c0, &r00, &r10);
-    clp_vtex_load_pair(data, row1 + c0, &r01, &r11);
+    clp_vtex_load_pair(data, row0 + c0, r00, r10);
+    clp_vtex_load_pair(data, row1 + c0, r01, r11);
   } else {
-    r00 = clp_vtex_load(data, row0 + c0, bytes);
-    r10 = clp_vtex_load(data, row0 + c1, bytes);
-    r01 = clp_vtex_load(data, row1 + c0, bytes);
-    r11 = clp_vtex_load(data, row1 + c1, bytes);
+    clp_vtex_load(data, row0 + c0, bytes, r00);
+    clp_vtex_load(data, row0 + c1, bytes, r10);
+    clp_vtex_load(data, row1 + c0, bytes, r01);
+    clp_vtex_load(data, row1 + c1, bytes, r11);
   }
   vf t00[4], t10[4], t01[4], t11[4];
   clp_vtex_decode(d, r00, t00);

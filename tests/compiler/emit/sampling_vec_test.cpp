@@ -57,10 +57,11 @@ IMM[1] FLT32 {9.0, 0.0, 0.0, 0.0}
 
 // Formats the path decodes, then two it declines.
 const Format kFormats[] = {
-    Format::R8G8B8A8_UNORM, Format::B8G8R8A8_UNORM, Format::R8_UNORM,
-    Format::R8G8_UNORM,     Format::B8G8R8X8_SRGB,  Format::L8A8_UNORM,
-    Format::A8_UNORM,       Format::R8G8B8A8_SRGB,  Format::I8_UNORM,
-    Format::L8A8_SRGB,      Format::R8G8B8A8_SNORM, Format::R16G16B16A16_FLOAT};
+    Format::R8G8B8A8_UNORM,     Format::B8G8R8A8_UNORM, Format::R8_UNORM,
+    Format::R8G8_UNORM,         Format::B8G8R8X8_SRGB,  Format::L8A8_UNORM,
+    Format::A8_UNORM,           Format::R8G8B8A8_SRGB,  Format::I8_UNORM,
+    Format::L8A8_SRGB,          Format::R16_FLOAT,      Format::R16G16_FLOAT,
+    Format::R16G16B16A16_FLOAT, Format::R8G8B8A8_SNORM, Format::R32G32B32A32_FLOAT};
 
 }  // namespace
 
