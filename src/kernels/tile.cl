@@ -292,10 +292,19 @@ inline void clp_counter_add(global uint* c, uint n) {
 
 // Bit l set where lane l of m is set.
 inline uint clp_lane_bits(vi m) {
-  uint bits = 0u;
-  for (int l = 0; l < CLP_LANES; ++l)
-    bits |= CLP_LANE(m, l) ? 1u << l : 0u;
-  return bits;
+  // Each lane's bit in place, then the halves ORed together (a few vector operations
+  // instead of one extract and select per lane).
+  const vu b = CLP_AS_VU(m != (vi)(0)) & ((vu)(1u) << CLP_AS_VU(CLP_LANE_IDS));
+#if CLP_LANES == 16
+  const uint8 b8 = b.lo | b.hi;
+  const uint4 b4 = b8.lo | b8.hi;
+#elif CLP_LANES == 8
+  const uint4 b4 = b.lo | b.hi;
+#else
+  const uint4 b4 = b;
+#endif
+  const uint2 b2 = b4.lo | b4.hi;
+  return b2.x | b2.y;
 }
 
 inline uint clp_lanes(vi m) {
