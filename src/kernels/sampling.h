@@ -21,7 +21,6 @@
 #define CLPIPE_SAMPLING_H
 
 #include "sampling_filter.h"
-#include "sampling_vec.h"
 
 int clp_target_dims(int target) {
   switch (target) {
@@ -72,6 +71,9 @@ bool clp_target_is_shadow(int target) {
 bool clp_target_is_rect(int target) {
   return target == CLP_TGSI_TEX_RECT || target == CLP_TGSI_TEX_SHADOWRECT;
 }
+
+// The lane-parallel path of clp_tex_sample (after the target predicates it uses).
+#include "sampling_vec.h"
 
 // One lane's coordinates.
 typedef struct {

@@ -3,12 +3,15 @@
 // per-lane path (sampling_filter.h) computes, operation for operation in the same order,
 // so the two give the same results; it only declines (returns false, having written
 // nothing) where the per-lane path must run:
-//   target       2D, 2D array, RECT (no shadow, cube, 3D or 1D targets)
+//   target       2D, 2D array, RECT, cube and cube array, and their shadow forms (no 1D
+//                or 3D targets)
 //   format       every present channel 8-bit UNORM or sRGB on a byte boundary or 16-bit
 //                float on a 16-bit one, blocks of 1, 2, 4 or 8 bytes (R8, RG8, RGBA8,
-//                BGRA8, RGBX8, L8, A8, their sRGB forms, R16F, RG16F, RGBA16F)
+//                BGRA8, RGBX8, L8, A8, their sRGB forms, R16F, RG16F, RGBA16F); with a
+//                depth compare, Z16, Z24S8, Z24X8 or Z32F
 //   wrap (s, t)  REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE: the footprint
-//                stays inside the level, so no border colour
+//                stays inside the level, so no border colour. Seamless cube maps: every
+//                lane's footprint inside its face (no texel from a neighbouring face)
 //   filter       the lanes that take part agree on nearest or linear (always when the min
 //                and mag filters are equal)
 //   bounds       every level the lanes use lies inside the bound data, so no texel read
@@ -36,6 +39,27 @@ uint clp_vtex_format_bytes(uint fmt) {
     if (!unorm8 && !half16) return 0u;
   }
   return d.block_bytes;
+}
+
+// Bytes per texel of a depth format the vector path compares against, or 0.
+uint clp_vtex_depth_bytes(uint fmt) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM:
+      return 2u;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+    case CLP_FMT_Z24X8_UNORM:
+    case CLP_FMT_Z32_FLOAT:
+      return 4u;
+    default:
+      return 0u;
+  }
+}
+
+// clp_div_mersenne per lane.
+vf clp_vdiv_mersenne(vf x, uint n) {
+  const float m = (float)((1u << n) - 1u), y = clp_rcp_mersenne[n];
+  const vf q = x * y;
+  return fma(fma(-q, (vf)(m), x), (vf)(y), q);
 }
 
 // The least and the greatest lane of x.
@@ -213,11 +237,7 @@ void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* rgba) {
         f[l] = clp_srgb8_to_linear_table[k[l]];
       ch[c] = CLP_PACK(f);
     } else {
-      // clp_div_mersenne at 8 bits.
-      const vf x = CLP_CONVERT_VF(code);
-      const float m = 255.0f, y = clp_rcp_mersenne[8];
-      const vf q = x * y;
-      ch[c] = fma(fma(-q, (vf)(m), x), (vf)(y), q);
+      ch[c] = clp_vdiv_mersenne(CLP_CONVERT_VF(code), 8u);
     }
   }
   for (uint k = 0; k < 4u; ++k) {
@@ -226,60 +246,138 @@ void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* rgba) {
   }
 }
 
+// What every lane of a call shares: how texels are read, wrapped, filtered, compared.
+typedef struct {
+  ClpFormatDesc d;
+  uint fmt, bytes;      // view format, bytes per texel
+  uint wrap_s, wrap_t;  // seamless cube faces: CLAMP_TO_EDGE (footprints checked inside)
+  bool linear, normalized, seamless;
+  bool shadow;  // compare with the reference: results (r, r, r, 1)
+  uint compare_func;
+} ClpVTexCall;
+
+// clp_tex_compare per lane.
+vi clp_vtex_compare(uint func, vf ref, vf texel) {
+  switch (func & 7u) {
+    case 0u:
+      return (vi)(0);
+    case 1u:
+      return ref < texel;
+    case 2u:
+      return ref == texel;
+    case 3u:
+      return ref <= texel;
+    case 4u:
+      return ref > texel;
+    case 5u:
+      return ref != texel;
+    case 6u:
+      return ref >= texel;
+    default:
+      return (vi)(-1);
+  }
+}
+
+// Texels `raw` as clp_filter_texel returns them: decoded, or their shadow compare with
+// `ref` (already clamped for fixed-point depth) in every component.
+void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref, vf* out) {
+  if (!k->shadow) {
+    clp_vtex_decode(&k->d, raw, out);
+    return;
+  }
+  vf depth;
+  switch (k->fmt) {
+    case CLP_FMT_Z16_UNORM:
+      depth = clp_vdiv_mersenne(CLP_CONVERT_VF(raw[0] & 0xffffu), 16u);
+      break;
+    case CLP_FMT_Z32_FLOAT:
+      depth = CLP_AS_VF(raw[0]);
+      break;
+    default:  // Z24S8, Z24X8
+      depth = clp_vdiv_mersenne(CLP_CONVERT_VF(raw[0] & 0xffffffu), 24u);
+      break;
+  }
+  const vf value = select((vf)(0.0f), (vf)(1.0f), clp_vtex_compare(k->compare_func, ref, depth));
+  for (int c = 0; c < 4; ++c)
+    out[c] = value;
+}
+
 // Filters one level per lane (clp_filter_level): nearest, or bilinear with the weights
-// and sums of the per-lane path in its order.
-void clp_vtex_filter(global const ClpTexView* v, global const uchar* data,
-                     global const ClpSamplerState* smp, const ClpFormatDesc* d, uint bytes,
-                     bool linear, bool normalized, vf u, vf t, const vi* off, vi level, vu layer,
-                     vf* out) {
+// and sums of the per-lane path in its order. False, having written nothing, where a lane
+// of a seamless cube face needs a texel of another face.
+bool clp_vtex_filter(global const ClpTexView* v, global const uchar* data, const ClpVTexCall* k,
+                     vi mask, vf u, vf t, const vi* off, vi level, vu layer, vf ref, vf* out) {
   const ClpVLevel lv = clp_vtex_level(v, level, layer);
+  // Seamless cube faces are square and clamp both axes with the width.
+  const vi h = k->seamless ? lv.w : lv.h;
   vf x = u, y = t;
-  if (normalized) {
+  if (k->normalized) {
     x *= CLP_CONVERT_VF(lv.w);
     y *= CLP_CONVERT_VF(lv.h);
   }
   x += CLP_CONVERT_VF(off[0]);
   y += CLP_CONVERT_VF(off[1]);
-  if (!linear) {
-    const vi i = clp_vwrap_nearest(smp->wrap[0], x, lv.w);
-    const vi j = clp_vwrap_nearest(smp->wrap[1], y, lv.h);
+  vf r[4];
+  if (!k->linear) {
+    const vi i = clp_vwrap_nearest(k->wrap_s, x, lv.w);
+    const vi j = clp_vwrap_nearest(k->wrap_t, y, h);
     vu raw[2];
-    clp_vtex_load(data, lv.base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * bytes, bytes, raw);
-    clp_vtex_decode(d, raw, out);
-    return;
-  }
-  vi i0, i1, j0, j1;
-  vf a, b;
-  clp_vwrap_linear(smp->wrap[0], x, lv.w, &i0, &i1, &a);
-  clp_vwrap_linear(smp->wrap[1], y, lv.h, &j0, &j1, &b);
-  const vu row0 = lv.base + CLP_AS_VU(j0) * lv.row, row1 = lv.base + CLP_AS_VU(j1) * lv.row;
-  const vu c0 = CLP_AS_VU(i0) * bytes, c1 = CLP_AS_VU(i1) * bytes;
-  vu r00[2], r10[2], r01[2], r11[2];
-  if (bytes == 4u && all(i1 == i0 + 1)) {
-    // No lane wraps between its two columns: each row's pair is one 8-byte read.
-    clp_vtex_load_pair(data, row0 + c0, r00, r10);
-    clp_vtex_load_pair(data, row1 + c0, r01, r11);
+    clp_vtex_load(data, lv.base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * k->bytes, k->bytes, raw);
+    clp_vtex_texel(k, raw, ref, r);
   } else {
-    clp_vtex_load(data, row0 + c0, bytes, r00);
-    clp_vtex_load(data, row0 + c1, bytes, r10);
-    clp_vtex_load(data, row1 + c0, bytes, r01);
-    clp_vtex_load(data, row1 + c1, bytes, r11);
+    if (k->seamless) {
+      // The footprint i0, i0 + 1 (j0, j0 + 1) of clp_linear_unwrapped inside the face.
+      const vf fw = CLP_CONVERT_VF(lv.w);
+      const vi i0 = CLP_F2I_FLOOR(floor(clamp(x, (vf)(-0.5f), fw + 0.5f) - 0.5f));
+      const vi j0 = CLP_F2I_FLOOR(floor(clamp(y, (vf)(-0.5f), fw + 0.5f) - 0.5f));
+      if (any(mask & ((i0 < 0) | (i0 + 1 >= lv.w) | (j0 < 0) | (j0 + 1 >= lv.w)))) return false;
+    }
+    vi i0, i1, j0, j1;
+    vf a, b;
+    clp_vwrap_linear(k->wrap_s, x, lv.w, &i0, &i1, &a);
+    clp_vwrap_linear(k->wrap_t, y, h, &j0, &j1, &b);
+    const vu row0 = lv.base + CLP_AS_VU(j0) * lv.row, row1 = lv.base + CLP_AS_VU(j1) * lv.row;
+    const vu c0 = CLP_AS_VU(i0) * k->bytes, c1 = CLP_AS_VU(i1) * k->bytes;
+    vu r00[2], r10[2], r01[2], r11[2];
+    if (k->bytes == 4u && all(i1 == i0 + 1)) {
+      // No lane wraps between its two columns: each row's pair is one 8-byte read.
+      clp_vtex_load_pair(data, row0 + c0, r00, r10);
+      clp_vtex_load_pair(data, row1 + c0, r01, r11);
+    } else {
+      clp_vtex_load(data, row0 + c0, k->bytes, r00);
+      clp_vtex_load(data, row0 + c1, k->bytes, r10);
+      clp_vtex_load(data, row1 + c0, k->bytes, r01);
+      clp_vtex_load(data, row1 + c1, k->bytes, r11);
+    }
+    vf t00[4], t10[4], t01[4], t11[4];
+    clp_vtex_texel(k, r00, ref, t00);
+    clp_vtex_texel(k, r10, ref, t10);
+    clp_vtex_texel(k, r01, ref, t01);
+    clp_vtex_texel(k, r11, ref, t11);
+    if (k->seamless) {
+      // clp_filter_level's seamless cube form: one sum, as written there.
+      for (int c = 0; c < 4; ++c) {
+        r[c] = (1.0f - a) * (1.0f - b) * t00[c] + a * (1.0f - b) * t10[c] +
+               (1.0f - a) * b * t01[c] + a * b * t11[c];
+      }
+    } else {
+      const vf w00 = (1.0f - a) * (1.0f - b) * 1.0f, w10 = a * (1.0f - b) * 1.0f,
+               w01 = (1.0f - a) * b * 1.0f, w11 = a * b * 1.0f;
+      for (int c = 0; c < 4; ++c) {
+        vf acc = (vf)(0.0f);
+        acc += w00 * t00[c];
+        acc += w10 * t10[c];
+        acc += w01 * t01[c];
+        acc += w11 * t11[c];
+        r[c] = acc;
+      }
+    }
   }
-  vf t00[4], t10[4], t01[4], t11[4];
-  clp_vtex_decode(d, r00, t00);
-  clp_vtex_decode(d, r10, t10);
-  clp_vtex_decode(d, r01, t01);
-  clp_vtex_decode(d, r11, t11);
-  const vf w00 = (1.0f - a) * (1.0f - b) * 1.0f, w10 = a * (1.0f - b) * 1.0f,
-           w01 = (1.0f - a) * b * 1.0f, w11 = a * b * 1.0f;
-  for (int k = 0; k < 4; ++k) {
-    vf acc = (vf)(0.0f);
-    acc += w00 * t00[k];
-    acc += w10 * t10[k];
-    acc += w01 * t01[k];
-    acc += w11 * t11[k];
-    out[k] = acc;
-  }
+  out[0] = r[0];
+  out[1] = k->shadow ? r[0] : r[1];
+  out[2] = k->shadow ? r[0] : r[2];
+  out[3] = k->shadow ? (vf)(1.0f) : r[3];
+  return true;
 }
 
 vf clp_vtex_swizzle(uint s, const vf* t) {
@@ -299,43 +397,101 @@ vf clp_vtex_swizzle(uint s, const vf* t) {
   }
 }
 
+// clp_cube_face and clp_cube_st per lane.
+vi clp_vcube_face(vf x, vf y, vf z) {
+  const vf ax = fabs(x), ay = fabs(y), az = fabs(z);
+  const vi fx = select((vi)(1), (vi)(0), x >= 0.0f), fy = select((vi)(3), (vi)(2), y >= 0.0f);
+  const vi fz = select((vi)(5), (vi)(4), z >= 0.0f);
+  return select(select(fz, fy, ay >= az), fx, (ax >= ay) & (ax >= az));
+}
+void clp_vcube_st(vi face, vf x, vf y, vf z, vf* u, vf* v) {
+  // (sc, tc, ma) per face: (-z -y x) (z -y -x) (x z y) (x -z -y) (x -y z) (-x -y -z).
+  vf sc = select(-x, x, face >= 2 & face <= 4);
+  sc = select(sc, -z, face == 0);
+  sc = select(sc, z, face == 1);
+  const vf tc = select(-y, select(-z, z, face == 2), face == 2 | face == 3);
+  vf ma = select(-z, z, face == 4);
+  ma = select(ma, select(-y, y, face == 2), face == 2 | face == 3);
+  ma = select(ma, select(-x, x, face == 0), face <= 1);
+  const vf inv = 1.0f / fabs(ma);
+  *u = 0.5f * (sc * inv + 1.0f);
+  *v = 0.5f * (tc * inv + 1.0f);
+}
+
 // clp_tex_sample for every lane at once, or false where the per-lane path must run.
 bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
                         global const ClpSamplerState* smp, int target, int lod_mode,
                         const ClpTexCoords* c, vf* out) {
-  const bool rect = target == CLP_TGSI_TEX_RECT;
-  if (target != CLP_TGSI_TEX_2D && target != CLP_TGSI_TEX_2D_ARRAY && !rect) return false;
-  if (!clp_wrap_stays_inside(smp->wrap[0]) || !clp_wrap_stays_inside(smp->wrap[1])) return false;
-  const uint bytes = clp_vtex_format_bytes(v->format);
-  if (bytes == 0u) return false;
+  const bool rect = clp_target_is_rect(target), cube = clp_target_is_cube(target);
+  const bool array = clp_target_is_array(target);
+  if (clp_target_dims(target) != 2 || target == CLP_TGSI_TEX_2D_MSAA ||
+      target == CLP_TGSI_TEX_2D_ARRAY_MSAA) {
+    return false;
+  }
+  ClpVTexCall k;
+  k.fmt = v->format;
+  k.d = clp_format_desc(k.fmt);
+  k.shadow = clp_target_is_shadow(target) && smp->compare_mode != 0u;
+  k.compare_func = smp->compare_func;
+  k.bytes = k.shadow ? clp_vtex_depth_bytes(k.fmt) : clp_vtex_format_bytes(k.fmt);
+  if (k.bytes == 0u) return false;
+  k.seamless = cube && smp->seamless_cube_map;
+  k.wrap_s = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : smp->wrap[0];
+  k.wrap_t = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : smp->wrap[1];
+  if (!clp_wrap_stays_inside(k.wrap_s) || !clp_wrap_stays_inside(k.wrap_t)) return false;
   const vi mask = c->mask;
   // Lanes outside the mask: zero inputs, so their texel indices and levels stay valid.
   const vf s = select((vf)(0.0f), c->s, mask), t = select((vf)(0.0f), c->t, mask);
-  // The layer (clp_tex_point).
+  vf dx[2], dy[2];  // gradients of the face (or texture) coordinates
+  for (int a = 0; a < 2; ++a) {
+    dx[a] = select((vf)(0.0f), c->ddx[a], mask);
+    dy[a] = select((vf)(0.0f), c->ddy[a], mask);
+  }
+  vf u = s, w = t;
+  // The layer (clp_tex_point): array layer, cube face.
   const uint layers = clp_view_layers(v);
   vu layer = (vu)(v->first_layer);
   uint layer_max = v->first_layer;
-  if (target == CLP_TGSI_TEX_2D_ARRAY) {
+  if (cube) {
+    const vf r = select((vf)(0.0f), c->r, mask);
+    const vf drx = select((vf)(0.0f), c->ddx[2], mask), dry = select((vf)(0.0f), c->ddy[2], mask);
+    const vi face = clp_vcube_face(s, t, r);
+    clp_vcube_st(face, s, t, r, &u, &w);
+    // Gradients of the face coordinates: the face is kept for the neighbouring lanes.
+    vf nu, nw;
+    clp_vcube_st(face, s + dx[0], t + dx[1], r + drx, &nu, &nw);
+    dx[0] = nu - u;
+    dx[1] = nw - w;
+    clp_vcube_st(face, s + dy[0], t + dy[1], r + dry, &nu, &nw);
+    dy[0] = nu - u;
+    dy[1] = nw - w;
+    layer += CLP_AS_VU(face);
+    layer_max += 5u;
+    if (array) {
+      const int top_cube = max((int)(layers / 6u) - 1, 0);
+      const vf lf = select((vf)(0.0f), c->layer, mask);
+      layer += 6u * CLP_AS_VU(clamp(CLP_F2I_FLOOR(lf + 0.5f), 0, top_cube));
+      layer_max += 6u * (uint)top_cube;
+    }
+  } else if (array) {
     const int top_layer = max((int)layers - 1, 0);
     const vf lf = select((vf)(0.0f), c->layer, mask);
     layer += CLP_AS_VU(clamp(CLP_F2I_FLOOR(lf + 0.5f), 0, top_layer));
     layer_max += (uint)top_layer;
   }
-  const bool normalized = !rect && !smp->unnormalized_coords;
+  k.normalized = !rect && !smp->unnormalized_coords;
   const uint base = v->first_level;
   // The level of detail (clp_tex_point, clp_tex_lambda).
   vf lambda;
   if (lod_mode == CLP_LOD_EXPLICIT) {
     lambda = select((vf)(0.0f), c->lod, mask);
   } else {
-    const float sx = normalized ? (float)clp_level_size(v->width, base) : 1.0f;
-    const float sy = normalized ? (float)clp_level_size(v->height, base) : 1.0f;
-    const vf dux = select((vf)(0.0f), c->ddx[0], mask), duy = select((vf)(0.0f), c->ddy[0], mask);
-    const vf dvx = select((vf)(0.0f), c->ddx[1], mask), dvy = select((vf)(0.0f), c->ddy[1], mask);
-    vf qx = dux * sx * dux * sx;
-    qx += dvx * sy * dvx * sy;
-    vf qy = duy * sx * duy * sx;
-    qy += dvy * sy * dvy * sy;
+    const float sx = k.normalized ? (float)clp_level_size(v->width, base) : 1.0f;
+    const float sy = k.normalized ? (float)clp_level_size(v->height, base) : 1.0f;
+    vf qx = dx[0] * sx * dx[0] * sx;
+    qx += dx[1] * sy * dx[1] * sy;
+    vf qy = dy[0] * sx * dy[0] * sx;
+    qy += dy[1] * sy * dy[1] * sy;
     const vf rho2 = fmax(fmax((vf)(0.0f), qx), qy);
     lambda = 0.5f * log2(rho2);
     if (lod_mode == CLP_LOD_BIAS) lambda += select((vf)(0.0f), c->lod, mask);
@@ -346,10 +502,10 @@ bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
   const vi mag = ~(lambda > 0.0f);
   const bool lin_mag = smp->mag_img_filter == CLP_FILTER_LINEAR;
   const bool lin_min = smp->min_img_filter == CLP_FILTER_LINEAR;
-  bool linear = lin_min;
+  k.linear = lin_min;
   if (lin_mag != lin_min) {
     if (!any(mask & ~mag)) {
-      linear = lin_mag;
+      k.linear = lin_mag;
     } else if (any(mask & mag)) {
       return false;
     }
@@ -370,24 +526,28 @@ bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
   }
   const bool blend = any(frac > 0.0f);
   const int lmin = clp_vreduce_min(l0), lmax = clp_vreduce_max(blend ? l1 : l0);
-  if (!clp_vtex_levels_inside(v, (int)base + lmin, (int)base + lmax, layer_max, bytes)) {
+  if (!clp_vtex_levels_inside(v, (int)base + lmin, (int)base + lmax, layer_max, k.bytes)) {
     return false;
   }
-  const ClpFormatDesc d = clp_format_desc(v->format);
+  // Texel offsets move the two spatial axes; cube maps take none.
   vi off[2];
-  for (int k = 0; k < 2; ++k)
-    off[k] = select((vi)(0), c->offset[k], mask);  // both axes are spatial here
+  for (int a = 0; a < 2; ++a)
+    off[a] = cube ? (vi)(0) : select((vi)(0), c->offset[a], mask);
+  // clp_shadow_value: fixed-point depth compares a reference clamped to [0, 1].
+  vf ref = select((vf)(0.0f), c->ref, mask);
+  if (k.fmt != CLP_FMT_Z32_FLOAT) ref = clamp(ref, 0.0f, 1.0f);
   vf r[4];
-  clp_vtex_filter(v, data, smp, &d, bytes, linear, normalized, s, t, off, (int)base + l0, layer, r);
+  if (!clp_vtex_filter(v, data, &k, mask, u, w, off, (int)base + l0, layer, ref, r)) return false;
   if (blend) {
     vf r1[4];
-    clp_vtex_filter(v, data, smp, &d, bytes, linear, normalized, s, t, off, (int)base + l1, layer,
-                    r1);
-    for (int k = 0; k < 4; ++k)
-      r[k] = select(r[k], mix(r[k], r1[k], frac), frac > 0.0f);
+    if (!clp_vtex_filter(v, data, &k, mask, u, w, off, (int)base + l1, layer, ref, r1)) {
+      return false;
+    }
+    for (int a = 0; a < 4; ++a)
+      r[a] = select(r[a], mix(r[a], r1[a], frac), frac > 0.0f);
   }
-  for (int k = 0; k < 4; ++k)
-    out[k] = select((vf)(0.0f), clp_vtex_swizzle(v->swizzle[k], r), mask);
+  for (int a = 0; a < 4; ++a)
+    out[a] = select((vf)(0.0f), clp_vtex_swizzle(v->swizzle[a], r), mask);
   return true;
 }
 

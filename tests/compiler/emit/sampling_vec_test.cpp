@@ -10,6 +10,9 @@
 // sampling_ops_test.cpp's (both run through this path).
 #include <catch2/catch.hpp>
 
+#include <cstring>
+#include <vector>
+
 #include "compiler/emit/sampling_util.h"
 
 using namespace clpipe;
@@ -63,41 +66,61 @@ const Format kFormats[] = {
     Format::L8A8_SRGB,          Format::R16_FLOAT,      Format::R16G16_FLOAT,
     Format::R16G16B16A16_FLOAT, Format::R8G8B8A8_SNORM, Format::R32G32B32A32_FLOAT};
 
-}  // namespace
+// One unit of a test shader: its texture's shape and whether it compares depth.
+struct Unit {
+  TexShape shape;
+  bool shadow;
+};
 
-TEST_CASE("sampling: the lane-parallel path returns the per-lane path's bits",
-          "[emit][tex][sampling]") {
-  const TexShape shapes[7] = {
-      {CLP_TEXTARGET_2D, 16, 8, 1, 1, 5},  {CLP_TEXTARGET_2D, 12, 10, 1, 1, 4},
-      {CLP_TEXTARGET_2D, 16, 16, 1, 1, 5}, {CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4},
-      {CLP_TEXTARGET_RECT, 7, 5, 1, 1, 1}, {CLP_TEXTARGET_2D, 8, 8, 1, 1, 4},
-      {CLP_TEXTARGET_2D, 32, 8, 1, 1, 6}};
+// Depth formats the path compares against, then one it declines.
+const Format kDepthFormats[] = {Format::Z16_UNORM, Format::Z24_UNORM_S8_UINT, Format::Z24X8_UNORM,
+                                Format::Z32_FLOAT, Format::Z32_FLOAT_S8X24_UINT};
+
+// Runs `shader` over 24 texture and sampler configurations, with and without the
+// lane-parallel path, and requires the same bits from both for every lane and unit.
+// Inputs: IN[0] = (s, t, r, lod), IN[1] = (ddx, layer), IN[2] = (ddy, ref).
+void check_same_bits(const char* shader, const std::vector<Unit>& units) {
   std::mt19937 rng(4242);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
   HarnessInput in;
-  in.tgsi = kShader;
+  in.tgsi = shader;
   const uint32_t quads = 64;
   in.count = quads * 4;
   for (uint32_t q = 0; q < quads; ++q) {
     // Coordinates: a base plus per-lane steps of 1/64 to 4 texture widths, so that quads
     // magnify, minify over several levels, or both within one work-item.
     const float s0 = -1.5f + 4.0f * u(rng), t0 = -1.5f + 4.0f * u(rng);
+    const float r0 = -1.5f + 4.0f * u(rng);
     const float step = std::ldexp(1.0f, int(q % 9) - 6);
     for (uint32_t l = 0; l < 4; ++l) {
       const float s = s0 + float(l & 1) * step * (u(rng) - 0.3f);
       const float t = t0 + float(l >> 1) * step * (u(rng) - 0.4f);
+      const float r = r0 + float(l & 1) * step * (u(rng) - 0.5f);
       const float lod = -1.0f + 7.0f * u(rng);  // TXB bias, TXL level: per lane
-      const float layer = -0.8f + 4.0f * u(rng);
-      in.in.insert(in.in.end(), {fb(s), fb(t), fb(0.0f), fb(lod)});
-      in.in.insert(in.in.end(), {fb(step * u(rng)), fb(step * (u(rng) - 0.5f)), 0, fb(layer)});
-      in.in.insert(in.in.end(), {fb(step * (u(rng) - 0.5f)), fb(step * u(rng)), 0, 0});
+      const float layer = -0.8f + 4.0f * u(rng), ref = -0.1f + 1.2f * u(rng);
+      in.in.insert(in.in.end(), {fb(s), fb(t), fb(r), fb(lod)});
+      in.in.insert(in.in.end(), {fb(step * u(rng)), fb(step * (u(rng) - 0.5f)),
+                                 fb(step * (u(rng) - 0.5f)), fb(layer)});
+      in.in.insert(in.in.end(), {fb(step * (u(rng) - 0.5f)), fb(step * u(rng)),
+                                 fb(step * (u(rng) - 0.5f)), fb(ref)});
     }
   }
+  const uint32_t n = uint32_t(units.size());
   for (uint32_t k = 0; k < 24; ++k) {
-    for (uint32_t t = 0; t < 7; ++t) {
+    for (uint32_t t = 0; t < n; ++t) {
       TextureBinding& tex = in.textures[t];
-      const Format f = kFormats[(k + 5 * t) % (sizeof(kFormats) / sizeof(kFormats[0]))];
-      tex = random_texture(shapes[t], f, rng);
+      const size_t nf = sizeof(kFormats) / sizeof(kFormats[0]);
+      const size_t nd = sizeof(kDepthFormats) / sizeof(kDepthFormats[0]);
+      const Format f = units[t].shadow ? kDepthFormats[(k + t) % nd] : kFormats[(k + 5 * t) % nf];
+      tex = random_texture(units[t].shape, f, rng);
+      if (f == Format::Z32_FLOAT) {
+        // Depths of exactly 0 and 1, where a reference outside [0, 1] compares differently
+        // clamped (fixed-point depth) and unclamped (float depth).
+        for (size_t b = 0; b + 4 <= tex.data.size(); b += 4) {
+          const float edge = (b / 4) % 3 == 0 ? 1.0f : 0.0f;
+          if ((b / 4) % 3 != 2) std::memcpy(&tex.data[b], &edge, 4);
+        }
+      }
       ClpSamplerState& s = tex.sampler;
       // Wrap modes: the four the path takes, mostly; the others now and then.
       const uint32_t inside[4] = {CLP_WRAP_REPEAT, CLP_WRAP_MIRROR_REPEAT, CLP_WRAP_CLAMP_TO_EDGE,
@@ -109,6 +132,9 @@ TEST_CASE("sampling: the lane-parallel path returns the per-lane path's bits",
       s.min_mip_filter = (k / 3 + t) % 3;
       s.lod_bias = k % 5 == 1 ? 0.75f : 0.0f;
       if (k % 6 == 2) s.min_lod = 0.5f, s.max_lod = 2.5f;
+      s.seamless_cube_map = (k + t) % 3 != 0;
+      s.compare_mode = units[t].shadow && k % 8 != 7;  // 7: a shadow target without compare
+      s.compare_func = k % 8;
       ClpTexView& v = tex.view;
       if (k % 2 == 1) {
         for (int c = 0; c < 4; ++c)
@@ -124,16 +150,76 @@ TEST_CASE("sampling: the lane-parallel path returns the per-lane path's bits",
     const HarnessResult ref = emit::run_shader(per_lane);
     REQUIRE(vec.out.size() == ref.out.size());
     for (uint32_t i = 0; i < in.count; ++i) {
-      for (uint32_t t = 0; t < 7; ++t) {
+      for (uint32_t t = 0; t < n; ++t) {
         for (uint32_t c = 0; c < 4; ++c) {
           if (vec.u(i, t, c) == ref.u(i, t, c)) continue;
+          const ClpSamplerState& smp = in.textures[t].sampler;
           FAIL("config " << k << " unit " << t << " ("
                          << format_name(Format(in.textures[t].view.format)) << ", wrap "
-                         << in.textures[t].sampler.wrap[0] << "/" << in.textures[t].sampler.wrap[1]
-                         << ") lane " << i << " channel " << c << ": lane-parallel "
-                         << vec.f(i, t, c) << ", per lane " << ref.f(i, t, c));
+                         << smp.wrap[0] << "/" << smp.wrap[1] << ", seamless "
+                         << smp.seamless_cube_map << ") lane " << i << " channel " << c
+                         << ": lane-parallel " << vec.f(i, t, c) << ", per lane "
+                         << ref.f(i, t, c));
         }
       }
     }
   }
+}
+
+}  // namespace
+
+TEST_CASE("sampling: the lane-parallel path returns the per-lane path's bits",
+          "[emit][tex][sampling]") {
+  check_same_bits(kShader, {{{CLP_TEXTARGET_2D, 16, 8, 1, 1, 5}, false},
+                            {{CLP_TEXTARGET_2D, 12, 10, 1, 1, 4}, false},
+                            {{CLP_TEXTARGET_2D, 16, 16, 1, 1, 5}, false},
+                            {{CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4}, false},
+                            {{CLP_TEXTARGET_RECT, 7, 5, 1, 1, 1}, false},
+                            {{CLP_TEXTARGET_2D, 8, 8, 1, 1, 4}, false},
+                            {{CLP_TEXTARGET_2D, 32, 8, 1, 1, 6}, false}});
+}
+
+TEST_CASE("sampling: the lane-parallel path on cube maps and depth compares",
+          "[emit][tex][sampling]") {
+  check_same_bits(R"(FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL IN[1], GENERIC[1], PERSPECTIVE
+DCL IN[2], GENERIC[2], PERSPECTIVE
+DCL OUT[0], COLOR[0]
+DCL OUT[1], COLOR[1]
+DCL OUT[2], COLOR[2]
+DCL OUT[3], COLOR[3]
+DCL OUT[4], COLOR[4]
+DCL OUT[5], COLOR[5]
+DCL SAMP[0..5]
+DCL SVIEW[0], CUBE, FLOAT
+DCL SVIEW[1], CUBE, FLOAT
+DCL SVIEW[2], CUBEARRAY, FLOAT
+DCL SVIEW[3], SHADOW2D, FLOAT
+DCL SVIEW[4], SHADOWCUBE, FLOAT
+DCL SVIEW[5], SHADOW2D_ARRAY, FLOAT
+DCL TEMP[0..3]
+  0: TEX OUT[0], IN[0], SAMP[0], CUBE
+  1: TXD OUT[1], IN[0], IN[1], IN[2], SAMP[1], CUBE
+  2: MOV TEMP[0].xyz, IN[0]
+  3: MOV TEMP[0].w, IN[1].wwww
+  4: TEX OUT[2], TEMP[0], SAMP[2], CUBEARRAY
+  5: MOV TEMP[1].xy, IN[0]
+  6: MOV TEMP[1].z, IN[2].wwww
+  7: TEX OUT[3], TEMP[1], SAMP[3], SHADOW2D
+  8: MOV TEMP[2].xyz, IN[0]
+  9: MOV TEMP[2].w, IN[2].wwww
+ 10: TEX OUT[4], TEMP[2], SAMP[4], SHADOWCUBE
+ 11: MOV TEMP[3].xy, IN[0]
+ 12: MOV TEMP[3].z, IN[1].wwww
+ 13: MOV TEMP[3].w, IN[2].wwww
+ 14: TEX OUT[5], TEMP[3], SAMP[5], SHADOW2D_ARRAY
+ 15: END
+)",
+                  {{{CLP_TEXTARGET_CUBE, 8, 8, 1, 6, 4}, false},
+                   {{CLP_TEXTARGET_CUBE, 16, 16, 1, 6, 5}, false},
+                   {{CLP_TEXTARGET_CUBE_ARRAY, 8, 8, 1, 12, 4}, false},
+                   {{CLP_TEXTARGET_2D, 16, 8, 1, 1, 5}, true},
+                   {{CLP_TEXTARGET_CUBE, 8, 8, 1, 6, 4}, true},
+                   {{CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4}, true}});
 }
