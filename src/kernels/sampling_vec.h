@@ -3,13 +3,13 @@
 // per-lane path (sampling_filter.h) computes, operation for operation in the same order,
 // so the two give the same results; it only declines (returns false, having written
 // nothing) where the per-lane path must run:
-//   target       2D, 2D array, RECT, cube and cube array, and their shadow forms (no 1D
-//                or 3D targets)
+//   target       2D, 2D array, RECT, 3D, cube and cube array, and the shadow forms
+//                (no 1D targets)
 //   format       every present channel 8-bit UNORM or sRGB on a byte boundary or 16-bit
 //                float on a 16-bit one, blocks of 1, 2, 4 or 8 bytes (R8, RG8, RGBA8,
 //                BGRA8, RGBX8, L8, A8, their sRGB forms, R16F, RG16F, RGBA16F); with a
 //                depth compare, Z16, Z24S8, Z24X8 or Z32F
-//   wrap (s, t)  REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE: the footprint
+//   wrap         REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE: the footprint
 //                stays inside the level, so no border colour. Seamless cube maps: every
 //                lane's footprint inside its face (no texel from a neighbouring face)
 //   filter       the lanes that take part agree on nearest or linear (always when the min
@@ -126,11 +126,12 @@ void clp_vwrap_linear(uint wrap, vf x, vi size, vi* i0, vi* i1, vf* a) {
   *i1 = clp_vwrap_index(wrap, j + 1, size);
 }
 
-// One level per lane: its size in texels, the byte offset of the lane's layer in it and
-// its row pitch. Levels are absolute and already checked against the table's size.
+// One level per lane: its size in texels, the byte offset of the lane's layer in it, its
+// row and layer (3D: slice) pitches. Levels are absolute and already checked against the
+// table's size.
 typedef struct {
-  vi w, h;
-  vu base, row;
+  vi w, h, d;
+  vu base, row, slice;
 } ClpVLevel;
 
 ClpVLevel clp_vtex_level(global const ClpTexView* v, vi level, vu layer) {
@@ -140,36 +141,42 @@ ClpVLevel clp_vtex_level(global const ClpTexView* v, vi level, vu layer) {
     const uint L = (uint)first;
     r.w = (vi)((int)clp_level_size(v->width, L));
     r.h = (vi)((int)clp_level_size(v->height, L));
+    r.d = (vi)((int)clp_level_size(v->depth, L));
     r.base = v->level_offset[L] + layer * v->layer_pitch[L];
     r.row = (vu)(v->row_pitch[L]);
+    r.slice = (vu)(v->layer_pitch[L]);
     return r;
   }
   CLP_UNPACK(int, level, ls);
-  int w[CLP_LANES], h[CLP_LANES];
+  int w[CLP_LANES], h[CLP_LANES], d[CLP_LANES];
   uint off[CLP_LANES], lp[CLP_LANES], row[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
     const uint L = (uint)ls[l];
     w[l] = (int)clp_level_size(v->width, L);
     h[l] = (int)clp_level_size(v->height, L);
+    d[l] = (int)clp_level_size(v->depth, L);
     off[l] = v->level_offset[L];
     lp[l] = v->layer_pitch[L];
     row[l] = v->row_pitch[L];
   }
   r.w = CLP_PACK(w);
   r.h = CLP_PACK(h);
-  r.base = CLP_PACK(off) + layer * CLP_PACK(lp);
+  r.d = CLP_PACK(d);
+  r.slice = CLP_PACK(lp);
+  r.base = CLP_PACK(off) + layer * r.slice;
   r.row = CLP_PACK(row);
   return r;
 }
 
 // Whether levels first..last (absolute) hold every texel of layers up to `layer_max`
-// inside the bound data.
+// (3D: of every slice) inside the bound data.
 bool clp_vtex_levels_inside(global const ClpTexView* v, int first, int last, uint layer_max,
-                            uint bytes) {
+                            bool three_d, uint bytes) {
   if (first < 0 || last >= CLP_TEX_MAX_LEVELS) return false;
   for (int L = first; L <= last; ++L) {
     const ulong w = clp_level_size(v->width, (uint)L), h = clp_level_size(v->height, (uint)L);
-    const ulong end = (ulong)v->level_offset[L] + (ulong)layer_max * v->layer_pitch[L] +
+    const uint top = three_d ? clp_level_size(v->depth, (uint)L) - 1u : layer_max;
+    const ulong end = (ulong)v->level_offset[L] + (ulong)top * v->layer_pitch[L] +
                       (h - 1u) * v->row_pitch[L] + w * bytes;
     if (end > (ulong)v->data_size) return false;
   }
@@ -249,8 +256,9 @@ void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* rgba) {
 // What every lane of a call shares: how texels are read, wrapped, filtered, compared.
 typedef struct {
   ClpFormatDesc d;
-  uint fmt, bytes;      // view format, bytes per texel
-  uint wrap_s, wrap_t;  // seamless cube faces: CLAMP_TO_EDGE (footprints checked inside)
+  uint fmt, bytes;              // view format, bytes per texel
+  uint wrap_s, wrap_t, wrap_r;  // seamless cube faces: CLAMP_TO_EDGE (footprints checked)
+  bool three_d;
   bool linear, normalized, seamless;
   bool shadow;  // compare with the reference: results (r, r, r, 1)
   uint compare_func;
@@ -302,27 +310,53 @@ void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref, vf* out) {
     out[c] = value;
 }
 
-// Filters one level per lane (clp_filter_level): nearest, or bilinear with the weights
-// and sums of the per-lane path in its order. False, having written nothing, where a lane
-// of a seamless cube face needs a texel of another face.
+// The four texels of a bilinear footprint in the slice or layer at byte offset `base`:
+// (i0, j0) (i1, j0) (i0, j1) (i1, j1), read and as clp_filter_texel returns them.
+void clp_vtex_footprint(global const uchar* data, const ClpVTexCall* k, vu base, vu row, vi i0,
+                        vi i1, vi j0, vi j1, vf ref, vf t[4][4]) {
+  const vu row0 = base + CLP_AS_VU(j0) * row, row1 = base + CLP_AS_VU(j1) * row;
+  const vu c0 = CLP_AS_VU(i0) * k->bytes, c1 = CLP_AS_VU(i1) * k->bytes;
+  vu r[4][2];
+  if (k->bytes == 4u && all(i1 == i0 + 1)) {
+    // No lane wraps between its two columns: each row's pair is one 8-byte read.
+    clp_vtex_load_pair(data, row0 + c0, r[0], r[1]);
+    clp_vtex_load_pair(data, row1 + c0, r[2], r[3]);
+  } else {
+    clp_vtex_load(data, row0 + c0, k->bytes, r[0]);
+    clp_vtex_load(data, row0 + c1, k->bytes, r[1]);
+    clp_vtex_load(data, row1 + c0, k->bytes, r[2]);
+    clp_vtex_load(data, row1 + c1, k->bytes, r[3]);
+  }
+  for (int n = 0; n < 4; ++n)
+    clp_vtex_texel(k, r[n], ref, t[n]);
+}
+
+// Filters one level per lane (clp_filter_level): nearest, or bi/trilinear with the
+// weights and sums of the per-lane path in its order. False, having written nothing,
+// where a lane of a seamless cube face needs a texel of another face.
 bool clp_vtex_filter(global const ClpTexView* v, global const uchar* data, const ClpVTexCall* k,
-                     vi mask, vf u, vf t, const vi* off, vi level, vu layer, vf ref, vf* out) {
+                     vi mask, vf u, vf t, vf q, const vi* off, vi level, vu layer, vf ref,
+                     vf* out) {
   const ClpVLevel lv = clp_vtex_level(v, level, layer);
   // Seamless cube faces are square and clamp both axes with the width.
   const vi h = k->seamless ? lv.w : lv.h;
-  vf x = u, y = t;
+  vf x = u, y = t, z = q;
   if (k->normalized) {
     x *= CLP_CONVERT_VF(lv.w);
     y *= CLP_CONVERT_VF(lv.h);
+    z *= CLP_CONVERT_VF(lv.d);
   }
   x += CLP_CONVERT_VF(off[0]);
   y += CLP_CONVERT_VF(off[1]);
+  z += CLP_CONVERT_VF(off[2]);
   vf r[4];
   if (!k->linear) {
     const vi i = clp_vwrap_nearest(k->wrap_s, x, lv.w);
     const vi j = clp_vwrap_nearest(k->wrap_t, y, h);
+    vu base = lv.base;
+    if (k->three_d) base += CLP_AS_VU(clp_vwrap_nearest(k->wrap_r, z, lv.d)) * lv.slice;
     vu raw[2];
-    clp_vtex_load(data, lv.base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * k->bytes, k->bytes, raw);
+    clp_vtex_load(data, base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * k->bytes, k->bytes, raw);
     clp_vtex_texel(k, raw, ref, r);
   } else {
     if (k->seamless) {
@@ -332,44 +366,38 @@ bool clp_vtex_filter(global const ClpTexView* v, global const uchar* data, const
       const vi j0 = CLP_F2I_FLOOR(floor(clamp(y, (vf)(-0.5f), fw + 0.5f) - 0.5f));
       if (any(mask & ((i0 < 0) | (i0 + 1 >= lv.w) | (j0 < 0) | (j0 + 1 >= lv.w)))) return false;
     }
-    vi i0, i1, j0, j1;
-    vf a, b;
+    vi i0, i1, j0, j1, k0 = (vi)(0), k1 = (vi)(0);
+    vf a, b, c = (vf)(0.0f);
     clp_vwrap_linear(k->wrap_s, x, lv.w, &i0, &i1, &a);
     clp_vwrap_linear(k->wrap_t, y, h, &j0, &j1, &b);
-    const vu row0 = lv.base + CLP_AS_VU(j0) * lv.row, row1 = lv.base + CLP_AS_VU(j1) * lv.row;
-    const vu c0 = CLP_AS_VU(i0) * k->bytes, c1 = CLP_AS_VU(i1) * k->bytes;
-    vu r00[2], r10[2], r01[2], r11[2];
-    if (k->bytes == 4u && all(i1 == i0 + 1)) {
-      // No lane wraps between its two columns: each row's pair is one 8-byte read.
-      clp_vtex_load_pair(data, row0 + c0, r00, r10);
-      clp_vtex_load_pair(data, row1 + c0, r01, r11);
-    } else {
-      clp_vtex_load(data, row0 + c0, k->bytes, r00);
-      clp_vtex_load(data, row0 + c1, k->bytes, r10);
-      clp_vtex_load(data, row1 + c0, k->bytes, r01);
-      clp_vtex_load(data, row1 + c1, k->bytes, r11);
-    }
-    vf t00[4], t10[4], t01[4], t11[4];
-    clp_vtex_texel(k, r00, ref, t00);
-    clp_vtex_texel(k, r10, ref, t10);
-    clp_vtex_texel(k, r01, ref, t01);
-    clp_vtex_texel(k, r11, ref, t11);
+    if (k->three_d) clp_vwrap_linear(k->wrap_r, z, lv.d, &k0, &k1, &c);
+    vf t0[4][4];
+    clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(k0) * lv.slice, lv.row, i0, i1, j0, j1, ref,
+                       t0);
     if (k->seamless) {
       // clp_filter_level's seamless cube form: one sum, as written there.
-      for (int c = 0; c < 4; ++c) {
-        r[c] = (1.0f - a) * (1.0f - b) * t00[c] + a * (1.0f - b) * t10[c] +
-               (1.0f - a) * b * t01[c] + a * b * t11[c];
+      for (int n = 0; n < 4; ++n) {
+        r[n] = (1.0f - a) * (1.0f - b) * t0[0][n] + a * (1.0f - b) * t0[1][n] +
+               (1.0f - a) * b * t0[2][n] + a * b * t0[3][n];
       }
     } else {
-      const vf w00 = (1.0f - a) * (1.0f - b) * 1.0f, w10 = a * (1.0f - b) * 1.0f,
-               w01 = (1.0f - a) * b * 1.0f, w11 = a * b * 1.0f;
-      for (int c = 0; c < 4; ++c) {
+      // clp_filter_level's general form: weights (s * t) * r, slice by slice.
+      const vf wc0 = k->three_d ? 1.0f - c : (vf)(1.0f);
+      const vf w[4] = {(1.0f - a) * (1.0f - b), a * (1.0f - b), (1.0f - a) * b, a * b};
+      for (int n = 0; n < 4; ++n) {
         vf acc = (vf)(0.0f);
-        acc += w00 * t00[c];
-        acc += w10 * t10[c];
-        acc += w01 * t01[c];
-        acc += w11 * t11[c];
-        r[c] = acc;
+        for (int m = 0; m < 4; ++m)
+          acc += w[m] * wc0 * t0[m][n];
+        r[n] = acc;
+      }
+      if (k->three_d) {
+        vf t1[4][4];
+        clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(k1) * lv.slice, lv.row, i0, i1, j0, j1, ref,
+                           t1);
+        for (int n = 0; n < 4; ++n) {
+          for (int m = 0; m < 4; ++m)
+            r[n] += w[m] * c * t1[m][n];
+        }
       }
     }
   }
@@ -424,11 +452,12 @@ bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
                         const ClpTexCoords* c, vf* out) {
   const bool rect = clp_target_is_rect(target), cube = clp_target_is_cube(target);
   const bool array = clp_target_is_array(target);
-  if (clp_target_dims(target) != 2 || target == CLP_TGSI_TEX_2D_MSAA ||
+  if (clp_target_dims(target) == 1 || target == CLP_TGSI_TEX_2D_MSAA ||
       target == CLP_TGSI_TEX_2D_ARRAY_MSAA) {
     return false;
   }
   ClpVTexCall k;
+  k.three_d = target == CLP_TGSI_TEX_3D;
   k.fmt = v->format;
   k.d = clp_format_desc(k.fmt);
   k.shadow = clp_target_is_shadow(target) && smp->compare_mode != 0u;
@@ -438,23 +467,27 @@ bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
   k.seamless = cube && smp->seamless_cube_map;
   k.wrap_s = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : smp->wrap[0];
   k.wrap_t = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : smp->wrap[1];
+  k.wrap_r = smp->wrap[2];
   if (!clp_wrap_stays_inside(k.wrap_s) || !clp_wrap_stays_inside(k.wrap_t)) return false;
+  if (k.three_d && !clp_wrap_stays_inside(k.wrap_r)) return false;
   const vi mask = c->mask;
   // Lanes outside the mask: zero inputs, so their texel indices and levels stay valid.
   const vf s = select((vf)(0.0f), c->s, mask), t = select((vf)(0.0f), c->t, mask);
-  vf dx[2], dy[2];  // gradients of the face (or texture) coordinates
-  for (int a = 0; a < 2; ++a) {
+  const vf q = k.three_d ? select((vf)(0.0f), c->r, mask) : (vf)(0.0f);
+  vf dx[3], dy[3];  // gradients of the face (or texture) coordinates
+  for (int a = 0; a < 3; ++a) {
     dx[a] = select((vf)(0.0f), c->ddx[a], mask);
     dy[a] = select((vf)(0.0f), c->ddy[a], mask);
   }
   vf u = s, w = t;
   // The layer (clp_tex_point): array layer, cube face.
   const uint layers = clp_view_layers(v);
-  vu layer = (vu)(v->first_layer);
+  // 3D textures address slices from the level's start (clp_fetch_texel).
+  vu layer = (vu)(k.three_d ? 0u : v->first_layer);
   uint layer_max = v->first_layer;
   if (cube) {
     const vf r = select((vf)(0.0f), c->r, mask);
-    const vf drx = select((vf)(0.0f), c->ddx[2], mask), dry = select((vf)(0.0f), c->ddy[2], mask);
+    const vf drx = dx[2], dry = dy[2];
     const vi face = clp_vcube_face(s, t, r);
     clp_vcube_st(face, s, t, r, &u, &w);
     // Gradients of the face coordinates: the face is kept for the neighbouring lanes.
@@ -488,10 +521,15 @@ bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
   } else {
     const float sx = k.normalized ? (float)clp_level_size(v->width, base) : 1.0f;
     const float sy = k.normalized ? (float)clp_level_size(v->height, base) : 1.0f;
+    const float sz = k.normalized ? (float)clp_level_size(v->depth, base) : 1.0f;
     vf qx = dx[0] * sx * dx[0] * sx;
     qx += dx[1] * sy * dx[1] * sy;
     vf qy = dy[0] * sx * dy[0] * sx;
     qy += dy[1] * sy * dy[1] * sy;
+    if (k.three_d) {
+      qx += dx[2] * sz * dx[2] * sz;
+      qy += dy[2] * sz * dy[2] * sz;
+    }
     const vf rho2 = fmax(fmax((vf)(0.0f), qx), qy);
     lambda = 0.5f * log2(rho2);
     if (lod_mode == CLP_LOD_BIAS) lambda += select((vf)(0.0f), c->lod, mask);
@@ -526,21 +564,24 @@ bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
   }
   const bool blend = any(frac > 0.0f);
   const int lmin = clp_vreduce_min(l0), lmax = clp_vreduce_max(blend ? l1 : l0);
-  if (!clp_vtex_levels_inside(v, (int)base + lmin, (int)base + lmax, layer_max, k.bytes)) {
+  if (!clp_vtex_levels_inside(v, (int)base + lmin, (int)base + lmax, layer_max, k.three_d,
+                              k.bytes)) {
     return false;
   }
-  // Texel offsets move the two spatial axes; cube maps take none.
-  vi off[2];
-  for (int a = 0; a < 2; ++a)
-    off[a] = cube ? (vi)(0) : select((vi)(0), c->offset[a], mask);
+  // Texel offsets move the spatial axes; cube maps take none.
+  vi off[3];
+  for (int a = 0; a < 3; ++a)
+    off[a] = cube || (a == 2 && !k.three_d) ? (vi)(0) : select((vi)(0), c->offset[a], mask);
   // clp_shadow_value: fixed-point depth compares a reference clamped to [0, 1].
   vf ref = select((vf)(0.0f), c->ref, mask);
   if (k.fmt != CLP_FMT_Z32_FLOAT) ref = clamp(ref, 0.0f, 1.0f);
   vf r[4];
-  if (!clp_vtex_filter(v, data, &k, mask, u, w, off, (int)base + l0, layer, ref, r)) return false;
+  if (!clp_vtex_filter(v, data, &k, mask, u, w, q, off, (int)base + l0, layer, ref, r)) {
+    return false;
+  }
   if (blend) {
     vf r1[4];
-    if (!clp_vtex_filter(v, data, &k, mask, u, w, off, (int)base + l1, layer, ref, r1)) {
+    if (!clp_vtex_filter(v, data, &k, mask, u, w, q, off, (int)base + l1, layer, ref, r1)) {
       return false;
     }
     for (int a = 0; a < 4; ++a)

@@ -2,10 +2,12 @@
 // replaces: the same fragment shader built twice, once as usual and once with
 // CLP_TEX_PER_LANE (which turns the lane-parallel path off), must return the same bits
 // for every lane. Covered: TEX with quad derivatives, TXB, TXL with a different level per
-// lane, TXD with per-lane gradients, texel offsets, 2D arrays, RECT, power-of-two and
-// other sizes, every 8-bit UNORM/sRGB layout the path decodes (and formats and wrap modes
-// it declines, which must fall back), view swizzles, a first level above 0, and levels
-// cut short by the bound data (robust access: the path must decline, not read past it).
+// lane, TXD with per-lane gradients, texel offsets, 2D arrays, RECT, 3D, cube maps and cube
+// arrays (seamless or not), depth compares on 2D, 2D array and cube targets, power-of-two
+// and other sizes, every 8-bit UNORM/sRGB and 16-bit float layout and depth format the path
+// reads (and formats and wrap modes it declines, which must fall back), view swizzles, a
+// first level above 0, and levels cut short by the bound data (robust access: the path
+// must decline, not read past it).
 // Agreement with the GL rules themselves is sampling_sweep_test.cpp's and
 // sampling_ops_test.cpp's (both run through this path).
 #include <catch2/catch.hpp>
@@ -34,7 +36,8 @@ DCL OUT[3], COLOR[3]
 DCL OUT[4], COLOR[4]
 DCL OUT[5], COLOR[5]
 DCL OUT[6], COLOR[6]
-DCL SAMP[0..6]
+DCL OUT[7], COLOR[7]
+DCL SAMP[0..7]
 DCL SVIEW[0], 2D, FLOAT
 DCL SVIEW[1], 2D, FLOAT
 DCL SVIEW[2], 2D, FLOAT
@@ -42,6 +45,7 @@ DCL SVIEW[3], 2D_ARRAY, FLOAT
 DCL SVIEW[4], RECT, FLOAT
 DCL SVIEW[5], 2D, FLOAT
 DCL SVIEW[6], 2D, FLOAT
+DCL SVIEW[7], 3D, FLOAT
 DCL TEMP[0..1]
 IMM[0] INT32 {1, -2, 0, 0}
 IMM[1] FLT32 {9.0, 0.0, 0.0, 0.0}
@@ -55,7 +59,8 @@ IMM[1] FLT32 {9.0, 0.0, 0.0, 0.0}
   7: TEX OUT[4], TEMP[1], SAMP[4], RECT
   8: TEX OUT[5], IN[0], SAMP[5], 2D, IMM[0].xyy
   9: TXD OUT[6], IN[0], IN[1], IN[2], SAMP[6], 2D
- 10: END
+ 10: TEX OUT[7], IN[0], SAMP[7], 3D, IMM[0].xyx
+ 11: END
 )";
 
 // Formats the path decodes, then two it declines.
@@ -127,6 +132,7 @@ void check_same_bits(const char* shader, const std::vector<Unit>& units) {
                                   CLP_WRAP_MIRROR_CLAMP_TO_EDGE};
       s.wrap[0] = (k + t) % 7 == 6 ? CLP_WRAP_CLAMP_TO_BORDER : inside[(k + t) % 4];
       s.wrap[1] = inside[(k / 4 + t) % 4];
+      s.wrap[2] = (k + t) % 5 == 4 ? CLP_WRAP_CLAMP : inside[(k / 2 + t) % 4];
       s.min_img_filter = (k + t) % 2;
       s.mag_img_filter = (k / 2 + t) % 2;
       s.min_mip_filter = (k / 3 + t) % 3;
@@ -176,7 +182,8 @@ TEST_CASE("sampling: the lane-parallel path returns the per-lane path's bits",
                             {{CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4}, false},
                             {{CLP_TEXTARGET_RECT, 7, 5, 1, 1, 1}, false},
                             {{CLP_TEXTARGET_2D, 8, 8, 1, 1, 4}, false},
-                            {{CLP_TEXTARGET_2D, 32, 8, 1, 1, 6}, false}});
+                            {{CLP_TEXTARGET_2D, 32, 8, 1, 1, 6}, false},
+                            {{CLP_TEXTARGET_3D, 8, 4, 8, 1, 4}, false}});
 }
 
 TEST_CASE("sampling: the lane-parallel path on cube maps and depth compares",
@@ -191,13 +198,15 @@ DCL OUT[2], COLOR[2]
 DCL OUT[3], COLOR[3]
 DCL OUT[4], COLOR[4]
 DCL OUT[5], COLOR[5]
-DCL SAMP[0..5]
+DCL OUT[6], COLOR[6]
+DCL SAMP[0..6]
 DCL SVIEW[0], CUBE, FLOAT
 DCL SVIEW[1], CUBE, FLOAT
 DCL SVIEW[2], CUBEARRAY, FLOAT
 DCL SVIEW[3], SHADOW2D, FLOAT
 DCL SVIEW[4], SHADOWCUBE, FLOAT
 DCL SVIEW[5], SHADOW2D_ARRAY, FLOAT
+DCL SVIEW[6], 3D, FLOAT
 DCL TEMP[0..3]
   0: TEX OUT[0], IN[0], SAMP[0], CUBE
   1: TXD OUT[1], IN[0], IN[1], IN[2], SAMP[1], CUBE
@@ -214,12 +223,14 @@ DCL TEMP[0..3]
  12: MOV TEMP[3].z, IN[1].wwww
  13: MOV TEMP[3].w, IN[2].wwww
  14: TEX OUT[5], TEMP[3], SAMP[5], SHADOW2D_ARRAY
- 15: END
+ 15: TXD OUT[6], IN[0], IN[1], IN[2], SAMP[6], 3D
+ 16: END
 )",
                   {{{CLP_TEXTARGET_CUBE, 8, 8, 1, 6, 4}, false},
                    {{CLP_TEXTARGET_CUBE, 16, 16, 1, 6, 5}, false},
                    {{CLP_TEXTARGET_CUBE_ARRAY, 8, 8, 1, 12, 4}, false},
                    {{CLP_TEXTARGET_2D, 16, 8, 1, 1, 5}, true},
                    {{CLP_TEXTARGET_CUBE, 8, 8, 1, 6, 4}, true},
-                   {{CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4}, true}});
+                   {{CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4}, true},
+                   {{CLP_TEXTARGET_3D, 6, 8, 5, 1, 3}, false}});
 }
