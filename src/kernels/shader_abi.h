@@ -30,6 +30,8 @@
 //   CLP_FS_SAMPLEMASK_REG    OUT register of SAMPLEMASK (.x), or -1
 //   CLP_FS_EARLY_DEPTH       1 if PROPERTY FS_EARLY_DEPTH_STENCIL 1, else 0
 //   CLP_FS_USES_KILL         1 if the shader can discard lanes
+//   CLP_FS_INTERP_MODES      bit m: an input interpolated from the vertices declares
+//                            TGSI interpolate mode m (tile_fs.h computes only those weights)
 // The generated body must define
 //   void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS);
 // The host side gets the same facts (and the order of the resource parameters) from the

@@ -385,7 +385,9 @@ inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
     ctx->grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
     ctx->grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
   }
-  clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w);
+  // Per-pixel clipping interpolates clip distances perspective-correct (clp_pixel_clip).
+  clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w,
+              CLP_FS_NEEDS_LP || (t->flags & CLP_TRI_PIXEL_CLIP), CLP_FS_NEEDS_LL);
   ctx->z = z;
 }
 

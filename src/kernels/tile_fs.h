@@ -27,6 +27,13 @@
 #ifndef CLP_FS_COORD_PIXEL_CENTER_INTEGER
 #define CLP_FS_COORD_PIXEL_CENTER_INTEGER 0
 #endif
+#ifndef CLP_FS_INTERP_MODES
+#define CLP_FS_INTERP_MODES 0xf
+#endif
+// Whether clp_varying can use the perspective-correct weights (PERSPECTIVE, and COLOR
+// unless flat-shaded) or the linear ones (LINEAR), from the modes the shader declares.
+#define CLP_FS_NEEDS_LP ((CLP_FS_INTERP_MODES & 0xcu) != 0u)
+#define CLP_FS_NEEDS_LL ((CLP_FS_INTERP_MODES & 0x2u) != 0u)
 
 struct ClpStageCtx {
   global const ClpRasterParams* rp;
@@ -40,6 +47,7 @@ struct ClpStageCtx {
   vf px, py;        // pixel coordinates of the lanes (integers)
   vf b[3];          // screen-space barycentrics of the corners at the sample
   vf lp[3], ll[3];  // perspective-correct and linear weights of the original vertices
+                    // (each only where CLP_FS_NEEDS_LP / _LL or per-pixel clipping uses it)
   vf inv_w;         // interpolated 1 / w
   vf z;             // window depth of the fragment (after clamping)
   vi covered;       // lanes inside the primitive
@@ -48,17 +56,23 @@ struct ClpStageCtx {
   float grad_x[3], grad_y[3];  // d b_k / d pixel
 };
 
-// Weights of the original vertices from corner barycentrics b.
-inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w) {
+// Weights of the original vertices from corner barycentrics b: the perspective-correct
+// ones when need_lp, the linear ones when need_ll (the others are left unset).
+inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, bool need_lp,
+                        bool need_ll) {
   vf q[3];
   for (int k = 0; k < 3; ++k)
     q[k] = b[k] * c->inv_w_c[k];
   const vf sum = q[0] + q[1] + q[2];
   *inv_w = sum;
-  const vf r = (vf)(1.0f) / sum;
-  for (int i = 0; i < 3; ++i) {
-    lp[i] = (q[0] * c->w_c[0][i] + q[1] * c->w_c[1][i] + q[2] * c->w_c[2][i]) * r;
-    ll[i] = b[0] * c->w_c[0][i] + b[1] * c->w_c[1][i] + b[2] * c->w_c[2][i];
+  if (need_lp) {
+    const vf r = (vf)(1.0f) / sum;
+    for (int i = 0; i < 3; ++i)
+      lp[i] = (q[0] * c->w_c[0][i] + q[1] * c->w_c[1][i] + q[2] * c->w_c[2][i]) * r;
+  }
+  if (need_ll) {
+    for (int i = 0; i < 3; ++i)
+      ll[i] = b[0] * c->w_c[0][i] + b[1] * c->w_c[1][i] + b[2] * c->w_c[2][i];
   }
 }
 
@@ -167,7 +181,7 @@ vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semanti
   vf b[3], lp[3], ll[3], inv_w;
   for (int k = 0; k < 3; ++k)
     b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
-  clp_weights(c, b, lp, ll, &inv_w);
+  clp_weights(c, b, lp, ll, &inv_w, CLP_FS_NEEDS_LP, CLP_FS_NEEDS_LL);
   return clp_varying(c, reg, chan, interp, lp, ll);
 }
 

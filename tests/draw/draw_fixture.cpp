@@ -81,7 +81,10 @@ StageBinding DrawFixture::varying_fs(int interp) {
       "-1\n"
       "#define CLP_FS_COLOR_REG_6 -1\n#define CLP_FS_COLOR_REG_7 -1\n#define CLP_FS_DEPTH_REG -1\n"
       "#define CLP_FS_STENCIL_REG -1\n#define CLP_FS_SAMPLEMASK_REG -1\n"
-      "#define CLP_FS_EARLY_DEPTH 0\n#define CLP_FS_USES_KILL 0\n";
+      "#define CLP_FS_EARLY_DEPTH 0\n#define CLP_FS_USES_KILL 0\n"
+      // Only the weights of this mode, as the emitter declares them.
+      "#define CLP_FS_INTERP_MODES " +
+      std::to_string(1u << interp) + "\n";
   c.body =
       "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n"
       "  for (int ch = 0; ch < 4; ++ch) {\n"

@@ -78,6 +78,22 @@ void Emitter::fs_input_prologue() {
   }
 }
 
+// Bit m set for each TGSI interpolate mode m that an input interpolated from the vertices
+// (through clp_varying of tile_fs.h) declares, so that the tile pass computes only the
+// vertex weights those modes use. Position, face and sprite coordinates are not
+// interpolated from the vertices.
+unsigned Emitter::fs_interp_modes() const {
+  unsigned modes = 0;
+  for (const IoInfo& in : info_.inputs) {
+    if (in.semantic == Semantic::POSITION || in.semantic == Semantic::FACE ||
+        in.semantic == Semantic::PCOORD) {
+      continue;
+    }
+    modes |= 1u << unsigned(in.interp);
+  }
+  return modes;
+}
+
 void Emitter::interp_at(const Instruction& inst) {
   const RegisterRef& reg = inst.src[0].reg;
   // where: 0 centroid, 1 sample, 2 offset (tile_fs.h).

@@ -195,6 +195,7 @@ class Emitter {
  public:
   bool emit_stage_op(const Instruction& inst);
   void fs_input_prologue();
+  unsigned fs_interp_modes() const;
   void system_value_prologue();
 
  private:

@@ -117,9 +117,36 @@ IMM[0] UINT32 {0, 0, 0, 0}
   CHECK(has_line(p, "#define CLP_FS_COORD_ORIGIN_LOWER_LEFT 1"));
   CHECK(has_line(p, "#define CLP_FS_COORD_PIXEL_CENTER_INTEGER 1"));
   CHECK(has_line(p, "#define CLP_FS_HAS_SIDE_EFFECTS 1"));
+  // Its only input is the position, which is not interpolated from the vertices.
+  CHECK(has_line(p, "#define CLP_FS_INTERP_MODES 0"));
   // The input is read once, at the start, through the hook (POSITION = 0, LINEAR = 1).
   CHECK(c.code.body.find("io->in[0][0] = clp_fs_input(stage, 0, 0, 0, 0, 1, 0);") !=
         std::string::npos);
+}
+
+TEST_CASE("emit api: the interpolate modes of the FS inputs", "[emit][api]") {
+  // Bits CONSTANT 1, LINEAR 2, PERSPECTIVE 4, COLOR 8, of the inputs interpolated from
+  // the vertices: not the position, the face or the sprite coordinate.
+  const CompiledShader a = compile_tgsi(R"(FRAG
+DCL IN[0], POSITION, LINEAR
+DCL IN[1], GENERIC[0], PERSPECTIVE
+DCL IN[2], COLOR, COLOR
+DCL IN[3], FACE, CONSTANT
+DCL OUT[0], COLOR
+  0: ADD OUT[0], IN[1], IN[2]
+  1: END
+)");
+  CHECK(has_line(a.code.prelude, "#define CLP_FS_INTERP_MODES 12"));
+  const CompiledShader b = compile_tgsi(R"(FRAG
+DCL IN[0], GENERIC[0], LINEAR
+DCL IN[1], GENERIC[1], CONSTANT
+DCL IN[2], PCOORD, PERSPECTIVE
+DCL OUT[0], COLOR
+  0: ADD OUT[0], IN[0], IN[1]
+  1: ADD OUT[0], OUT[0], IN[2]
+  2: END
+)");
+  CHECK(has_line(b.code.prelude, "#define CLP_FS_INTERP_MODES 3"));
 }
 
 TEST_CASE("emit api: untranslatable shaders fail at the instruction", "[emit][api]") {
