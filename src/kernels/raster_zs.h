@@ -7,6 +7,7 @@
 #ifndef CLPIPE_RASTER_ZS_H
 #define CLPIPE_RASTER_ZS_H
 
+#include "compare_func.h"
 #include "format_table.h"  // CLP_FMT_<name> ids
 
 // Bytes per pixel of a depth/stencil format (0 if not one).
@@ -251,29 +252,6 @@ inline float clp_zs_depth_value(uint fmt, uint key) {
   const float maxv = bits >= 32 ? 4294967295.0f : (float)((1u << bits) - 1);
   return (float)key / maxv;
 }
-
-// clpipe::CompareFunc (NEVER, LESS, EQUAL, LEQUAL, GREATER, NOTEQUAL, GEQUAL, ALWAYS) of a
-// and b, one body for scalars and lane vectors: `never` / `always` are the type's
-// false / true (vector comparisons give -1 where they hold).
-#define CLP_COMPARE_BODY(func, a, b, never, always) \
-  switch (func) {                                   \
-    case 0:                                         \
-      return never;                                 \
-    case 1:                                         \
-      return a < b;                                 \
-    case 2:                                         \
-      return a == b;                                \
-    case 3:                                         \
-      return a <= b;                                \
-    case 4:                                         \
-      return a > b;                                 \
-    case 5:                                         \
-      return a != b;                                \
-    case 6:                                         \
-      return a >= b;                                \
-    default:                                        \
-      return always;                                \
-  }
 
 inline bool clp_compare_u(uint func, uint a, uint b) {
   CLP_COMPARE_BODY(func, a, b, false, true)

@@ -11,29 +11,13 @@
 #ifndef CLPIPE_SAMPLING_FILTER_H
 #define CLPIPE_SAMPLING_FILTER_H
 
+#include "compare_func.h"
 #include "sampling_cube.h"
 #include "shader_lib_image.h"
 
-// pipe_compare_func: NEVER LESS EQUAL LEQUAL GREATER NOTEQUAL GEQUAL ALWAYS.
+// pipe_compare_func of the reference and the texel.
 bool clp_tex_compare(uint func, float ref, float texel) {
-  switch (func & 7u) {
-    case 0u:
-      return false;
-    case 1u:
-      return ref < texel;
-    case 2u:
-      return ref == texel;
-    case 3u:
-      return ref <= texel;
-    case 4u:
-      return ref > texel;
-    case 5u:
-      return ref != texel;
-    case 6u:
-      return ref >= texel;
-    default:
-      return true;
-  }
+  CLP_COMPARE_BODY(func & 7u, ref, texel, false, true)
 }
 
 int clp_floor_int(float x) {

@@ -266,24 +266,7 @@ typedef struct {
 
 // clp_tex_compare per lane.
 vi clp_vtex_compare(uint func, vf ref, vf texel) {
-  switch (func & 7u) {
-    case 0u:
-      return (vi)(0);
-    case 1u:
-      return ref < texel;
-    case 2u:
-      return ref == texel;
-    case 3u:
-      return ref <= texel;
-    case 4u:
-      return ref > texel;
-    case 5u:
-      return ref != texel;
-    case 6u:
-      return ref >= texel;
-    default:
-      return (vi)(-1);
-  }
+  CLP_COMPARE_BODY(func & 7u, ref, texel, (vi)(0), (vi)(-1))
 }
 
 // Texels `raw` as clp_filter_texel returns them: decoded, or their shadow compare with
