@@ -55,13 +55,6 @@ uint clp_vtex_depth_bytes(uint fmt) {
   }
 }
 
-// clp_div_mersenne per lane.
-vf clp_vdiv_mersenne(vf x, uint n) {
-  const float m = (float)((1u << n) - 1u), y = clp_rcp_mersenne[n];
-  const vf q = x * y;
-  return fma(fma(-q, (vf)(m), x), (vf)(y), q);
-}
-
 // The least and the greatest lane of x.
 #if CLP_LANES == 16
 #define CLP_VREDUCE_(op, x) \

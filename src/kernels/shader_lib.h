@@ -105,6 +105,14 @@ vf clp_cos(vf x) {
   return CLP_PACK(a);
 }
 
+// clp_div_mersenne of format_convert.h per lane: n-bit UNORM codes (n <= 24) -> floats,
+// for the decodes that run on lane vectors (the tile pass's colour stage, sampling).
+vf clp_vdiv_mersenne(vf x, uint n) {
+  const float m = (float)((1u << n) - 1u), y = clp_rcp_mersenne[n];
+  const vf q = x * y;
+  return fma(fma(-q, (vf)(m), x), (vf)(y), q);
+}
+
 // ---------------------------------------------------------------------------------
 // Integer division (tgsi.md §15.7: never a trapping division on any lane)
 

@@ -21,10 +21,7 @@ inline bool clp_soa_has_alpha(uint fmt) {
 
 // 8-bit UNORM codes -> floats: clp_unorm8x4_to_float4 (clp_div_mersenne4) per lane.
 inline vf clp_unorm8_decode_v(vu v) {
-  const float m = 255.0f, y = clp_rcp_mersenne[8];
-  const vf f = CLP_CONVERT_VF(v);
-  const vf q = f * y;
-  return fma(fma(-q, (vf)(m), f), (vf)(y), q);
+  return clp_vdiv_mersenne(CLP_CONVERT_VF(v), 8u);
 }
 
 // Floats -> 8-bit UNORM codes: clp_float4_to_unorm8x4 per lane.
