@@ -565,6 +565,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     ClpShaderIo io;
     io.exec_mask = (vi)(-1);
     io.helper_mask = ~alive;
+    // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
+    // previous block's values or a device's stale registers. The compiler drops the
+    // stores the shader's own unconditional writes overwrite.
+    for (int r = 0; r < CLP_NUM_OUTPUTS; ++r) {
+      for (int c = 0; c < 4; ++c)
+        io.out[r][c] = (vf)(0.0f);
+    }
     clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
     alive &= io.exec_mask;
     if (!any(alive)) continue;

@@ -136,6 +136,36 @@ TEST_CASE("KILL discards lanes: no colour, no depth write", "[draw][fragment]") 
   }
 }
 
+TEST_CASE("outputs a shader leaves unwritten read as 0 in every block", "[draw][fragment]") {
+  // GL leaves an unwritten output undefined; clpipe defines it as 0 in every stage (as the
+  // vertex and geometry stages do), so a device's registers or stack never reach a pixel.
+  // The shader writes alpha only for the first triangle (flat input x = 1): the second
+  // triangle's blocks run after the first's in the same work-items.
+  Run r;
+  DrawFixture::FsSpec spec;
+  r.s.fs = r.fx.custom_fs(spec,
+                          "const vf first = clp_fs_input(stage, 0, 0, 5, 0, 0, 0);\n"
+                          "for (int c = 0; c < 3; ++c) io->out[0][c] = (vf)(0.25f);\n"
+                          "if (any(first > (vf)(0.5f))) io->out[0][3] = (vf)(0.75f);");
+  const float a0[4] = {1, 0, 0, 0}, a1[4] = {0, 0, 0, 0};
+  r.draw(quad(a0, a1));
+  Image img = r.image();
+  int first = 0, second = 0;
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const auto c = img.rgba(x, y);
+      CHECK(c[0] == 0.25f);
+      // Triangle 0, (0,0) (0,kH) (kW,kH) in window coordinates, holds x/kW < y/kH (no
+      // pixel centre lies on that diagonal at 24x16).
+      const bool in_first = (x + 0.5f) / kW < (y + 0.5f) / kH;
+      CHECK(c[3] == (in_first ? 0.75f : 0.0f));
+      ++(in_first ? first : second);
+    }
+  }
+  CHECK(first > 0);
+  CHECK(second > 0);
+}
+
 TEST_CASE("depth and stencil exported by the shader replace the interpolated ones",
           "[draw][fragment]") {
   Run r;
