@@ -81,14 +81,40 @@ vf clp_ssg(vf x) {
   return select(r, (vf)(-1.0f), CLP_MASK(x < (vf)(0.0f)));
 }
 
-// SIN / COS: PoCL's vector sin/cos give wrong results for small lanes when another lane
-// is huge (e.g. sin(0.001) = 0.008 next to 1e10); the scalar calls are right. While every
-// lane is moderate (|x| <= 2^16, NaN and infinities excluded) the vector call is used —
-// OpenCL's 4-ulp bound holds for it like for the scalar one — else lane by lane.
+// SIN / COS. While every lane is moderate (|x| <= 2^16; NaN and infinities are not) a
+// block takes clp_sincos_v below, else the library's scalar call lane by lane: PoCL's
+// vector sin/cos give wrong results for small lanes when another lane is huge (e.g.
+// sin(0.001) = 0.008 next to 1e10), and they cost ~4x clp_sincos_v.
 #define CLP_TRIG_VECTOR_MAX 65536.0f
+
+// sin(x + quarter * pi/2) of lanes with |x| <= CLP_TRIG_VECTOR_MAX, within 4 ulp of the
+// correctly rounded value as OpenCL's sin/cos (tests/compiler/emit): r = x - j * pi/2
+// with j = rint(x * 2/pi), pi/2 split in three floats P1 + P2 + P3 (P1 has 8 significant
+// bits, so j * P1 and x - j * P1 are exact for |j| < 2^16; the fmas then round relative
+// to r itself); |r| <= pi/4 (plus rounding), where the minimax polynomials of Cephes'
+// sinf/cosf (public-domain coefficients) are within 1 ulp. Quadrant (j + quarter) & 3:
+// sin, cos, -sin, -cos of r.
+vf clp_sincos_v(vf x, int quarter) {
+  const vf j = rint(x * 0.63661977f);
+  vf r = fma(j, (vf)(-1.5703125f), x);
+  r = fma(j, (vf)(-4.8382679233327508e-4f), r);
+  r = fma(j, (vf)(-2.5633440682570896e-12f), r);
+  const vf r2 = r * r;
+  const vf s = fma(
+      fma(fma((vf)(-1.9515295891e-4f), r2, (vf)(8.3321608736e-3f)), r2, (vf)(-1.6666654611e-1f)),
+      r2 * r, r);
+  const vf c = fma(fma(fma(fma((vf)(2.443315711809948e-5f), r2, (vf)(-1.388731625493765e-3f)), r2,
+                           (vf)(4.166664568298827e-2f)),
+                       r2, (vf)(-0.5f)),
+                   r2, (vf)(1.0f));
+  const vi q = CLP_CONVERT_VI(j) + quarter;
+  const vf v = select(s, c, (q & 1) != 0);
+  return CLP_AS_VF(CLP_AS_VI(v) ^ ((q & 2) << 30));
+}
+
 vf clp_sin(vf x) {
 #if CLP_LANES > 1
-  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return sin(x);
+  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 0);
 #endif
   CLP_UNPACK(float, x, a);
   for (int l = 0; l < CLP_LANES; ++l)
@@ -97,7 +123,7 @@ vf clp_sin(vf x) {
 }
 vf clp_cos(vf x) {
 #if CLP_LANES > 1
-  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return cos(x);
+  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 1);
 #endif
   CLP_UNPACK(float, x, a);
   for (int l = 0; l < CLP_LANES; ++l)
