@@ -4,6 +4,8 @@
 #   ocl-icd-opencl-dev opencl-clhpp-headers  OpenCL loader, C and C++ headers
 #   pocl-opencl-icd                          PoCL: the OpenCL CPU device (any GPU driver works too)
 #   clang                                    build-time syntax check of the OpenCL C kernels
+#   libclang-rt-dev                          clang's libFuzzer and sanitizer runtimes: the
+#                                            vtest server's fuzz test (tests/vtest/fuzz)
 #   catch2                                   tests
 #   zlib1g-dev                               gzip-compressed vtest captures (replay)
 #   piglit libgl1-mesa-dri                   the piglit smoke test: piglit's GL tests through
@@ -12,7 +14,7 @@
 #                                            `cpack -G DEB` (dpkg-shlibdeps)
 #   xvfb mesa-utils                          clpipe-run's GLX test (glxgears under Xvfb)
 set -eu
-PACKAGES="cmake ninja-build g++ clang ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 zlib1g-dev piglit libgl1-mesa-dri pkg-config dpkg-dev xvfb mesa-utils"
+PACKAGES="cmake ninja-build g++ clang libclang-rt-dev ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd catch2 zlib1g-dev piglit libgl1-mesa-dri pkg-config dpkg-dev xvfb mesa-utils"
 [ $# -gt 0 ] && PACKAGES="$PACKAGES $*"
 missing=""
 for p in $PACKAGES; do
