@@ -84,7 +84,7 @@ vf clp_ssg(vf x) {
 // SIN / COS. While every lane is moderate (|x| <= 2^16; NaN and infinities are not) a
 // block takes clp_sincos_v below, else the library's scalar call lane by lane: PoCL's
 // vector sin/cos give wrong results for small lanes when another lane is huge (e.g.
-// sin(0.001) = 0.008 next to 1e10), and they cost ~4x clp_sincos_v.
+// sin(0.001) = 0.008 next to 1e10), and they cost about twice clp_sincos_v.
 #define CLP_TRIG_VECTOR_MAX 65536.0f
 
 // sin(x + quarter * pi/2) of lanes with |x| <= CLP_TRIG_VECTOR_MAX, within 4 ulp of the
@@ -109,7 +109,7 @@ vf clp_sincos_v(vf x, int quarter) {
                    r2, (vf)(1.0f));
   const vi q = CLP_CONVERT_VI(j) + quarter;
   const vf v = select(s, c, (q & 1) != 0);
-  return CLP_AS_VF(CLP_AS_VI(v) ^ ((q & 2) << 30));
+  return CLP_AS_VF(CLP_AS_VU(v) ^ (CLP_AS_VU(q & 2) << 30));
 }
 
 vf clp_sin(vf x) {
