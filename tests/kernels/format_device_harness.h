@@ -334,6 +334,40 @@ inline void add_neighbours(std::vector<float>& out, float x, int n) {
   }
 }
 
+// Depth values that exercise the rounding of `bits`-bit UNORM depth (or float depth).
+inline std::vector<float> depth_inputs(const FormatChannel& z, std::mt19937& rng) {
+  std::vector<float> v;
+  for (float x : {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 1e-30f, 1e-40f, -1e-40f, FLT_MAX, INFINITY,
+                  -INFINITY, NAN, -NAN, bitsf(0x7f800001), 0.99999994f, 1.0000001f}) {
+    add_neighbours(v, x, 2);
+  }
+  if (z.type == ChannelType::FLOAT) {
+    for (int i = 0; i < 8192; ++i)
+      v.push_back(bitsf(rng()));
+    return v;
+  }
+  const double m = std::ldexp(1.0, z.bits) - 1;
+  if (z.bits <= 16) {
+    for (double k = 0; k < m; ++k)
+      add_neighbours(v, float((k + 0.5) / m), 1);
+  } else {
+    std::uniform_real_distribution<double> kd(0, m);
+    for (int i = 0; i < 32768; ++i)
+      add_neighbours(v, float((std::floor(kd(rng)) + 0.5) / m), 2);
+    for (double k = 0; k < 256; ++k)
+      add_neighbours(v, float((k + 0.5) / m), 2);
+    for (double k = m - 256; k < m; ++k)
+      add_neighbours(v, float((k + 0.5) / m), 2);
+  }
+  // Every float of [0, 1] is as likely: the top binades are where 32-bit depth rounds
+  // twice in the host's double arithmetic.
+  for (int i = 0; i < 65536; ++i)
+    v.push_back(bitsf(rng() % 0x3f800001u));
+  for (int i = 0; i < 65536; ++i)
+    v.push_back(bitsf(0x3f000000u + rng() % 0x800000u));
+  return v;
+}
+
 // Raw field values worth decoding for a channel: the ends of the range, the sign
 // boundary, values at the 24-bit rounding ties of 32-bit normalized channels, IEEE
 // specials, and doubles that round to float boundaries.

@@ -65,24 +65,7 @@ TEST_CASE("depth keys: the lane-vector form equals the scalar form and the exact
     const FormatDesc& d = format_desc(f);
     const FormatChannel& zc = d.channel[unsigned(d.swizzle[0])];
     const bool is_float = zc.type == ChannelType::FLOAT;
-    std::vector<float> z;
-    for (float x : {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 2.0f, 1e-30f, 1e-40f, -1e-40f, FLT_MAX,
-                    INFINITY, -INFINITY, NAN, -NAN, 0.99999994f, 1.0000001f}) {
-      add_neighbours(z, x, 2);
-    }
-    const double m = std::ldexp(1.0, zc.bits) - 1;
-    if (zc.bits <= 16) {
-      for (double q = 0; q < m; ++q)
-        add_neighbours(z, float((q + 0.5) / m), 2);
-    } else {
-      std::uniform_real_distribution<double> qd(0, m);
-      for (int i = 0; i < 65536; ++i)
-        add_neighbours(z, float((std::floor(qd(rng)) + 0.5) / m), 2);
-      for (double q = 0; q < 512; ++q) {
-        add_neighbours(z, float((q + 0.5) / m), 2);
-        add_neighbours(z, float((m - q - 0.5) / m), 2);
-      }
-    }
+    std::vector<float> z = depth_inputs(zc, rng);
     for (int i = 0; i < 65536; ++i)
       z.push_back(bitsf(rng() % 0x3f800001u));  // every float of [0, 1] alike
     for (int i = 0; i < 4096; ++i)

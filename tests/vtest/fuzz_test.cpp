@@ -6,13 +6,12 @@
 // violations), every rejection is a logged protocol error, and nothing leaks.
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
 
 #include "vtest/capture.h"
 #include "vtest/connection.h"
+#include "vtest/fuzz_stream.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;
@@ -154,26 +153,7 @@ Outcome run(const std::vector<uint8_t>& stream) {
   Outcome o;
   LogRecorder rec;
   auto log = std::make_shared<FakeLog>();
-  ConnectionOptions opts;
-  opts.limits.max_client_bytes = 64u << 20;
-  opts.limits.max_inline_transfer_bytes = 1u << 20;
-  opts.limits.max_shader_bytes = 1u << 20;
-  opts.limits.max_pending_shader_bytes = 2u << 20;
-  {
-    MemoryTransport t(true);
-    Connection c(
-        t,
-        [log]() -> Result<std::shared_ptr<Screen>> {
-          return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config(), log));
-        },
-        opts, "fuzz");
-    t.push(stream.data(), stream.size());
-    while (c.serve_one()) {
-    }
-    for (int fd : t.take_fds())
-      close(fd);
-    o.protocol_error = !c.error().empty();
-  }
+  o.protocol_error = serve_fuzz_stream(stream.data(), stream.size(), log);
   // A stream that ends mid-message is the client leaving (info), the rest protocol errors.
   o.close_logs = rec.count("protocol error in") + rec.count(": disconnected in ");
   o.violations = log->violations;

@@ -411,6 +411,22 @@ DCL OUT[0..11], GENERIC[0]
   CHECK((r.u(4, 8, 0) >> 16) == 0xc000u);     // -2.0
 }
 
+namespace {
+
+// A fragment shader writing SIN and COS of input x (lane i = x[i]) to OUT[0].x and .y.
+HarnessResult run_sin_cos(const std::vector<float>& x) {
+  HarnessInput in;
+  in.tgsi =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+      "  0: SIN OUT[0].x, IN[0].xxxx\n  1: COS OUT[0].y, IN[0].xxxx\n  2: END\n";
+  in.count = uint32_t(x.size());
+  for (float v : x)
+    in.in.insert(in.in.end(), {B(v), 0, 0, 0});
+  return run_shader(in);
+}
+
+}  // namespace
+
 TEST_CASE("emit: SIN / COS of a fragment block, moderate lanes and a huge lane among them",
           "[emit][alu][fragment]") {
   // Blocks whose lanes are all moderate take the vector sin/cos (shader_lib.h); a block with
@@ -422,15 +438,8 @@ TEST_CASE("emit: SIN / COS of a fragment block, moderate lanes and a huge lane a
     x.push_back(0.001f * float(k + 1));
   x[100] = 1e10f;
   x[120] = INFINITY;
-  HarnessInput in;
-  in.tgsi =
-      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-      "  0: SIN OUT[0].x, IN[0].xxxx\n  1: COS OUT[0].y, IN[0].xxxx\n  2: END\n";
-  in.count = uint32_t(x.size());
-  for (float v : x)
-    in.in.insert(in.in.end(), {B(v), 0, 0, 0});
-  const HarnessResult r = run_shader(in);
-  for (uint32_t i = 0; i < in.count; ++i) {
+  const HarnessResult r = run_sin_cos(x);
+  for (uint32_t i = 0; i < x.size(); ++i) {
     CAPTURE(i, x[i]);
     CHECK(float_close(B(float(std::sin(double(x[i])))), r.u(i, 0, 0), Check::kUlp, 4));
     CHECK(float_close(B(float(std::cos(double(x[i])))), r.u(i, 0, 1), Check::kUlp, 4));
@@ -457,16 +466,9 @@ TEST_CASE("emit: SIN / COS within 4 ulp across the vector range and next to ever
   }
   for (float v : {0.0f, -0.0f, 1e-30f, -1e-20f, 65536.0f, -65536.0f, 0.7853982f, 2.3561945f})
     x.push_back(v);
-  HarnessInput in;
-  in.tgsi =
-      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-      "  0: SIN OUT[0].x, IN[0].xxxx\n  1: COS OUT[0].y, IN[0].xxxx\n  2: END\n";
-  in.count = uint32_t(x.size());
-  for (float v : x)
-    in.in.insert(in.in.end(), {B(v), 0, 0, 0});
-  const HarnessResult r = run_shader(in);
+  const HarnessResult r = run_sin_cos(x);
   size_t bad = 0;
-  for (uint32_t i = 0; i < in.count; ++i) {
+  for (uint32_t i = 0; i < x.size(); ++i) {
     const bool s_ok = float_close(B(float(std::sin(double(x[i])))), r.u(i, 0, 0), Check::kUlp, 4);
     const bool c_ok = float_close(B(float(std::cos(double(x[i])))), r.u(i, 0, 1), Check::kUlp, 4);
     if ((!s_ok || !c_ok) && bad++ < 8) {
