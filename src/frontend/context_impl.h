@@ -170,6 +170,9 @@ class ContextImpl final : public Context {
   uint64_t draw_derivations() const { return derivations_; }
   // Test knob: DrawPipeline::set_capacity_cap for this context's scenes.
   void set_scene_capacity_cap(uint32_t records, uint32_t list);
+  // Test knob: DrawPipeline::set_scratch_budget; and the scratch it holds.
+  void set_scene_scratch_budget(uint64_t bytes);
+  uint64_t scene_scratch_capacity() const { return pipeline_ ? pipeline_->scratch_capacity() : 0; }
 
  private:
   ResourceImpl& resource(const ResourceRef& res, const char* what) {

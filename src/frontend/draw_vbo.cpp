@@ -122,26 +122,24 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       }
     }
 
-    // Unchanged state: the last draw's derived setup (derived_, context_impl.h).
+    // Unchanged state: the last draw's derived setup (derived_, context_impl.h), for the
+    // draws that fit its scene; the rest take the path below.
     const bool counting = state_.queries_active && queries_.any_active();
+    size_t first = 0;
     if (derived_.setup && state_.dirty == 0 && !counting && !state_.render_cond_query &&
         !info.has_user_indices &&
         derived_.index_resource.get() == (info.index_size ? info.index_resource.get() : nullptr) &&
         pipeline_ && derived_.scene == pipeline_->scene_serial() &&
         derived_.rename_epoch == ResourceImpl::rename_epoch()) {
-      uint64_t positions = 0;
-      for (const IndirectDraw& d : draws)
-        positions += uint64_t(d.range.count) * d.instance_count;
-      if (draws.size() < draw::kSceneMaxDraws && positions <= draw::kSceneMaxPositions &&
-          pipeline_->fits(positions, derived_.setup->vs.num_outputs)) {
-        for (size_t k = 0; k < draws.size(); ++k) {
-          info.instance_count = draws[k].instance_count;
-          info.start_instance = draws[k].start_instance;
-          pipeline_->record(derived_.setup, info, draws[k].range,
-                            drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0));
-        }
-        return;
+      for (; first < draws.size(); ++first) {
+        const IndirectDraw& d = draws[first];
+        if (!pipeline_->fits(*derived_.setup, info.mode, d.range.count, d.instance_count)) break;
+        info.instance_count = d.instance_count;
+        info.start_instance = d.start_instance;
+        pipeline_->record(derived_.setup, info, d.range,
+                          drawid_offset + (info.increment_draw_id ? uint32_t(first) : 0));
       }
+      if (first == draws.size()) return;
     }
 
     // Derived state. The epoch is read before any storage is: a rename after it makes the
@@ -218,18 +216,14 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       setup.layer_reg = int32_t(last_info.find_output(compiler::Semantic::LAYER, 0)->reg);
 
     // The scene: draws whose passes need per-draw scratch run alone, and so do draws that
-    // active queries count per draw (e.g. the record count on the host); a call that
-    // would overflow the scene's limits starts a new one, and one too large for any scene
-    // runs draw by draw.
+    // active queries count per draw (e.g. the record count on the host); a draw that
+    // would overflow the scene's limits starts a new one.
     if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
-    uint64_t positions = 0;
-    for (const IndirectDraw& d : draws)
-      positions += uint64_t(d.range.count) * d.instance_count;
     const uint32_t vs_outputs = std::max<uint32_t>(vs_info.num_outputs, 1);
+    setup.vs.num_outputs = vs_outputs;  // for the scratch estimates before bind_stages
     // The geometry stage is bound below (bind_stages): runs_alone cannot see it yet.
-    const bool alone = gs || draw::DrawPipeline::runs_alone(setup) || (counting && !per_scene) ||
-                       draws.size() >= draw::kSceneMaxDraws || positions > draw::kSceneMaxPositions;
-    if (alone || !pipeline_->fits(positions, vs_outputs)) flush_scene();
+    const bool alone = gs || draw::DrawPipeline::runs_alone(setup) || (counting && !per_scene);
+    if (alone) flush_scene();
     // Occlusion counts go to the counter buffer of the scene a draw joins (made after
     // the last flush_scene before the draw's record).
     const bool scene_counted = per_scene && queries_.needs_device_counts();
@@ -237,7 +231,6 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       if (!scene_query_counters_()) scene_query_counters_ = queries_.draw_counters();
       st->counters = scene_query_counters_;
     };
-    if (scene_counted) join_scene_counters(&setup);
 
     // The stages' resources go to the scene's tables (again for each draw that runs alone:
     // running a scene empties them).
@@ -264,35 +257,65 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                   fs_info.num_inputs, fs_info.num_outputs, fs_prog->tile_variants};
       }
     };
-    if (!alone) {
-      bind_stages(&setup);
+    // Huge draws in chunks that fit a scene's scratch budget (draw_split.h). Primitive
+    // restart hides the segments on the device, and a cut polygon would gain edges when
+    // drawn unfilled: those keep their instances whole.
+    const bool split_positions =
+        !(info.index_size && info.primitive_restart) &&
+        !(info.mode == PrimType::POLYGON && (setup.rasterizer.fill_front != PolygonMode::FILL ||
+                                             setup.rasterizer.fill_back != PolygonMode::FILL));
+    // The setup bound to the scene being recorded (its stages are in that scene's tables):
+    // setup_ptr itself for the first scene, a copy for each later one.
+    std::shared_ptr<draw::DrawSetup> bound;
+    uint64_t bound_scene = 0;
+    auto bind_scene = [&](PrimType mode, uint32_t count, uint32_t instances) {
+      if (bound && bound_scene == pipeline_->scene_serial() &&
+          pipeline_->fits(*bound, mode, count, instances)) {
+        return;
+      }
+      if (!pipeline_->fits(setup, mode, count, instances) ||
+          (bound && bound_scene == pipeline_->scene_serial())) {
+        flush_scene();
+      }
+      bound = bound ? std::make_shared<draw::DrawSetup>(setup) : setup_ptr;
+      if (scene_counted) join_scene_counters(bound.get());
+      bind_stages(bound.get());
       note_scene_use(used);
+      bound_scene = pipeline_->scene_serial();
+    };
+    QueryDrawCounts counts;
+    for (size_t k = first; k < draws.size(); ++k) {
+      const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);
+      const IndirectDraw& d = draws[k];
+      info.instance_count = d.instance_count;
+      info.start_instance = d.start_instance;
+      const std::vector<draw::DrawChunk> chunks = draw::split_draw(
+          info.mode, d.range.count, d.instance_count,
+          pipeline_->chunk_positions(setup, info.mode, d.range.count), split_positions);
+      for (const draw::DrawChunk& c : chunks) {
+        if (!alone) {
+          bind_scene(c.mode, c.count, c.instance_count);
+          pipeline_->record(bound, info, d.range, draw_id, &c);
+          continue;
+        }
+        auto own = std::make_shared<draw::DrawSetup>(setup);
+        if (scene_counted) join_scene_counters(own.get());
+        bind_stages(own.get());
+        note_scene_use(used);
+        pipeline_->record(std::move(own), info, d.range, draw_id, &c);
+        flush_scene();
+        counts.vertices += pipeline_->last_stats().positions;
+        counts.rasterized += pipeline_->last_stats().records;
+      }
     }
     // Reusable by the next draws of this scene while the state stays (see derived_).
-    if (!alone && !counting && !state_.render_cond_query && !info.has_user_indices) {
-      derived_.setup = setup_ptr;
+    if (bound && bound_scene == pipeline_->scene_serial() && !counting &&
+        !state_.render_cond_query && !info.has_user_indices) {
+      derived_.setup = bound;
       derived_.index_resource = info.index_size ? info.index_resource : ResourceRef();
-      derived_.scene = pipeline_->scene_serial();
+      derived_.scene = bound_scene;
       derived_.rename_epoch = rename_epoch;
       state_.dirty = 0;
-    }
-    QueryDrawCounts counts;
-    for (size_t k = 0; k < draws.size(); ++k) {
-      const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);
-      info.instance_count = draws[k].instance_count;
-      info.start_instance = draws[k].start_instance;
-      if (!alone) {
-        pipeline_->record(setup_ptr, info, draws[k].range, draw_id);
-        continue;
-      }
-      auto own = std::make_shared<draw::DrawSetup>(setup);
-      if (scene_counted) join_scene_counters(own.get());
-      bind_stages(own.get());
-      note_scene_use(used);
-      pipeline_->record(std::move(own), info, draws[k].range, draw_id);
-      flush_scene();
-      counts.vertices += pipeline_->last_stats().positions;
-      counts.rasterized += pipeline_->last_stats().records;
     }
     if (counting && !per_scene) queries_.after_draw(setup.counters, counts);
   });

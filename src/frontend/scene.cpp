@@ -60,4 +60,9 @@ void ContextImpl::set_scene_capacity_cap(uint32_t records, uint32_t list) {
   pipeline_->set_capacity_cap(records, list);
 }
 
+void ContextImpl::set_scene_scratch_budget(uint64_t bytes) {
+  if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+  pipeline_->set_scratch_budget(bytes);
+}
+
 }  // namespace clpipe::frontend

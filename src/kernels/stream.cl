@@ -31,7 +31,8 @@ __kernel void stream_count(global const ClpDrawParams* dp, global const uint* re
 
 // The GS input list: primitive offsets[p] + i is the i-th primitive of position p.
 // Vertex indices are absolute (into the VS vertices); the id counts the instance's
-// primitives (gl_PrimitiveIDIn restarts with every instance, not at restart indices).
+// primitives (gl_PrimitiveIDIn restarts with every instance, not at restart indices)
+// from prim_id_base (a chunk of a larger draw: the primitives of the chunks before).
 __kernel void gs_input_write(global const ClpDrawParams* dp, global const uint* restart,
                              global const uint* seg_index, global const uint* seg_first,
                              global const uint* offsets, global uint* list, uint capacity) {
@@ -45,7 +46,7 @@ __kernel void gs_input_write(global const ClpDrawParams* dp, global const uint* 
     if (at >= capacity) return;
     global uint* w = list + (size_t)at * CLP_GS_PRIM_WORDS;
     for (int v = 0; v < 6; ++v) w[v] = vbase + prims[i].v[v];
-    w[6] = at - offsets[vbase];
+    w[6] = at - offsets[vbase] + dp->prim_id_base;
     w[7] = 0;
   }
 }

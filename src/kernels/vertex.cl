@@ -115,11 +115,13 @@ __kernel void vertex_pass(global const ClpVertexParams* vps, uint first_draw, ui
     const uint p = first + l;
     live[l] = p < total ? -1 : 0;
     const uint pp = p < total ? p : total - 1;
-    const uint inst = pp / vp->count, k = pp % vp->count;
+    const uint inst = pp / vp->count, kc = pp % vp->count;
+    const bool hub = (vp->hub == 1 && kc == 0) || (vp->hub == 2 && kc + 1 == vp->count);
+    const uint k = hub ? 0 : vp->position_base + kc - (vp->hub == 1 ? 1 : 0);
     if (vp->index_size) {
       const uint raw = clp_fetch_index(vp, ib, k);
       if (inst == 0 && live[l] && vp->restart_enabled) {
-        restart_flags[k] = raw == vp->restart_index ? 1u : 0u;
+        restart_flags[kc] = raw == vp->restart_index ? 1u : 0u;
       }
       vid_nobase[l] = (int)raw;
       vid[l] = (int)raw + vp->index_bias;
@@ -127,7 +129,7 @@ __kernel void vertex_pass(global const ClpVertexParams* vps, uint first_draw, ui
       vid_nobase[l] = (int)(vp->start + k);
       vid[l] = vid_nobase[l];
     }
-    iid[l] = (int)inst;
+    iid[l] = (int)(vp->instance_base + inst);
   }
   ctx.vertex_id = (vi)(vid[0], vid[1], vid[2], vid[3]);
   ctx.vertex_id_nobase = (vi)(vid_nobase[0], vid_nobase[1], vid_nobase[2], vid_nobase[3]);

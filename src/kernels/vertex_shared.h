@@ -50,6 +50,15 @@ typedef struct {
   CLP_U32 ri_index;   // the vertex shader's entry in its ClpResourceInfo table
   CLP_U32 out_base;   // float4 of the output buffer where this draw's vertices start
   CLP_U32 item_base;  // its first work-item in its vertex launch (vertex.cl)
+  // A chunk of a larger draw (draw_split.h): instance i of the chunk is instance
+  // instance_base + i of the draw, and its position k is the draw's position
+  // position_base + k, except the hub: with hub == 1 the chunk's first position and with
+  // hub == 2 its last one is the draw's position 0 (fans, polygons, line loops). A whole
+  // draw has all three 0.
+  CLP_U32 instance_base;
+  CLP_U32 position_base;
+  CLP_U32 hub;
+  CLP_U32 pad;
 } ClpVertexParams;
 
 #endif  // CLPIPE_VERTEX_SHARED_H

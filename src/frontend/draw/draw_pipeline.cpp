@@ -128,20 +128,55 @@ void DrawPipeline::ensure(cl::Buffer& buf, size_t& capacity, size_t bytes) {
   capacity = cap;
 }
 
-bool DrawPipeline::fits(uint64_t positions, uint32_t num_outputs) const {
+uint64_t DrawPipeline::scratch_bytes(const DrawSetup& s, PrimType mode, uint32_t count,
+                                     uint64_t instances) {
+  const uint64_t units = s.layers > 1 && !s.rasterizer.rasterizer_discard ? s.layers : 1;
+  const uint64_t records =
+      uint64_t(basic_prim_count(mode, count)) * instances * units * records_per_prim(s, mode);
+  // Per position: its vertex registers, counts and assembled-primitive words; per record:
+  // the record and its two bin-list entries.
+  const uint64_t per_position = uint64_t(std::max<uint32_t>(s.vs.num_outputs, 1)) * 16 + 8;
+  return uint64_t(count) * instances * per_position + records * (sizeof(ClpTri) + 8);
+}
+
+uint64_t DrawPipeline::chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const {
+  const uint64_t per_instance = std::max<uint64_t>(scratch_bytes(s, mode, count, 1), 1);
+  return std::max<uint64_t>(std::min(scratch_budget_ * count / per_instance, kSceneMaxPositions),
+                            1);
+}
+
+uint64_t DrawPipeline::scratch_capacity() const {
+  return uint64_t(draw_base_cap_) + verts_cap_ + restart_cap_ + seg_index_cap_ + seg_first_cap_ +
+         counts_cap_ + assembled_cap_ + tris_cap_ + hist_cap_ + list_cap_ + stream_counts_cap_ +
+         gs_prims_cap_ + gs_counts_cap_ + gs_verts_cap_ + gs_restart_cap_ + gs_seg_index_cap_ +
+         gs_seg_first_cap_ + gs_prim_id_cap_;
+}
+
+bool DrawPipeline::fits(const DrawSetup& s, PrimType mode, uint32_t count,
+                        uint64_t instances) const {
   if (draws_.empty()) return true;
   const uint64_t table_bytes =
       tables_.infos.size() * sizeof(ClpResourceInfo) + tables_.words.size() * 4 +
       tables_.views.size() * sizeof(ClpTexView) + tables_.samplers.size() * sizeof(ClpSamplerState);
-  const uint64_t regs = scene_vert_regs_ + positions * std::max<uint32_t>(num_outputs, 1);
+  const uint64_t positions = uint64_t(count) * instances;
+  const uint64_t regs = scene_vert_regs_ + positions * std::max<uint32_t>(s.vs.num_outputs, 1);
   return draws_.size() < kSceneMaxDraws && scene_positions_ + positions <= kSceneMaxPositions &&
          table_bytes <= kSceneMaxTableBytes &&
+         scene_scratch_ + scratch_bytes(s, mode, count, instances) <= scratch_budget_ &&
          regs * 16 <= queue_.device().limits().max_mem_alloc_size;
 }
 
-void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& info,
-                          const DrawStartCountBias& range, uint32_t draw_id) {
+void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& info_in,
+                          const DrawStartCountBias& range_in, uint32_t draw_id,
+                          const DrawChunk* chunk) {
   const DrawSetup& s = *sp;
+  DrawInfo info = info_in;
+  DrawStartCountBias range = range_in;
+  if (chunk) {
+    info.mode = chunk->mode;
+    info.instance_count = chunk->instance_count;
+    range.count = chunk->count;
+  }
   const uint64_t total64 = uint64_t(range.count) * info.instance_count;
   if (total64 == 0) return;
   const uint32_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
@@ -157,7 +192,8 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
         "internal: a draw with a geometry shader or stream output must be alone "
         "in its scene");
   }
-  if (!fits(total64, no)) runtime::invalid("internal: the draw does not fit the scene");
+  if (!fits(s, info.mode, range.count, info.instance_count))
+    runtime::invalid("internal: the draw does not fit the scene");
 
   Recorded r;
   r.setup = std::move(sp);
@@ -168,6 +204,11 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
   ClpVertexParams vp = make_vertex_params(s, info, range, draw_id, &r.slot_of_buffer);
   vp.ri_index = s.vs.info_index;
   vp.out_base = r.verts_base;
+  if (chunk) {
+    vp.instance_base = chunk->instance_base;
+    vp.position_base = chunk->position_base;
+    vp.hub = chunk->hub;
+  }
   r.vp_index = uint32_t(vps_.size());
 
   // One unit per layer rendered; units of equal state share one ClpRasterParams.
@@ -176,6 +217,7 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
   ClpDrawParams dp = make_draw_params(s, info, range.count);
   dp.verts_base = r.verts_base;
   dp.fs_ri_index = s.fs.info_index;
+  if (chunk) dp.prim_id_base = chunk->prim_id_base;
   r.first_unit = uint32_t(dps_.size());
   r.units = units;
   for (uint32_t u = 0; u < units; ++u) {
@@ -203,6 +245,7 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
   scene_vert_regs_ += total64 * no;
   record_estimate_ += uint64_t(basic_prim_count(info.mode, range.count)) * info.instance_count *
                       units * records_per_prim(s, info.mode);
+  scene_scratch_ += scratch_bytes(s, info.mode, range.count, info.instance_count);
   draws_.push_back(std::move(r));
 }
 
@@ -217,7 +260,7 @@ void DrawPipeline::clear_scene() {
   unit_verts_.clear();
   unit_tile_.clear();
   last_setup_ = nullptr;
-  scene_positions_ = scene_vert_regs_ = record_estimate_ = 0;
+  scene_positions_ = scene_vert_regs_ = record_estimate_ = scene_scratch_ = 0;
 }
 
 void DrawPipeline::execute() {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "clpipe/state.h"
+#include "frontend/draw/draw_split.h"
 #include "frontend/draw/scan.h"
 #include "frontend/draw/tile_variant.h"
 #include "frontend/resource_tables.h"
@@ -159,11 +160,13 @@ struct SceneCounters {
 // The limits that end a scene: the Context flushes it before a draw would pass them, so
 // that a scene never grows without bound. Records and vertices are kept for the whole
 // scene, so these bound its memory: 2^16 draws (their parameter blocks, ~0.5 KB each),
-// 2^24 positions (whose vertex data must also fit one device allocation: fits()), and
-// 64 MiB of resource tables.
+// 2^24 positions (whose vertex data must also fit one device allocation: fits()), 64 MiB
+// of resource tables and, by default, 256 MiB of scratch (scratch_bytes: vertices,
+// records and bin lists), which a single draw's chunks (draw_split.h) stay within.
 constexpr uint32_t kSceneMaxDraws = 1u << 16;
 constexpr uint64_t kSceneMaxPositions = 1u << 24;
 constexpr uint64_t kSceneMaxTableBytes = uint64_t(64) << 20;
+constexpr uint64_t kSceneScratchBytes = uint64_t(256) << 20;
 
 class DrawPipeline {
  public:
@@ -175,12 +178,24 @@ class DrawPipeline {
   // Appends one draw (one entry of draw_vbo's draws[]) to the scene. The setup must be
   // validated; several draws may share it. Throws (leaving the scene as it was) for a
   // draw the device cannot hold.
+  // A chunk (draw_split.h) replaces the draw's mode, count and instances with its own.
   void record(std::shared_ptr<const DrawSetup> setup, const DrawInfo& info,
-              const DrawStartCountBias& range, uint32_t draw_id);
+              const DrawStartCountBias& range, uint32_t draw_id, const DrawChunk* chunk = nullptr);
   bool empty() const { return draws_.empty(); }
-  // Whether a draw of `positions` positions of `num_outputs` registers still fits this
-  // scene (kSceneMax*); an empty scene takes any draw.
-  bool fits(uint64_t positions, uint32_t num_outputs) const;
+  // Whether a draw of `count` positions x `instances` of `mode` with setup s still fits
+  // this scene (kSceneMax*, the scratch budget); an empty scene takes any draw.
+  bool fits(const DrawSetup& s, PrimType mode, uint32_t count, uint64_t instances) const;
+  // Scratch bytes a scene needs for such a draw (an estimate: the record count is a first
+  // guess that clipping may pass, see execute()).
+  static uint64_t scratch_bytes(const DrawSetup& s, PrimType mode, uint32_t count,
+                                uint64_t instances);
+  // The most positions of one chunk of a draw of `count` positions per instance, so that
+  // the chunk alone stays within the scratch budget.
+  uint64_t chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const;
+  // Test knob: the scratch budget of a scene (default kSceneScratchBytes).
+  void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
+  // Bytes of the scratch buffers the pipeline holds (kept from scene to scene).
+  uint64_t scratch_capacity() const;
   // Draws whose passes use per-draw scratch the scene does not multiply (the geometry
   // shader's output stream, stream output): the scene must hold them alone.
   static bool runs_alone(const DrawSetup& s) { return s.gs.stage.program || s.so.active; }
@@ -330,6 +345,8 @@ class DrawPipeline {
   uint64_t scene_positions_ = 0;
   uint64_t scene_vert_regs_ = 0;  // float4 registers of the scene's vertex buffer
   uint64_t record_estimate_ = 0;  // records the scene's draws likely make
+  uint64_t scene_scratch_ = 0;    // scratch_bytes of the scene's draws
+  uint64_t scratch_budget_ = kSceneScratchBytes;
 
   // Capacities (entries) kept from scene to scene; grown when a scene needs more.
   uint32_t record_capacity_ = 0, list_capacity_ = 0;

@@ -144,6 +144,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
   dp->count = total;
   dp->instance_count = 1;
   dp->flags |= CLP_DRAW_RESTART | CLP_DRAW_PRIM_ID_TABLE;
+  dp->prim_id_base = 0;  // the table holds the input primitives' ids, chunk base included
   out.positions = total;
   return out;
 }
