@@ -558,8 +558,20 @@ EmittedShader Emitter::run() {
   // The body comes first: it finds out which optional parts of the library it needs.
   indent_ = 1;
   prologue();
-  emit_range(0, cf_.main_end + 1);
   std::string code = std::move(body_);
+  body_.clear();
+  emit_range(0, cf_.main_end + 1);
+  std::string main_code = std::move(body_);
+  body_.clear();
+  // The constant words the body reads, each loaded once (cb_words_), after the prologue
+  // has set up the buffers (constant buffers are read-only while a shader runs).
+  for (const auto& [word, n] : cb_words_) {
+    const std::string b = std::to_string(word.first);
+    line("const vf cbw" + std::to_string(n) + " = clp_cb_load(clp_cb" + b + ", cbsz" + b + ", " +
+         std::to_string(word.second) + ");");
+  }
+  code += body_;
+  code += main_code;
 
   EmittedShader out;
   out.stage = s_.stage;

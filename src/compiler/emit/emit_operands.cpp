@@ -147,8 +147,10 @@ std::string Emitter::read_channel(const Instruction& inst, const RegisterRef& re
       const std::string bs = std::to_string(b);
       if (!has_param(ParamKind::kConstBuffer, b)) return "(vf)(0.0f)";
       if (ind) return "clp_cb_gather(clp_cb" + bs + ", cbsz" + bs + ", " + slot + ", " + c + ")";
-      return "clp_cb_load(clp_cb" + bs + ", cbsz" + bs + ", " +
-             std::to_string(int64_t(reg.index) * 4 + chan) + ")";
+      const auto word = std::make_pair(b, int64_t(reg.index) * 4 + chan);
+      if (word.second < 0 || word.second > INT32_MAX) return "(vf)(0.0f)";  // never bound
+      const auto it = cb_words_.emplace(word, uint32_t(cb_words_.size())).first;
+      return "cbw" + std::to_string(it->second);
     }
     case RegFile::IMM:
       return float_literal(s_.immediates[uint32_t(reg.index)].words[chan & 3]);

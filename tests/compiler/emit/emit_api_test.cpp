@@ -204,3 +204,30 @@ TEST_CASE("fragment shaders take the lanes of the options and other stages keep 
     CHECK_THROWS_WITH(compile_tgsi(fs, o), Catch::Contains("fragment_lanes"));
   }
 }
+
+TEST_CASE("emit api: each constant word is loaded once in the prologue", "[emit][api]") {
+  // 400 reads of 3 words of buffer 0 (CONST[1].x and .w, CONST[0].y, also under a branch).
+  std::string t =
+      "FRAG\nDCL IN[0], GENERIC[0], LINEAR\nDCL OUT[0], COLOR\nDCL CONST[0..1]\n"
+      "DCL TEMP[0]\n  0: MOV TEMP[0], IN[0]\n";
+  int n = 1;
+  for (int i = 0; i < 100; ++i) {
+    t += "  " + std::to_string(n++) + ": MAD TEMP[0], TEMP[0], CONST[1].xwxw, CONST[0].yyyy\n";
+  }
+  t += "  " + std::to_string(n) + ": UIF TEMP[0].xxxx :" + std::to_string(n + 2) + "\n";
+  t += "  " + std::to_string(n + 1) + ": ADD TEMP[0], TEMP[0], CONST[0].yyyy\n";
+  t += "  " + std::to_string(n + 2) + ": ENDIF\n";
+  t += "  " + std::to_string(n + 3) + ": MOV OUT[0], TEMP[0]\n";
+  t += "  " + std::to_string(n + 4) + ": END\n";
+  const std::string b = compile_tgsi(t).code.body;
+  size_t loads = 0;
+  for (size_t at = b.find("clp_cb_load("); at != std::string::npos;
+       at = b.find("clp_cb_load(", at + 1))
+    ++loads;
+  CHECK(loads == 3);
+  // The loads precede the first instruction's code.
+  CHECK(b.rfind("clp_cb_load(") < b.find("cbw0, "));
+  CHECK(b.find("clp_cb_load(clp_cb0, cbsz0, 4)") != std::string::npos);
+  CHECK(b.find("clp_cb_load(clp_cb0, cbsz0, 7)") != std::string::npos);
+  CHECK(b.find("clp_cb_load(clp_cb0, cbsz0, 1)") != std::string::npos);
+}
