@@ -5,6 +5,7 @@
 // contexts. Every method is thread-safe; each Context is used by one thread at a time.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,6 +56,19 @@ struct DeviceDescription {
   bool is_gpu = false;
 };
 
+// Device memory a screen's buffers may hold: resources, draw scratch, uploads. Past a
+// limit, an allocation fails with kOutOfMemory and everything else goes on.
+struct MemoryLimits {
+  uint64_t screen_bytes = 0;  // this screen's buffers in all; 0 = no limit
+  // A budget several screens share, also across processes (a vtest server's clients):
+  // `slots` points to slot_count counters in memory they all map; this screen counts its
+  // bytes in slots[own_slot], and an allocation fails when the slots together would pass
+  // shared_bytes. slots null = none.
+  std::atomic<uint64_t>* slots = nullptr;
+  uint32_t slot_count = 0, own_slot = 0;
+  uint64_t shared_bytes = 0;
+};
+
 struct ScreenOptions {
   // Substring of the platform or device name; empty = $CLPIPE_DEVICE, else the first
   // GPU, else the first device.
@@ -102,6 +116,11 @@ class Screen {
   virtual Status fence_finish(const FenceHandle& fence, uint64_t timeout_ns) = 0;
   // Device time in nanoseconds, on the clock of TIMESTAMP queries.
   virtual uint64_t get_timestamp() const = 0;
+
+  // Bytes of device memory this screen's buffers hold now, and the limits on them (its
+  // bytes so far count against new shared slots at once).
+  virtual uint64_t memory_in_use() const = 0;
+  virtual void set_memory_limits(const MemoryLimits& limits) = 0;
 };
 
 }  // namespace clpipe

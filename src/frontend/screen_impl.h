@@ -52,6 +52,10 @@ class ScreenImpl final : public Screen, public std::enable_shared_from_this<Scre
   Result<std::unique_ptr<Context>> context_create() override;
   Status fence_finish(const FenceHandle& fence, uint64_t timeout_ns) override;
   uint64_t get_timestamp() const override;
+  uint64_t memory_in_use() const override { return device_.memory()->in_use(); }
+  void set_memory_limits(const MemoryLimits& limits) override {
+    device_.memory()->set_limits(limits);
+  }
 
   // For contexts.
   const runtime::Device& cl_device() const { return device_; }

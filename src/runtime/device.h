@@ -6,11 +6,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "clpipe/screen.h"
 #include "runtime/cl.h"
+#include "runtime/memory_account.h"
 
 namespace clpipe::runtime {
 
@@ -69,6 +71,8 @@ class Device {
   const DeviceLimits& limits() const { return limits_; }
   // Identity of the compiler for the disk cache: device name, driver and device version.
   std::string cache_identity() const;
+  // The memory its buffers hold (shared: the buffers' destructor callbacks keep it alive).
+  const std::shared_ptr<MemoryAccount>& memory() const { return memory_; }
 
  private:
   cl::Platform platform_;
@@ -76,6 +80,7 @@ class Device {
   cl::Context context_;
   DeviceDescription description_;
   DeviceLimits limits_;
+  std::shared_ptr<MemoryAccount> memory_ = std::make_shared<MemoryAccount>();
 };
 
 }  // namespace clpipe::runtime

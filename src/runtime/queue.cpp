@@ -14,21 +14,50 @@ Queue::Queue(const Device& device) : device_(device) {
   if (const char* p = std::getenv("CLPIPE_PROFILE"); p && *p && *p != '0') profiling_ = true;
 }
 
-cl::Buffer Queue::create_buffer(size_t size, cl_mem_flags flags) const {
+namespace {
+
+// A buffer's charge, released by OpenCL when the buffer is destroyed (any thread).
+struct Charge {
+  std::shared_ptr<MemoryAccount> account;
+  uint64_t bytes;
+};
+
+void CL_CALLBACK release_charge(cl_mem, void* user_data) {
+  auto* c = static_cast<Charge*>(user_data);
+  c->account->release(c->bytes);
+  delete c;
+}
+
+// Creates a buffer of `size` bytes charged to the device's memory account.
+cl::Buffer charged_buffer(const Device& device, cl_mem_flags flags, size_t size, void* host) {
+  const std::shared_ptr<MemoryAccount>& account = device.memory();
+  account->charge(size);
   cl_int status = CL_SUCCESS;
-  cl::Buffer b(device_.context(), flags, size == 0 ? 4 : size, nullptr, &status);
-  if (status != CL_SUCCESS) throw Error(status, "clCreateBuffer", std::to_string(size) + " bytes");
+  cl::Buffer b(device.context(), flags, size, host, &status);
+  if (status != CL_SUCCESS) {
+    account->release(size);
+    throw Error(status, "clCreateBuffer", std::to_string(size) + " bytes");
+  }
+  auto* charge = new Charge{account, size};
+  status = clSetMemObjectDestructorCallback(b(), release_charge, charge);
+  if (status != CL_SUCCESS) {
+    delete charge;
+    account->release(size);  // not counted: the buffer is uncounted from now on
+  }
   return b;
+}
+
+}  // namespace
+
+cl::Buffer Queue::create_buffer(size_t size, cl_mem_flags flags) const {
+  return charged_buffer(device_, flags, size == 0 ? 4 : size, nullptr);
 }
 
 cl::Buffer Queue::create_buffer_from(const void* data, size_t size) const {
   if (size == 0) return create_buffer(4, CL_MEM_READ_ONLY);
   ++counters_.uploads;
-  cl_int status = CL_SUCCESS;
-  cl::Buffer b(device_.context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size,
-               const_cast<void*>(data), &status);
-  if (status != CL_SUCCESS) throw Error(status, "clCreateBuffer", std::to_string(size) + " bytes");
-  return b;
+  return charged_buffer(device_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size,
+                        const_cast<void*>(data));
 }
 
 cl::Kernel& Queue::kernel(const ProgramRef& program, const char* name) {

@@ -34,7 +34,13 @@ int64_t steady_ms() {
 Connection::Connection(Transport& transport, ScreenFactory factory, ConnectionOptions options,
                        std::string label)
     : transport_(transport),
-      screen_(std::move(factory)),
+      // A new screen gets the client's memory limits at once (resources_ exists by the
+      // time the decoder first asks for the screen).
+      screen_([this, factory = std::move(factory)]() {
+        Result<std::shared_ptr<Screen>> s = factory();
+        if (s.is_ok() && s.value()) resources_.apply_memory_limits(*s.value());
+        return s;
+      }),
       options_(std::move(options)),
       label_(std::move(label)),
       resources_(options_.limits),

@@ -19,12 +19,16 @@ VtestResource& ResourceTable::create(Screen& screen, const ResourceDesc& desc, u
   // resource exists and can say how large it really is.
   const uint64_t host_estimate =
       res->layout.packed_bytes() * std::max<uint32_t>(1, desc.nr_samples);
-  const uint64_t budget = limits_.max_client_bytes - bytes_;
+  const uint64_t used = bytes_ + screen.memory_in_use();
+  const uint64_t budget = used < limits_.max_client_bytes ? limits_.max_client_bytes - used : 0;
   if (shm_bytes > budget || host_estimate > budget - shm_bytes)
     protocol_error("resource ", desc.handle, " needs ", shm_bytes + host_estimate,
                    " bytes; the client's limit of ", limits_.max_client_bytes, " bytes has ",
                    budget, " left");
 
+  // The device memory is charged by the screen itself, against what the guest stores
+  // leave (apply_memory_limits), so a resource past it fails in resource_create.
+  screen_ = &screen;
   Result<ResourceRef> host = screen.resource_create(resource_template(desc));
   if (!host)
     protocol_error("clpipe cannot create resource ", desc.handle, ": ", host.status().to_string());
@@ -36,9 +40,9 @@ VtestResource& ResourceTable::create(Screen& screen, const ResourceDesc& desc, u
     if (!shm) protocol_error("resource ", desc.handle, ": ", shm.status().to_string());
     res->shm = std::move(shm.value());
   }
-  const uint64_t host_bytes = std::max<uint64_t>(res->host->size_bytes(), host_estimate);
-  res->charged_bytes = shm_bytes + std::min(host_bytes, budget - shm_bytes);
+  res->charged_bytes = shm_bytes;
   bytes_ += res->charged_bytes;
+  if (shm_bytes) apply_memory_limits(screen);
   VtestResource& ref = *res;
   map_.emplace(desc.handle, std::move(res));
   return ref;
@@ -47,8 +51,17 @@ VtestResource& ResourceTable::create(Screen& screen, const ResourceDesc& desc, u
 void ResourceTable::unref(uint32_t handle) {
   auto it = map_.find(handle);
   if (it == map_.end()) protocol_error("RESOURCE_UNREF of unknown resource ", handle);
-  bytes_ -= it->second->charged_bytes;
+  const uint64_t shm_bytes = it->second->charged_bytes;
+  bytes_ -= shm_bytes;
   map_.erase(it);
+  if (shm_bytes && screen_) apply_memory_limits(*screen_);
+}
+
+void ResourceTable::apply_memory_limits(Screen& screen) const {
+  MemoryLimits m = limits_.shared_memory;
+  // At least one byte: 0 would mean no limit.
+  m.screen_bytes = bytes_ < limits_.max_client_bytes ? limits_.max_client_bytes - bytes_ : 1;
+  screen.set_memory_limits(m);
 }
 
 VtestResource* ResourceTable::find(uint32_t handle) const {

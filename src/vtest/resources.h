@@ -21,9 +21,14 @@ namespace clpipe::frontend::vtest {
 // What one client may hold at a time. Every count and size a client sends is checked
 // against these before anything is allocated.
 struct Limits {
-  uint64_t max_client_bytes = 4ull << 30;  // guest stores + host resources
-  uint32_t max_resources = 65536;          // live resource handles
-  uint32_t max_objects = 1u << 18;         // live objects per sub-context
+  // Guest stores + the device memory of the client's screen (its resources and draw
+  // scratch: Screen::memory_in_use).
+  uint64_t max_client_bytes = 4ull << 30;
+  // The budget all clients of a server share (MemoryLimits' slots and shared_bytes;
+  // screen_bytes is ignored: it comes from max_client_bytes).
+  MemoryLimits shared_memory;
+  uint32_t max_resources = 65536;   // live resource handles
+  uint32_t max_objects = 1u << 18;  // live objects per sub-context
   uint32_t max_sub_contexts = 64;
   uint32_t max_shader_bytes = 64u << 20;            // one shader's TGSI text
   uint64_t max_pending_shader_bytes = 128u << 20;   // partial shaders awaiting chunks
@@ -36,7 +41,7 @@ struct VtestResource {
   GuestLayout layout;
   ResourceRef host;
   std::unique_ptr<SharedMemory> shm;  // null in protocol 0, for data_size 0 and MSAA
-  uint64_t charged_bytes = 0;         // counted against Limits::max_client_bytes
+  uint64_t charged_bytes = 0;         // guest store bytes (shm) counted by the table
 };
 using VtestResourceRef = std::shared_ptr<VtestResource>;
 
@@ -60,12 +65,18 @@ class ResourceTable {
   ResourceRef host_or_null(uint32_t handle, const char* what) const;
 
   size_t count() const { return map_.size(); }
+  // Guest store bytes; the device memory is the screen's (Screen::memory_in_use).
   uint64_t bytes_in_use() const { return bytes_; }
+
+  // The screen's memory limits for what the guest stores leave of max_client_bytes
+  // (called when the screen is made and whenever the guest stores change).
+  void apply_memory_limits(Screen& screen) const;
 
  private:
   Limits limits_;
   std::unordered_map<uint32_t, VtestResourceRef> map_;
   uint64_t bytes_ = 0;
+  Screen* screen_ = nullptr;  // of the first create()
 };
 
 }  // namespace clpipe::frontend::vtest

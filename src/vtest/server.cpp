@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -67,10 +69,45 @@ std::string gl_text(unsigned v) {
 }  // namespace
 
 Server::Server(ServerOptions options, ScreenFactory factory)
-    : options_(std::move(options)), factory_(std::move(factory)) {}
+    : options_(std::move(options)), factory_(std::move(factory)) {
+  const uint32_t slots = std::max<uint32_t>(options_.max_clients, 1);
+  slot_used_.assign(slots, false);
+  if (options_.max_total_bytes) {
+    // Shared with the children forked later (MAP_SHARED survives fork).
+    void* p = ::mmap(nullptr, slots * sizeof(std::atomic<uint64_t>), PROT_READ | PROT_WRITE,
+                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+      log_at(LogLevel::kWarning, errno_text("mmap"), ": no memory budget shared by clients");
+    } else {
+      memory_slots_ = static_cast<std::atomic<uint64_t>*>(p);
+      for (uint32_t i = 0; i < slots; ++i)
+        new (&memory_slots_[i]) std::atomic<uint64_t>(0);
+    }
+  }
+}
 
 Server::~Server() {
   if (listen_fd_ >= 0) ::close(listen_fd_);
+  if (memory_slots_) ::munmap(memory_slots_, slot_used_.size() * sizeof(std::atomic<uint64_t>));
+}
+
+uint64_t Server::shared_memory_in_use() const {
+  uint64_t total = 0;
+  for (size_t i = 0; memory_slots_ && i < slot_used_.size(); ++i)
+    total += memory_slots_[i].load();
+  return total;
+}
+
+ConnectionOptions Server::client_options(uint32_t slot) const {
+  ConnectionOptions o = options_.connection;
+  if (memory_slots_) {
+    MemoryLimits& m = o.limits.shared_memory;
+    m.slots = memory_slots_;
+    m.slot_count = uint32_t(slot_used_.size());
+    m.own_slot = slot;
+    m.shared_bytes = options_.max_total_bytes;
+  }
+  return o;
 }
 
 void Server::install_signal_handlers() {
@@ -238,8 +275,11 @@ void Server::accept_one() {
   const uint64_t n = ++clients_seen_;
   if (!options_.fork_per_client) {
     SocketTransport t(fd);
-    Connection c(t, factory_, options_.connection, "client " + std::to_string(n));
-    c.serve();
+    {
+      Connection c(t, factory_, client_options(0), "client " + std::to_string(n));
+      c.serve();
+    }
+    if (memory_slots_) memory_slots_[0] = 0;
     return;
   }
   if (children_.size() >= options_.max_clients) {
@@ -248,15 +288,19 @@ void Server::accept_one() {
     ::close(fd);
     return;
   }
+  // A free memory slot: there are max_clients, and fewer children.
+  const uint32_t slot =
+      uint32_t(std::find(slot_used_.begin(), slot_used_.end(), false) - slot_used_.begin());
   const pid_t pid = ::fork();
   if (pid < 0) {
     log_at(LogLevel::kError, "client ", n, ": ", errno_text("fork"));
     ::close(fd);
     return;
   }
-  if (pid == 0) serve_in_child(fd, n);  // never returns
+  if (pid == 0) serve_in_child(fd, n, slot);  // never returns
   ::close(fd);
-  children_[pid] = n;
+  slot_used_[slot] = true;
+  children_[pid] = Child{n, slot};
   log_at(LogLevel::kDebug, "client ", n, " served by pid ", pid);
 }
 
@@ -306,7 +350,7 @@ class Watchdog {
 
 }  // namespace
 
-void Server::serve_in_child(int client_fd, uint64_t n) {
+void Server::serve_in_child(int client_fd, uint64_t n, uint32_t slot) {
   // The child dies with the server, and does not handle the server's signals.
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   ::close(listen_fd_);
@@ -328,7 +372,7 @@ void Server::serve_in_child(int client_fd, uint64_t n) {
     socklen_t len = sizeof peer;
     if (::getsockopt(client_fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 && peer.pid > 0)
       label += " pid " + std::to_string(peer.pid);
-    Connection c(t, factory_, options_.connection, label);
+    Connection c(t, factory_, client_options(slot), label);
     Watchdog watchdog(c, client_fd, options_.command_timeout_ms, label);
     c.serve();
     status = c.closed_cleanly() ? 0 : 1;
@@ -347,8 +391,13 @@ void Server::reap(bool block) {
       return;
     }
     auto it = children_.find(pid);
-    const uint64_t n = it == children_.end() ? 0 : it->second;
-    if (it != children_.end()) children_.erase(it);
+    const uint64_t n = it == children_.end() ? 0 : it->second.number;
+    if (it != children_.end()) {
+      // The child is gone: nothing of its own holds memory any more.
+      slot_used_[it->second.slot] = false;
+      if (memory_slots_) memory_slots_[it->second.slot] = 0;
+      children_.erase(it);
+    }
     if (WIFSIGNALED(st))
       log_at(LogLevel::kWarning, "client ", n, " (pid ", pid, ") was killed by signal ",
              WTERMSIG(st));
@@ -368,14 +417,14 @@ void Server::shutdown() {
         st.st_ino == socket_ino_)
       ::unlink(options_.socket_path.c_str());
   }
-  for (const auto& [pid, n] : children_)
+  for (const auto& [pid, child] : children_)
     ::kill(pid, SIGTERM);
   for (uint32_t waited = 0; !children_.empty() && waited < options_.shutdown_grace_ms;
        waited += 10) {
     reap(false);
     if (!children_.empty()) ::usleep(10000);
   }
-  for (const auto& [pid, n] : children_)
+  for (const auto& [pid, child] : children_)
     ::kill(pid, SIGKILL);
   if (!children_.empty()) reap(true);
   log_at(LogLevel::kInfo, "stopped after ", clients_seen_, " clients");

@@ -10,10 +10,12 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "clpipe/status.h"
 #include "vtest/connection.h"
@@ -36,6 +38,10 @@ struct ServerOptions {
   // a fence wait, say — or when its client hangs up while a command runs.
   // Generous: on a cold program cache one submission may build many shaders (~1-2 s each).
   uint32_t command_timeout_ms = 120000;
+  // Device memory (resources, draw scratch) of all clients together (0: no limit; the
+  // tool's default is three quarters of the machine's memory). A client's allocation that
+  // would pass it fails like one past its own limit (Limits::max_client_bytes).
+  uint64_t max_total_bytes = 0;
 };
 
 class Server {
@@ -58,11 +64,15 @@ class Server {
 
   const CapsBlob* caps() const { return options_.connection.caps_blob.get(); }
   size_t children() const { return children_.size(); }
+  // Bytes the clients count in the shared budget now (0 without max_total_bytes).
+  uint64_t shared_memory_in_use() const;
 
  private:
   Status probe_caps();
   void accept_one();
-  void serve_in_child(int client_fd, uint64_t client_number);
+  void serve_in_child(int client_fd, uint64_t client_number, uint32_t memory_slot);
+  // The connection options of a client with its memory slot.
+  ConnectionOptions client_options(uint32_t memory_slot) const;
   void reap(bool block);
   void shutdown();
 
@@ -70,7 +80,16 @@ class Server {
   ScreenFactory factory_;
   int listen_fd_ = -1;
   uint64_t clients_seen_ = 0;
-  std::map<pid_t, uint64_t> children_;  // pid -> client number
+  struct Child {
+    uint64_t number;
+    uint32_t slot;  // of memory_slots_
+  };
+  std::map<pid_t, Child> children_;
+  // One counter per concurrent client in memory the children share (MemoryLimits::slots):
+  // a child counts its bytes in its own slot; the server zeroes the slot when the child
+  // has ended, however it ended, so that a crashed client's bytes do not stay counted.
+  std::atomic<uint64_t>* memory_slots_ = nullptr;
+  std::vector<bool> slot_used_;
   dev_t socket_dev_ = 0;
   ino_t socket_ino_ = 0;
 };

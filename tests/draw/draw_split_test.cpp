@@ -400,3 +400,26 @@ TEST_CASE("draw_vbo: a draw of 2^20 positions keeps the scratch within the scene
   // bin entries)); chunks of 8 MiB, grown by half at most once more, stay near 12 MiB.
   CHECK(f.impl().scene_scratch_capacity() <= (24u << 20));
 }
+
+TEST_CASE("draw_vbo: scratch past the screen's memory limit is an error and the context goes on",
+          "[draw][split][frontend][memory]") {
+  SplitFixture f;
+  f.set_data(zigzag(64), {0.0f, 0.0f}, 1);
+  const std::vector<uint8_t> expected = f.render(PrimType::TRIANGLE_STRIP, 64, 1);
+  // 1 MiB left: the scratch of 2^20 positions (16 MiB chunks) cannot be allocated.
+  Screen& screen = *shared_screen();
+  MemoryLimits l;
+  l.screen_bytes = screen.memory_in_use() + (1u << 20);
+  screen.set_memory_limits(l);
+  f.impl().set_scene_scratch_budget(16 << 20);
+  DrawInfo info;
+  info.mode = PrimType::TRIANGLE_STRIP;
+  Status drawn = f.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{2, 1u << 20, 0}});
+  if (drawn.is_ok()) drawn = f.ctx->flush(nullptr, 0);
+  screen.set_memory_limits(MemoryLimits());
+  REQUIRE_FALSE(drawn.is_ok());
+  CHECK(drawn.code() == ErrorCode::kOutOfMemory);
+  CHECK_THAT(drawn.message(), Catch::Contains("memory limit"));
+  // Within the limit again, the context draws as before.
+  CHECK(f.render(PrimType::TRIANGLE_STRIP, 64, 1) == expected);
+}

@@ -22,7 +22,9 @@ struct Client {
         conn(std::make_unique<Connection>(
             transport,
             [this]() -> Result<std::shared_ptr<Screen>> {
-              return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(gl33_config(), log));
+              auto s = std::make_shared<FakeScreen>(gl33_config(), log);
+              screen = s.get();
+              return std::shared_ptr<Screen>(s);
             },
             opts, "test client")) {}
 
@@ -31,6 +33,7 @@ struct Client {
     log->release_records();  // records reference objects that reference the log
   }
 
+  FakeScreen* screen = nullptr;  // once the connection made it
   void send(const std::vector<uint8_t>& bytes) { transport.push(bytes.data(), bytes.size()); }
   // Serves what was sent; returns false if the connection ended.
   bool serve() {
@@ -123,6 +126,33 @@ TEST_CASE("vtest connection: RESOURCE_CREATE2 hands out a sealed memfd of data_s
   c.send(message(VtestCmd::RESOURCE_UNREF, {2}));
   CHECK_FALSE(c.serve());
   CHECK_THAT(c.conn->error(), Catch::Contains("unknown resource 2"));
+}
+
+TEST_CASE("vtest connection: the screen's memory limit is what guest stores leave of the client's",
+          "[vtest][connection]") {
+  ConnectionOptions opts;
+  opts.limits.max_client_bytes = 1u << 20;
+  Client c(true, opts);
+  c.handshake();
+  // 256 KiB of guest store and 256 KiB of host buffer.
+  c.send(message(VtestCmd::RESOURCE_CREATE2,
+                 {1, 0, 64, 1u << 4, 256u << 10, 1, 1, 1, 0, 0, 256u << 10}));
+  REQUIRE(c.serve());
+  FakeScreen* screen = c.screen;
+  REQUIRE(screen);
+  CHECK(screen->memory_limits.screen_bytes == (768u << 10));
+  CHECK(screen->memory_in_use() == (256u << 10));
+  for (int fd : c.transport.take_fds())
+    close(fd);
+  c.send(message(VtestCmd::RESOURCE_UNREF, {1}));
+  REQUIRE(c.serve());
+  CHECK(screen->memory_limits.screen_bytes == (1u << 20));
+  // 900 KiB of host buffer fit; 200 KiB more do not (the screen's bytes count).
+  c.send(message(VtestCmd::RESOURCE_CREATE2, {2, 0, 64, 1u << 4, 900u << 10, 1, 1, 1, 0, 0, 0}));
+  REQUIRE(c.serve());
+  c.send(message(VtestCmd::RESOURCE_CREATE2, {3, 0, 64, 1u << 4, 200u << 10, 1, 1, 1, 0, 0, 0}));
+  CHECK_FALSE(c.serve());
+  CHECK_THAT(c.conn->error(), Catch::Contains("limit of 1048576 bytes"));
 }
 
 TEST_CASE("vtest connection: TRANSFER_PUT2 / TRANSFER_GET2 use shared memory and level strides",

@@ -24,8 +24,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/error.h"
 #include "clpipe/context.h"
 #include "clpipe/screen.h"
+#include "runtime/memory_account.h"
 
 namespace clpipe::vtest_fake {
 
@@ -217,7 +219,18 @@ class FakeScreen : public Screen {
   Result<ResourceRef> resource_create(const ResourceTemplate& t) override {
     if (cfg_.fail_resource_create) return Status(ErrorCode::kOutOfMemory, "fake refuses");
     if (!format_is_valid(t.format)) log_->violation("resource_create: invalid format");
-    auto r = std::make_shared<FakeResource>(t, log_);
+    // Storage counted by the real memory account (MemoryLimits), as a screen's buffers are.
+    auto made = std::make_unique<FakeResource>(t, log_);
+    const uint64_t bytes = made->size_bytes();
+    try {
+      memory_->charge(bytes);
+    } catch (const clpipe::Error& e) {
+      return Status(e.code(), e.what());
+    }
+    std::shared_ptr<FakeResource> r(made.release(), [memory = memory_, bytes](FakeResource* p) {
+      memory->release(bytes);
+      delete p;
+    });
     log_->call("resource_create ", rid(r), " target=", int(t.target),
                " format=", format_name(t.format), " ", t.width0, "x", t.height0, "x", t.depth0,
                " layers=", t.array_size, " levels=", int(t.last_level) + 1, " bind=0x", std::hex,
@@ -235,6 +248,12 @@ class FakeScreen : public Screen {
     return Status::ok();
   }
   uint64_t get_timestamp() const override { return 1000; }
+  uint64_t memory_in_use() const override { return memory_->in_use(); }
+  void set_memory_limits(const MemoryLimits& limits) override {
+    memory_limits = limits;
+    memory_->set_limits(limits);
+  }
+  MemoryLimits memory_limits;  // the last set_memory_limits
 
   const FakeLogRef& log() const { return log_; }
 
@@ -242,6 +261,7 @@ class FakeScreen : public Screen {
   FakeConfig cfg_;
   FakeLogRef log_;
   DeviceDescription desc_;
+  std::shared_ptr<runtime::MemoryAccount> memory_ = std::make_shared<runtime::MemoryAccount>();
 };
 
 inline FakeConfig gl33_config() {

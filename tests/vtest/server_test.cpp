@@ -407,3 +407,49 @@ TEST_CASE("vtest server: a command still running after its client hung up ends t
   CHECK(log.find("the client hung up while a command ran") != std::string::npos);
   CHECK(server.stop() == 0);
 }
+
+TEST_CASE("vtest server: clients share a memory budget and an ended client's bytes are freed",
+          "[vtest][server]") {
+  const std::string dir = temp_dir();
+  FakeConfig slow = gl33_config();
+  slow.fence_finish_ms = 60000;
+  ServerProcess server(
+      dir,
+      [](ServerOptions& o) {
+        o.max_total_bytes = 1u << 20;
+        o.command_timeout_ms = 300;
+      },
+      slow);
+  // A buffer resource of `bytes` (no guest store), then a ping that is answered when the
+  // connection is still open.
+  auto create_and_ping = [](SocketClient& c, uint32_t handle, uint32_t bytes) {
+    c.send(message(VtestCmd::RESOURCE_CREATE2, {handle, 0, 64, 1u << 4, bytes, 1, 1, 1, 0, 0, 0}));
+    c.send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
+    return c.recv_dwords(2) == std::vector<uint32_t>{0, VtestCmd::PING_PROTOCOL_VERSION};
+  };
+  SocketClient a(server.path);
+  a.handshake("client-a");
+  CHECK(create_and_ping(a, 1, 768u << 10));
+  {
+    // 768 KiB of the 1 MiB are A's: B's 512 KiB would pass the budget.
+    SocketClient b(server.path);
+    b.handshake("client-b");
+    CHECK_FALSE(create_and_ping(b, 1, 512u << 10));
+  }
+  // A's process ends over its time budget, holding its bytes (_exit frees nothing); the
+  // server frees its slot when it reaps the process.
+  a.send(submit_and_wait());
+  CHECK(a.recv(12).empty());
+  bool served = false;
+  for (int i = 0; i < 50 && !served; ++i) {
+    SocketClient c(server.path);
+    c.handshake("client-c");
+    served = create_and_ping(c, 1, 512u << 10);
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(served);
+  server.stop();
+  const std::string log = read_text(server.log);
+  INFO(log);
+  CHECK(log.find("memory shared by all clients") != std::string::npos);
+}

@@ -4,6 +4,8 @@
 //
 // This file only parses options and wires the pieces of src/vtest together:
 // Screen::create is the screen factory; the server forks one process per client.
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -39,7 +41,10 @@ options:
   --gl-version=X.Y        advertise at most this GL version (2.0 .. 3.3, default 3.3);
                           less is advertised when the device's caps miss a requirement
   --max-clients=N         concurrent clients (default 64); more are refused
-  --max-client-memory=MB  resources one client may hold, in MiB (default 4096)
+  --max-client-memory=MB  memory one client may hold (resources, draw scratch, guest
+                          stores), in MiB (default 4096)
+  --max-total-memory=MB   memory all clients together may hold, in MiB (default: three
+                          quarters of the machine's memory; 0: no limit)
   --handshake-timeout=S   close a connection that sends no CREATE_RENDERER within S
                           seconds (default 10; 0: never)
   --idle-timeout=S        close a client that sends nothing for S seconds between
@@ -68,7 +73,14 @@ client's connection only. SIGTERM or SIGINT stop the server: the socket is remov
 the client processes are ended.
 )";
 
+// Three quarters of the machine's memory: clients are refused memory before it swaps.
+uint64_t default_total_bytes() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) / 4 * 3 : 0;
+}
+
 struct Args {
+  Args() { server.max_total_bytes = default_total_bytes(); }
   vt::ServerOptions server;
   clpipe::ScreenOptions screen;
   bool print_caps = false;
@@ -127,6 +139,9 @@ Args parse(int argc, char** argv) {
       if (!parse_number(need(), &n) || n == 0 || n > (1ull << 24))
         usage_error("bad --max-client-memory");
       a.server.connection.limits.max_client_bytes = n << 20;
+    } else if (arg == "--max-total-memory") {
+      if (!parse_number(need(), &n) || n > (1ull << 30)) usage_error("bad --max-total-memory");
+      a.server.max_total_bytes = n << 20;
     } else if (arg == "--handshake-timeout" || arg == "--idle-timeout" ||
                arg == "--stall-timeout") {
       if (!parse_number(need(), &n) || n > 86400) usage_error("bad " + arg);
