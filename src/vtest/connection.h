@@ -61,6 +61,7 @@ class Connection {
   const ResourceTable& resources() const { return resources_; }
   const Decoder& decoder() const { return decoder_; }
   size_t messages() const { return messages_; }
+  const std::string& label() const { return label_; }
   // How long the current message has been handled, in ms, or 0 between messages. Read
   // from the server's watchdog thread.
   int64_t busy_ms() const;

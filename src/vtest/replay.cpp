@@ -5,11 +5,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <thread>
 
+#include "vtest/log.h"
 #include "vtest/protocol.h"
 #include "vtest/wire.h"
 
@@ -251,8 +255,45 @@ std::string ReplayResult::summary() const {
   return os.str();
 }
 
+namespace {
+
+// Ends the process when the connection being fed runs one message past the budget.
+class ReplayWatchdog {
+ public:
+  explicit ReplayWatchdog(uint32_t budget_ms) {
+    if (budget_ms) thread_ = std::thread([this, budget_ms] { watch(budget_ms); });
+  }
+  ~ReplayWatchdog() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+  // The connection being fed (null between feeds); it outlives the feed.
+  void set_active(const Connection* c) { active_ = c; }
+
+ private:
+  void watch(uint32_t budget_ms) {
+    while (!stop_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const Connection* c = active_.load();
+      const int64_t busy = c ? c->busy_ms() : 0;
+      if (busy > int64_t(budget_ms)) {
+        log_at(LogLevel::kError, c->label(), ": a command ran for ", busy,
+               " ms, over the budget of ", budget_ms, " ms (--command-timeout); the replay ends");
+        ::_exit(4);
+      }
+    }
+  }
+
+  std::atomic<const Connection*> active_{nullptr};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
 ReplayResult replay_capture(const Capture& capture, const ScreenFactory& factory,
                             const ReplayOptions& options) {
+  ReplayWatchdog watchdog(options.command_timeout_ms);
   std::map<uint16_t, std::unique_ptr<ConnState>> conns;
   auto state = [&](uint16_t conn) -> ConnState& {
     auto& p = conns[conn];
@@ -277,7 +318,9 @@ ReplayResult replay_capture(const Capture& capture, const ScreenFactory& factory
       st.recorded.insert(st.recorded.end(), r.payload.begin(), r.payload.end());
     } else if (!st.done) {
       st.transport.push(r.payload.data(), r.payload.size());
+      watchdog.set_active(st.connection.get());
       feed(st, r.conn, options);
+      watchdog.set_active(nullptr);
     }
   }
   ReplayResult result;

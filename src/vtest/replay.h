@@ -22,6 +22,10 @@ struct ReplayOptions {
   ConnectionOptions connection;
   // Called after every message a connection handled (tests inspect state here).
   std::function<void(uint16_t conn, uint32_t vtest_cmd, const Connection&)> after_message;
+  // A message that runs longer than this ends the process (exit status 4) with a log line,
+  // as the server ends a client's process (ServerOptions::command_timeout_ms); 0: never.
+  // OpenCL cannot cancel device work: ending the process is what stops it.
+  uint32_t command_timeout_ms = 0;
 };
 
 // A range of a resource's shared memory after a TRANSFER_GET2, next to what the reference

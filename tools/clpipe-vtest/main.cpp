@@ -233,6 +233,7 @@ int replay(const Args& a, const vt::ScreenFactory& factory) {
   }
   vt::ReplayOptions options;
   options.connection = a.server.connection;
+  options.command_timeout_ms = a.server.command_timeout_ms;
   const vt::ReplayResult r = vt::replay_capture(capture.value(), factory, options);
   std::fputs(r.summary().c_str(), stdout);
   return r.ok() ? 0 : 1;

@@ -1,0 +1,387 @@
+// The vtest reproducers (tests/data/vtest-repro: a 65535x65535 framebuffer without
+// attachments, an endless fragment shader behind a fence wait, a draw of 2^26 vertices
+// and one of 4 vertices x 2^24 instances), each replayed in process (clpipe-vtest
+// --replay) and sent over the socket to a running server: each ends cleanly within its
+// budget, in bounded memory, and the server goes on serving others.
+#include <catch2/catch.hpp>
+
+#ifdef CLPIPE_VTEST_TOOL
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "vtest/capture.h"
+#include "vtest/connection.h"
+#include "vtest/protocol.h"
+#include "vtest/wire.h"
+
+extern char** environ;
+
+using namespace clpipe::frontend::vtest;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string repro(const char* name) {
+  return std::string(CLPIPE_SOURCE_DIR) + "/tests/data/vtest-repro/" + name + ".vtcap";
+}
+
+std::string temp_dir() {
+  char t[] = "/tmp/clpipe-repro-test-XXXXXX";
+  REQUIRE(mkdtemp(t) != nullptr);
+  return t;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+// clpipe-vtest with `args`, its stdout and stderr into `log`.
+pid_t spawn_tool(const std::vector<std::string>& args, const std::string& log) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  std::vector<std::string> all = {CLPIPE_VTEST_TOOL};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int r = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  REQUIRE(r == 0);
+  return pid;
+}
+
+struct Ended {
+  int status = -1;  // exit status, or -signal; -100 when the test had to kill it
+  double seconds = 0;
+  long max_rss_kb = 0;
+};
+
+// Waits for `pid` at most `limit_s` seconds (then kills it).
+Ended wait_for(pid_t pid, double limit_s) {
+  const auto start = Clock::now();
+  Ended e;
+  for (;;) {
+    int st = 0;
+    rusage ru{};
+    const pid_t r = wait4(pid, &st, WNOHANG, &ru);
+    e.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (r == pid) {
+      e.status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+      e.max_rss_kb = ru.ru_maxrss;
+      return e;
+    }
+    if (e.seconds > limit_s) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      e.status = -100;
+      return e;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+// A reproducer replayed in process with a command budget of `budget_s`.
+Ended replay(const char* name, uint32_t budget_s, std::string* output) {
+  const std::string dir = temp_dir();
+  const std::string log = dir + "/replay.log";
+  const pid_t pid =
+      spawn_tool({"--replay=" + repro(name), "--command-timeout=" + std::to_string(budget_s)}, log);
+  const Ended e = wait_for(pid, budget_s + 120.0);
+  *output = read_text(log);
+  return e;
+}
+
+int connect_to(const std::string& path) {
+  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// One client connection: sends bytes, and a thread reads what the server sends (keeping
+// the bytes and, in order, the memfds passed with SCM_RIGHTS) until the server closes.
+class Client {
+ public:
+  explicit Client(const std::string& path) : fd_(connect_to(path)) {
+    REQUIRE(fd_ >= 0);
+    reader_ = std::thread([this] { read_loop(); });
+  }
+  ~Client() {
+    shutdown(fd_, SHUT_RDWR);
+    reader_.join();
+    close(fd_);
+    for (int fd : fds_)
+      close(fd);
+  }
+  bool send(const uint8_t* p, size_t n) { return ::send(fd_, p, n, MSG_NOSIGNAL) == ssize_t(n); }
+  // The k-th memfd the server passed (waits up to 30 s), or -1.
+  int fd_at(size_t k) {
+    for (int i = 0; i < 3000; ++i) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (k < fds_.size()) return fds_[k];
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return -1;
+  }
+  // Waits until `done(bytes received)` or the server closed the connection, at most
+  // `limit_s` seconds; returns whether `done` held.
+  template <typename Done>
+  bool wait_until(Done done, double limit_s) {
+    const auto start = Clock::now();
+    while (std::chrono::duration<double>(Clock::now() - start).count() < limit_s) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (done(bytes_)) return true;
+        if (closed_) return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  }
+  bool closed() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return closed_;
+  }
+
+ private:
+  void read_loop() {
+    for (;;) {
+      uint8_t buf[4096];
+      iovec iov{buf, sizeof buf};
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)];
+      msghdr m{};
+      m.msg_iov = &iov;
+      m.msg_iovlen = 1;
+      m.msg_control = control;
+      m.msg_controllen = sizeof control;
+      const ssize_t r = recvmsg(fd_, &m, MSG_CMSG_CLOEXEC);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (r <= 0) {
+        closed_ = true;
+        return;
+      }
+      bool fd_reply = false;
+      for (cmsghdr* c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        const size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < n; ++i) {
+          int fd;
+          std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+          fds_.push_back(fd);
+        }
+        fd_reply = true;
+      }
+      // An fd reply is one 0 byte besides the fd: not part of the reply stream.
+      if (!fd_reply) bytes_.insert(bytes_.end(), buf, buf + r);
+    }
+  }
+
+  int fd_;
+  std::thread reader_;
+  std::mutex mutex_;
+  std::vector<int> fds_;
+  std::vector<uint8_t> bytes_;
+  bool closed_ = false;
+};
+
+// Sends connection 0 of a capture as its client did: its bytes in order, and what it
+// wrote into shared memory written into the memfds the server passed for its resources.
+void send_capture(const Capture& cap, Client& c) {
+  std::vector<uint8_t> pending;             // sent bytes not yet split into messages
+  std::map<uint32_t, size_t> fd_of_handle;  // resource -> index of its memfd
+  size_t fds_expected = 0;
+  for (const CaptureRecord& r : cap.records) {
+    if (r.conn != 0 || r.dir != 0) continue;
+    if (r.kind == RecordKind::DATA) {
+      REQUIRE(c.send(r.payload.data(), r.payload.size()));
+      pending.insert(pending.end(), r.payload.begin(), r.payload.end());
+      for (;;) {
+        const uint64_t size = Connection::message_size(pending.data(), pending.size());
+        if (size == 0 || size > pending.size()) break;
+        // RESOURCE_CREATE2 with data_size (field 10) > 0 gets a memfd, in request order.
+        if (load_u32(pending.data() + 4) == VtestCmd::RESOURCE_CREATE2 && size >= 8 + 44 &&
+            load_u32(pending.data() + 8 + 40) != 0)
+          fd_of_handle[load_u32(pending.data() + 8)] = fds_expected++;
+        pending.erase(pending.begin(), pending.begin() + long(size));
+      }
+    } else if (r.kind == RecordKind::SHM && r.payload.size() >= 12) {
+      const uint32_t res = load_u32(r.payload.data()), offset = load_u32(r.payload.data() + 4);
+      REQUIRE(fd_of_handle.count(res));
+      const int fd = c.fd_at(fd_of_handle[res]);
+      REQUIRE(fd >= 0);
+      struct stat st {};
+      REQUIRE(fstat(fd, &st) == 0);
+      const size_t n = r.payload.size() - 12;
+      REQUIRE(uint64_t(offset) + n <= uint64_t(st.st_size));
+      void* p = mmap(nullptr, size_t(st.st_size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      REQUIRE(p != MAP_FAILED);
+      std::memcpy(static_cast<uint8_t*>(p) + offset, r.payload.data() + 12, n);
+      munmap(p, size_t(st.st_size));
+    }
+  }
+}
+
+// A server on a socket of its own, logging to a file.
+struct ServerProcess {
+  explicit ServerProcess(uint32_t budget_s) {
+    const std::string dir = temp_dir();
+    path = dir + "/vtest.sock";
+    log = dir + "/server.log";
+    pid = spawn_tool({"--socket-path=" + path, "--command-timeout=" + std::to_string(budget_s),
+                      "--max-clients=4"},
+                     log);
+    for (int i = 0; i < 3000; ++i) {  // up to 30 s for the caps probe and the socket
+      const int fd = connect_to(path);
+      if (fd >= 0) {
+        close(fd);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    FAIL("the server did not start:\n" << read_text(log));
+  }
+  ~ServerProcess() {
+    kill(pid, SIGTERM);
+    wait_for(pid, 10);
+  }
+  // A new client gets its handshake answered.
+  bool serves_a_new_client() {
+    Client c(path);
+    std::vector<uint8_t> m;
+    const std::string name = "after";
+    auto put = [&](uint32_t v) {
+      uint8_t b[4];
+      std::memcpy(b, &v, 4);
+      m.insert(m.end(), b, b + 4);
+    };
+    put(uint32_t(name.size() + 1));
+    put(VtestCmd::CREATE_RENDERER);
+    m.insert(m.end(), name.begin(), name.end());
+    m.push_back(0);
+    put(0);
+    put(VtestCmd::PING_PROTOCOL_VERSION);
+    c.send(m.data(), m.size());
+    return c.wait_until([](const std::vector<uint8_t>& b) { return b.size() >= 8; }, 20);
+  }
+  std::string path, log;
+  pid_t pid = -1;
+};
+
+// Sends a reproducer over the socket. Returns whether the session finished (its last
+// reply, the fence wait's, arrived) rather than the server ending it, within `limit_s`.
+bool send_repro(ServerProcess& server, const char* name, double limit_s) {
+  auto cap = read_capture(repro(name));
+  REQUIRE(cap.is_ok());
+  Client c(server.path);
+  send_capture(cap.value(), c);
+  const std::vector<uint8_t> wait_reply = {1, 0, 0, 0, VtestCmd::RESOURCE_BUSY_WAIT, 0, 0, 0,
+                                           0, 0, 0, 0};
+  const bool finished = c.wait_until(
+      [&](const std::vector<uint8_t>& b) {
+        return b.size() >= 12 && std::equal(wait_reply.begin(), wait_reply.end(), b.end() - 12);
+      },
+      limit_s);
+  if (!finished) CHECK(c.closed());  // ended by the server, within the limit
+  return finished;
+}
+
+}  // namespace
+
+TEST_CASE("vtest repro: a framebuffer of 65535x65535 without attachments is refused",
+          "[tools][vtest][repro]") {
+  std::string out;
+  const Ended e = replay("bug1-noattach-65535-bin-hist-overflow", 60, &out);
+  INFO(out);
+  CHECK(e.status == 0);
+  CHECK_THAT(out, Catch::Contains("exceeds the maximum 16384x16384"));
+
+  ServerProcess server(60);
+  CHECK(send_repro(server, "bug1-noattach-65535-bin-hist-overflow", 60));
+  CHECK(server.serves_a_new_client());
+  CHECK_THAT(read_text(server.log), Catch::Contains("exceeds the maximum 16384x16384"));
+}
+
+TEST_CASE("vtest repro: an endless fragment shader behind a fence wait ends at the budget",
+          "[tools][vtest][repro]") {
+  std::string out;
+  const Ended e = replay("bug2-infinite-loop-fs", 5, &out);
+  INFO(out);
+  CHECK(e.status == 4);
+  CHECK(e.seconds < 60);
+  CHECK_THAT(out, Catch::Contains("over the budget of 5000 ms"));
+
+  ServerProcess server(5);
+  const auto start = Clock::now();
+  CHECK_FALSE(send_repro(server, "bug2-infinite-loop-fs", 60));
+  CHECK(std::chrono::duration<double>(Clock::now() - start).count() < 60);
+  CHECK(server.serves_a_new_client());
+  CHECK_THAT(read_text(server.log), Catch::Contains("over the budget of 5000 ms"));
+}
+
+TEST_CASE("vtest repro: a draw of 2^26 vertices renders in bounded memory",
+          "[tools][vtest][repro]") {
+  std::string out;
+  const Ended e = replay("bug3-draw-67M-vertices", 120, &out);
+  INFO(out);
+  CHECK(e.status == 0);
+  // One scene of the whole draw needed ~1.9 GB of scratch; chunks need 256 MiB at most.
+  CHECK(e.max_rss_kb < 1024 * 1024);
+
+  ServerProcess server(120);
+  CHECK(send_repro(server, "bug3-draw-67M-vertices", 180));
+  CHECK(server.serves_a_new_client());
+}
+
+TEST_CASE("vtest repro: 2^24 full-window instances end at the budget in bounded memory",
+          "[tools][vtest][repro]") {
+  // 2^25 triangles of 250x250 pixels: 10^12 fragments, more than any budget allows.
+  std::string out;
+  const Ended e = replay("bug3b-draw-4-vertices-x-16M-instances", 5, &out);
+  INFO(out);
+  CHECK(e.status == 4);
+  CHECK(e.seconds < 60);
+  CHECK(e.max_rss_kb < 1024 * 1024);
+  CHECK_THAT(out, Catch::Contains("over the budget of 5000 ms"));
+
+  ServerProcess server(5);
+  CHECK_FALSE(send_repro(server, "bug3b-draw-4-vertices-x-16M-instances", 60));
+  CHECK(server.serves_a_new_client());
+  CHECK_THAT(read_text(server.log), Catch::Contains("over the budget of 5000 ms"));
+}
+
+#endif  // CLPIPE_VTEST_TOOL
