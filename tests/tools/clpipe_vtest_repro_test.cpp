@@ -359,7 +359,7 @@ TEST_CASE("vtest repro: a draw of 2^26 vertices renders in bounded memory",
   const Ended e = replay("bug3-draw-67M-vertices", 120, &out);
   INFO(out);
   CHECK(e.status == 0);
-  // One scene of the whole draw needed ~1.9 GB of scratch; chunks need 256 MiB at most.
+  // One scene of the whole draw needed ~1.9 GB of scratch; chunks need 64 MiB at most.
   CHECK(e.max_rss_kb < 1024 * 1024);
 
   ServerProcess server(120);

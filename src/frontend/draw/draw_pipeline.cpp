@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "compiler/emit/program_text.h"
@@ -10,6 +11,13 @@
 namespace clpipe::frontend::draw {
 
 namespace {
+
+// The scratch budget of a scene: $CLPIPE_SCENE_SCRATCH_MB (at least 1) or the default.
+uint64_t scratch_budget_from_env() {
+  const char* v = std::getenv("CLPIPE_SCENE_SCRATCH_MB");
+  const unsigned long long mb = v ? std::strtoull(v, nullptr, 10) : 0;
+  return mb ? std::min<unsigned long long>(mb, 1ull << 20) << 20 : kSceneScratchBytes;
+}
 
 // The fixed passes share one program: fewer builds, one cache entry.
 std::string core_source() {
@@ -96,7 +104,8 @@ DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
       core_(cache.get(core_source())),
       scanner_(queue, core_),
       tile_mode_(tile_variant_mode_from_env()),
-      bin_items_(std::clamp<uint32_t>(queue.device().limits().max_compute_units * 64, 256, 16384)) {
+      bin_items_(std::clamp<uint32_t>(queue.device().limits().max_compute_units * 64, 256, 16384)),
+      scratch_budget_(scratch_budget_from_env()) {
   total_ = queue_.create_buffer(sizeof(uint32_t));
   static const uint32_t kZero = 0;
   zero_ = queue_.create_buffer_from(&kZero, sizeof(kZero));

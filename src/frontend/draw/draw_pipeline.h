@@ -161,12 +161,15 @@ struct SceneCounters {
 // that a scene never grows without bound. Records and vertices are kept for the whole
 // scene, so these bound its memory: 2^16 draws (their parameter blocks, ~0.5 KB each),
 // 2^24 positions (whose vertex data must also fit one device allocation: fits()), 64 MiB
-// of resource tables and, by default, 256 MiB of scratch (scratch_bytes: vertices,
-// records and bin lists), which a single draw's chunks (draw_split.h) stay within.
+// of resource tables and 64 MiB of scratch (scratch_bytes: vertices, records and bin
+// lists; $CLPIPE_SCENE_SCRATCH_MB), which a single draw's chunks (draw_split.h) stay
+// within. 64 MiB holds ~300k small triangles: glbench's tiny-tris (1M triangles) and
+// shaded-mesh (4 x 200k) ran as fast in scenes of 64 MiB as of 256 MiB, and a client
+// process peaks lower.
 constexpr uint32_t kSceneMaxDraws = 1u << 16;
 constexpr uint64_t kSceneMaxPositions = 1u << 24;
 constexpr uint64_t kSceneMaxTableBytes = uint64_t(64) << 20;
-constexpr uint64_t kSceneScratchBytes = uint64_t(256) << 20;
+constexpr uint64_t kSceneScratchBytes = uint64_t(64) << 20;
 
 class DrawPipeline {
  public:
@@ -192,7 +195,7 @@ class DrawPipeline {
   // The most positions of one chunk of a draw of `count` positions per instance, so that
   // the chunk alone stays within the scratch budget.
   uint64_t chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const;
-  // Test knob: the scratch budget of a scene (default kSceneScratchBytes).
+  // Test knob: the scratch budget of a scene (default: scratch_budget_from_env()).
   void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
   // Bytes of the scratch buffers the pipeline holds (kept from scene to scene).
   uint64_t scratch_capacity() const;
@@ -346,7 +349,7 @@ class DrawPipeline {
   uint64_t scene_vert_regs_ = 0;  // float4 registers of the scene's vertex buffer
   uint64_t record_estimate_ = 0;  // records the scene's draws likely make
   uint64_t scene_scratch_ = 0;    // scratch_bytes of the scene's draws
-  uint64_t scratch_budget_ = kSceneScratchBytes;
+  uint64_t scratch_budget_;
 
   // Capacities (entries) kept from scene to scene; grown when a scene needs more.
   uint32_t record_capacity_ = 0, list_capacity_ = 0;
