@@ -29,12 +29,6 @@
 
 namespace clpipe::compiler::emit_detail {
 
-namespace {
-
-constexpr uint64_t kMaxInlinedInstructions = 1u << 20;
-
-}  // namespace
-
 const Construct* Emitter::innermost(CfRole kind, bool loop_or_switch) const {
   for (auto it = constructs_.rbegin(); it != constructs_.rend(); ++it) {
     if (it->kind == CfRole::SUB) return nullptr;  // constructs of the caller do not count
@@ -234,11 +228,6 @@ void Emitter::cf_call(uint32_t i) {
   if (end < begin) fail(inst, "subroutine without ENDSUB");
   for (uint32_t open : call_stack_) {
     if (open == uint32_t(begin)) fail(inst, "recursive subroutine calls cannot be translated");
-  }
-  inlined_instructions_ += uint64_t(end - begin);
-  if (inlined_instructions_ > kMaxInlinedInstructions) {
-    fail(inst, "subroutine inlining exceeds " + std::to_string(kMaxInlinedInstructions) +
-                   " instructions");
   }
   Construct k;
   k.kind = CfRole::SUB;

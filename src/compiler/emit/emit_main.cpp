@@ -491,8 +491,18 @@ void Emitter::emit_range(uint32_t begin, uint32_t end) {
     emit_instruction(i);
 }
 
+// The most instructions a shader may have once its subroutines are inlined. LLVM's build
+// time grows at least linearly with them (a 5,500-instruction shader takes ~15 s on
+// PoCL), and a client must not keep a process compiling for minutes: past this, the
+// shader is refused at once. The TGSI corpus of real programs has at most 647.
+constexpr uint64_t kMaxEmittedInstructions = 16384;
+
 void Emitter::emit_instruction(uint32_t i) {
   const Instruction& inst = s_.instructions[i];
+  if (++emitted_instructions_ > kMaxEmittedInstructions) {
+    fail(inst, "the shader has more than " + std::to_string(kMaxEmittedInstructions) +
+                   " instructions with its subroutines inlined; building it would take minutes");
+  }
   line("// " + std::to_string(i) + ": " + print_instruction(inst));
   switch (inst.info().cf) {
     case CfRole::IF:

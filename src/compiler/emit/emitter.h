@@ -240,7 +240,9 @@ class Emitter {
 
   std::vector<Construct> constructs_;
   std::vector<uint32_t> call_stack_;  // BGNSUB instructions being inlined
-  uint64_t inlined_instructions_ = 0;
+  // Instructions emitted so far, subroutine bodies once per call: at most
+  // kMaxEmittedInstructions (emit_instruction).
+  uint64_t emitted_instructions_ = 0;
 };
 
 // Helpers shared by the emit_*.cpp files.

@@ -276,6 +276,45 @@ DCL OUT[0], GENERIC[0]
                   clpipe::compiler::CompileError);
 }
 
+TEST_CASE("emit: shaders past 16384 instructions with subroutines inlined are refused",
+          "[emit][cf]") {
+  // Eleven levels of subroutines that each call the next twice: 2^10 copies of 20
+  // instructions from 56 lines of TGSI. And a plain shader of 16390 instructions.
+  std::string nested = "VERT\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0]\n  0: CAL :2\n  1: END\n";
+  uint32_t n = 2;
+  for (int level = 0; level < 11; ++level) {
+    const uint32_t begin = n;
+    nested += "  " + std::to_string(n++) + ": BGNSUB\n";
+    if (level < 10) {
+      // The next level's BGNSUB follows this one's ENDSUB (4 lines on).
+      for (int k = 0; k < 2; ++k)
+        nested += "  " + std::to_string(n++) + ": CAL :" + std::to_string(begin + 4) + "\n";
+    } else {
+      for (int k = 0; k < 20; ++k)
+        nested += "  " + std::to_string(n++) + ": ADD TEMP[0], TEMP[0], TEMP[0]\n";
+    }
+    nested += "  " + std::to_string(n++) + ": ENDSUB\n";
+  }
+  std::string flat = "VERT\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0]\n";
+  for (uint32_t i = 0; i < 16390; ++i)
+    flat += "  " + std::to_string(i) + ": ADD TEMP[0], TEMP[0], TEMP[0]\n";
+  flat += "  16390: END\n";
+  for (const std::string* text : {&nested, &flat}) {
+    try {
+      clpipe::compiler::compile_tgsi(*text);
+      FAIL("compiled");
+    } catch (const clpipe::compiler::CompileError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("more than 16384 instructions"));
+    }
+  }
+  // 16000 instructions are translated.
+  flat = "VERT\nDCL OUT[0], GENERIC[0]\nDCL TEMP[0]\n";
+  for (uint32_t i = 0; i < 16000; ++i)
+    flat += "  " + std::to_string(i) + ": ADD TEMP[0], TEMP[0], TEMP[0]\n";
+  flat += "  16000: END\n";
+  CHECK_NOTHROW(clpipe::compiler::compile_tgsi(flat));
+}
+
 TEST_CASE("emit: control flow on one lane (compute)", "[emit][cf]") {
   // Each invocation sums i over a loop with BRK / CONT and a SWITCH, writes to an SSBO.
   HarnessInput in;
