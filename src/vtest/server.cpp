@@ -91,13 +91,6 @@ Server::~Server() {
   if (memory_slots_) ::munmap(memory_slots_, slot_used_.size() * sizeof(std::atomic<uint64_t>));
 }
 
-uint64_t Server::shared_memory_in_use() const {
-  uint64_t total = 0;
-  for (size_t i = 0; memory_slots_ && i < slot_used_.size(); ++i)
-    total += memory_slots_[i].load();
-  return total;
-}
-
 ConnectionOptions Server::client_options(uint32_t slot) const {
   ConnectionOptions o = options_.connection;
   if (memory_slots_) {

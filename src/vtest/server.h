@@ -64,8 +64,6 @@ class Server {
 
   const CapsBlob* caps() const { return options_.connection.caps_blob.get(); }
   size_t children() const { return children_.size(); }
-  // Bytes the clients count in the shared budget now (0 without max_total_bytes).
-  uint64_t shared_memory_in_use() const;
 
  private:
   Status probe_caps();
