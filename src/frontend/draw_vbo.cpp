@@ -302,11 +302,13 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         if (scene_counted) join_scene_counters(own.get());
         bind_stages(own.get());
         note_scene_use(used);
+        if (uint64_t(c.count) * c.instance_count == 0) continue;  // records nothing
         pipeline_->record(std::move(own), info, d.range, draw_id, &c);
         flush_scene();
-        counts.vertices += pipeline_->last_stats().positions;
         counts.rasterized += pipeline_->last_stats().records;
       }
+      // The draw's vertices, not its chunks' (which repeat the vertices strips share).
+      if (alone) counts.vertices += uint64_t(d.range.count) * d.instance_count;
     }
     // Reusable by the next draws of this scene while the state stays (see derived_).
     if (bound && bound_scene == pipeline_->scene_serial() && !counting &&

@@ -423,3 +423,27 @@ TEST_CASE("draw_vbo: scratch past the screen's memory limit is an error and the 
   // Within the limit again, the context draws as before.
   CHECK(f.render(PrimType::TRIANGLE_STRIP, 64, 1) == expected);
 }
+
+TEST_CASE("draw_vbo: pipeline statistics of a draw in chunks count the draw once",
+          "[draw][split][frontend][query]") {
+  // A 600-vertex strip (598 triangles) and 4 vertices x 400 instances (800 triangles),
+  // in chunks of a 16 KiB budget: vertices the chunks repeat are not counted twice.
+  SplitFixture f;
+  f.set_data(zigzag(602), {0.0f, 0.0f}, 400);
+  f.impl().set_scene_scratch_budget(16 << 10);
+  auto stats = f.ctx->create_query(QueryType::PIPELINE_STATISTICS, 0).value();
+  REQUIRE(f.ctx->begin_query(stats).is_ok());
+  const uint64_t scenes = f.impl().scene_counters().scenes;
+  DrawInfo info;
+  info.mode = PrimType::TRIANGLE_STRIP;
+  REQUIRE(f.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{2, 600, 0}}).is_ok());
+  info.instance_count = 400;
+  REQUIRE(f.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{2, 4, 0}}).is_ok());
+  REQUIRE(f.ctx->end_query(stats).is_ok());
+  QueryResult r;
+  REQUIRE(f.ctx->get_query_result(stats, true, &r).is_ok());
+  CHECK(f.impl().scene_counters().scenes - scenes >= 8);
+  CHECK(r.pipeline_statistics.ia_vertices == 600 + 1600);
+  CHECK(r.pipeline_statistics.vs_invocations == 600 + 1600);
+  CHECK(r.pipeline_statistics.ia_primitives == 598 + 800);
+}
