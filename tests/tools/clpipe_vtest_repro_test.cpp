@@ -15,48 +15,34 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "vtest/capture.h"
 #include "vtest/connection.h"
-#include "vtest/protocol.h"
+#include "vtest/socket_test_util.h"
+#include "vtest/vtest_test_util.h"
 #include "vtest/wire.h"
 
 extern char** environ;
 
 using namespace clpipe::frontend::vtest;
+using namespace clpipe::vtest_test;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 std::string repro(const char* name) {
   return std::string(CLPIPE_SOURCE_DIR) + "/tests/data/vtest-repro/" + name + ".vtcap";
-}
-
-std::string temp_dir() {
-  char t[] = "/tmp/clpipe-repro-test-XXXXXX";
-  REQUIRE(mkdtemp(t) != nullptr);
-  return t;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
 }
 
 // clpipe-vtest with `args`, its stdout and stderr into `log`.
@@ -117,18 +103,6 @@ Ended replay(const char* name, uint32_t budget_s, std::string* output) {
   const Ended e = wait_for(pid, budget_s + 120.0);
   *output = read_text(log);
   return e;
-}
-
-int connect_to(const std::string& path) {
-  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
 }
 
 // One client connection: sends bytes, and a thread reads what the server sends (keeping
@@ -282,19 +256,9 @@ struct ServerProcess {
   // A new client gets its handshake answered.
   bool serves_a_new_client() {
     Client c(path);
-    std::vector<uint8_t> m;
-    const std::string name = "after";
-    auto put = [&](uint32_t v) {
-      uint8_t b[4];
-      std::memcpy(b, &v, 4);
-      m.insert(m.end(), b, b + 4);
-    };
-    put(uint32_t(name.size() + 1));
-    put(VtestCmd::CREATE_RENDERER);
-    m.insert(m.end(), name.begin(), name.end());
-    m.push_back(0);
-    put(0);
-    put(VtestCmd::PING_PROTOCOL_VERSION);
+    std::vector<uint8_t> m = create_renderer_message("after");
+    const std::vector<uint8_t> ping = message(VtestCmd::PING_PROTOCOL_VERSION, {});
+    m.insert(m.end(), ping.begin(), ping.end());
     c.send(m.data(), m.size());
     return c.wait_until([](const std::vector<uint8_t>& b) { return b.size() >= 8; }, 20);
   }
@@ -309,8 +273,8 @@ bool send_repro(ServerProcess& server, const char* name, double limit_s) {
   REQUIRE(cap.is_ok());
   Client c(server.path);
   send_capture(cap.value(), c);
-  const std::vector<uint8_t> wait_reply = {1, 0, 0, 0, VtestCmd::RESOURCE_BUSY_WAIT, 0, 0, 0,
-                                           0, 0, 0, 0};
+  // The fence wait's reply: header {1, RESOURCE_BUSY_WAIT} and busy = 0.
+  const std::vector<uint8_t> wait_reply = message(VtestCmd::RESOURCE_BUSY_WAIT, {0});
   const bool finished = c.wait_until(
       [&](const std::vector<uint8_t>& b) {
         return b.size() >= 12 && std::equal(wait_reply.begin(), wait_reply.end(), b.end() - 12);

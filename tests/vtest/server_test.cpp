@@ -10,17 +10,15 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <thread>
 
 #include "vtest/server.h"
+#include "vtest/socket_test_util.h"
 #include "vtest/vtest_test_util.h"
 
 using namespace clpipe;
@@ -32,31 +30,6 @@ ScreenFactory fake_factory(FakeConfig cfg = gl33_config()) {
   return [cfg]() -> Result<std::shared_ptr<Screen>> {
     return std::shared_ptr<Screen>(std::make_shared<FakeScreen>(cfg));
   };
-}
-
-std::string temp_dir() {
-  char t[] = "/tmp/clpipe-vtest-test-XXXXXX";
-  REQUIRE(mkdtemp(t) != nullptr);
-  return t;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-int connect_to(const std::string& path) {
-  const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un a{};
-  a.sun_family = AF_UNIX;
-  std::strncpy(a.sun_path, path.c_str(), sizeof a.sun_path - 1);
-  if (connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
 }
 
 // A server in a child process, logging to a file; `tweak` changes its options.
