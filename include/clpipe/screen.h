@@ -69,6 +69,25 @@ struct MemoryLimits {
   uint64_t shared_bytes = 0;
 };
 
+// Programs built in a separate process, under a budget. OpenCL cannot stop a build, and a
+// device compiler may run for minutes or take gigabytes on a hostile shader. With an
+// executable set, each program is built by a child process running it, killed past
+// timeout_ms and refused memory past memory_bytes; the draw or launch that needed the
+// program then fails with kCompileError, and the screen goes on. The child also ends
+// with the thread that started it, so a build whose requester has gone is abandoned.
+struct ProgramBuilderOptions {
+  // A program whose main() first hands its arguments to program_builder_main (below), as
+  // clpipe-vtest does; empty = build in this process, without a budget.
+  std::string executable;
+  uint32_t timeout_ms = 60000;                // 0 = no time budget
+  uint64_t memory_bytes = uint64_t(2) << 30;  // the child's data memory; 0 = no budget
+};
+
+// The child's side of ProgramBuilderOptions: returns -1 when argv is not a builder's
+// command line (argv[1] is not "--build-program"); else builds the program that
+// stdin describes, writes the result to stdout and returns the exit status.
+int program_builder_main(int argc, char** argv);
+
 struct ScreenOptions {
   // Substring of the platform or device name; empty = $CLPIPE_DEVICE, else the first
   // GPU, else the first device.
@@ -77,6 +96,7 @@ struct ScreenOptions {
   // ~/.cache/clpipe. disk_cache = false keeps compiled programs in memory only.
   std::string cache_dir;
   bool disk_cache = true;
+  ProgramBuilderOptions builder;
 };
 
 class Screen {

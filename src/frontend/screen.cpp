@@ -71,7 +71,9 @@ std::string cache_dir_of(const ScreenOptions& options) {
 }  // namespace
 
 ScreenImpl::ScreenImpl(const runtime::DeviceCandidate& candidate, const ScreenOptions& options)
-    : device_(candidate), programs_(device_, cache_dir_of(options)), id_(++g_screen_ids) {
+    : device_(candidate),
+      programs_(device_, cache_dir_of(options), 512, options.builder),
+      id_(++g_screen_ids) {
   const uint64_t max_alloc = device_.limits().max_mem_alloc_size;
   limits_.max_alloc = max_alloc;
   limits_.max_buffer = std::min<uint64_t>(max_alloc, std::numeric_limits<uint32_t>::max());

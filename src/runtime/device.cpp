@@ -57,6 +57,7 @@ std::vector<DeviceCandidate> enumerate_devices() {
     p.getInfo(CL_PLATFORM_NAME, &platform_name);
     for (const cl::Device& d : devices) {
       DeviceCandidate c;
+      c.index = out.size();
       c.platform = p;
       c.device = d;
       c.description.platform_name = trimmed(platform_name);
@@ -97,7 +98,8 @@ DeviceCandidate select_device(const std::vector<DeviceCandidate>& candidates,
 }
 
 Device::Device(const DeviceCandidate& candidate)
-    : platform_(candidate.platform),
+    : index_(candidate.index),
+      platform_(candidate.platform),
       device_(candidate.device),
       description_(candidate.description) {
   cl_int status = CL_SUCCESS;

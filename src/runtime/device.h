@@ -17,6 +17,7 @@
 namespace clpipe::runtime {
 
 struct DeviceCandidate {
+  size_t index = 0;  // in enumerate_devices()
   cl::Platform platform;
   cl::Device device;
   DeviceDescription description;
@@ -69,12 +70,14 @@ class Device {
   const cl::Device& device() const { return device_; }
   const DeviceDescription& description() const { return description_; }
   const DeviceLimits& limits() const { return limits_; }
+  size_t index() const { return index_; }  // in enumerate_devices()
   // Identity of the compiler for the disk cache: device name, driver and device version.
   std::string cache_identity() const;
   // The memory its buffers hold (shared: the buffers' destructor callbacks keep it alive).
   const std::shared_ptr<MemoryAccount>& memory() const { return memory_; }
 
  private:
+  size_t index_;
   cl::Platform platform_;
   cl::Device device_;
   cl::Context context_;

@@ -46,8 +46,15 @@ std::string build_log(const cl::Program& p, const cl::Device& d) {
 
 }  // namespace
 
-ProgramCache::ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity)
-    : device_(device), disk_dir_(std::move(disk_dir)), capacity_(memory_capacity) {}
+ProgramCache::ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity,
+                           ProgramBuilderOptions builder)
+    : device_(device),
+      disk_dir_(std::move(disk_dir)),
+      capacity_(memory_capacity),
+      builder_(builder.executable.empty()
+                   ? nullptr
+                   : std::make_unique<ProgramBuilder>(std::move(builder), device.index(),
+                                                      device.description().device_name)) {}
 
 std::string ProgramCache::default_disk_dir() {
   if (const char* d = std::getenv("CLPIPE_CACHE_DIR"); d && *d) return d;
@@ -125,24 +132,49 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
     if (ProgramRef p = load_from_disk(path, key)) return p;
   }
   auto t0 = std::chrono::steady_clock::now();
-  cl_int status = CL_SUCCESS;
-  cl::Program program(device_.context(), source, false, &status);
-  if (status != CL_SUCCESS) throw Error(status, "clCreateProgramWithSource");
   const std::string opts = full_options(options);
-  status = program.build({device_.device()}, opts.c_str());
-  if (status != CL_SUCCESS) {
-    throw Error(status, "clBuildProgram", "options \"" + opts + "\"",
-                build_log(program, device_.device()));
+  std::shared_ptr<Program> p;
+  std::vector<unsigned char> binary;
+  if (builder_) {
+    binary = builder_->build(source, opts);
+    p = from_binary(binary);
+    if (!p) fail(ErrorCode::kCompileError, "the device refused the binary its builder made");
+  } else {
+    cl_int status = CL_SUCCESS;
+    cl::Program program(device_.context(), source, false, &status);
+    if (status != CL_SUCCESS) throw Error(status, "clCreateProgramWithSource");
+    status = program.build({device_.device()}, opts.c_str());
+    if (status != CL_SUCCESS) {
+      throw Error(status, "clBuildProgram", "options \"" + opts + "\"",
+                  build_log(program, device_.device()));
+    }
+    p = std::make_shared<Program>();
+    p->program = program;
+    // The cache is an optimisation: a device without a binary only skips it.
+    std::vector<std::vector<unsigned char>> binaries;
+    if (!path.empty() && program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS &&
+        binaries.size() == 1)
+      binary = std::move(binaries[0]);
   }
-  auto p = std::make_shared<Program>();
-  p->program = program;
   p->origin = Program::Origin::kSource;
   p->build_ms = ms_since(t0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.builds;
+    stats_.child_builds += builder_ != nullptr;
   }
-  if (!path.empty()) store_to_disk(path, path, program);
+  if (!path.empty()) store_to_disk(path, path, binary);
+  return p;
+}
+
+std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned char>& binary) const {
+  cl_int status = CL_SUCCESS;
+  cl::Program::Binaries binaries{binary};
+  std::vector<cl_int> binary_status;
+  cl::Program program(device_.context(), {device_.device()}, binaries, &binary_status, &status);
+  if (status != CL_SUCCESS || program.build({device_.device()}) != CL_SUCCESS) return nullptr;
+  auto p = std::make_shared<Program>();
+  p->program = program;
   return p;
 }
 
@@ -171,14 +203,8 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   h.update(payload.data(), payload.size());
   if (std::memcmp(h.finish().data(), hdr.payload_sha, 32) != 0) return reject();
 
-  cl_int status = CL_SUCCESS;
-  cl::Program::Binaries binaries{payload};
-  std::vector<cl_int> binary_status;
-  cl::Program program(device_.context(), {device_.device()}, binaries, &binary_status, &status);
-  if (status != CL_SUCCESS) return reject();
-  if (program.build({device_.device()}) != CL_SUCCESS) return reject();
-  auto p = std::make_shared<Program>();
-  p->program = program;
+  std::shared_ptr<Program> p = from_binary(payload);
+  if (!p) return reject();
   p->origin = Program::Origin::kDisk;
   p->build_ms = ms_since(t0);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -187,14 +213,9 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
 }
 
 void ProgramCache::store_to_disk(const std::string& path, const std::string& key,
-                                 const cl::Program& program) {
+                                 const std::vector<unsigned char>& payload) {
   // The cache is an optimisation: failing to write it is not an error of the build.
-  std::vector<std::vector<unsigned char>> binaries;
-  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.empty() ||
-      binaries[0].empty()) {
-    return;
-  }
-  const std::vector<unsigned char>& payload = binaries[0];
+  if (payload.empty()) return;
   DiskHeader hdr{};
   std::memcpy(hdr.magic, kMagic, sizeof(kMagic));
   hdr.version = kFormatVersion;
@@ -227,7 +248,9 @@ void ProgramCache::store_to_disk(const std::string& path, const std::string& key
 
 ProgramCacheStats ProgramCache::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stats_;
+  ProgramCacheStats s = stats_;
+  if (builder_) s.children_started = builder_->children_started();
+  return s;
 }
 
 }  // namespace clpipe::runtime

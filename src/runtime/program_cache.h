@@ -8,6 +8,8 @@
 //     device binary with a header (magic, version, payload size, payload SHA-256, key).
 //     An entry whose header, checksum or binary build fails is rebuilt from source and
 //     rewritten; it is never trusted.
+// Builds run in this process, or with ProgramBuilderOptions::executable set in a builder
+// child under a budget (runtime/program_builder.h); either way the disk entry is the same.
 // Thread-safe; a program requested by two threads at once is built once.
 #pragma once
 
@@ -18,9 +20,12 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "clpipe/screen.h"
 #include "runtime/cl.h"
 #include "runtime/device.h"
+#include "runtime/program_builder.h"
 
 namespace clpipe::runtime {
 
@@ -36,6 +41,8 @@ struct ProgramCacheStats {
   uint64_t memory_hits = 0;
   uint64_t disk_hits = 0;
   uint64_t builds = 0;        // from source
+  uint64_t child_builds = 0;  // of those, built by a builder child
+  uint64_t children_started = 0;
   uint64_t disk_rejects = 0;  // disk entries found corrupt or unusable, then rebuilt
   uint64_t evictions = 0;
 };
@@ -43,7 +50,8 @@ struct ProgramCacheStats {
 class ProgramCache {
  public:
   // disk_dir empty = memory only. The folder is created on first write.
-  ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity = 512);
+  ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity = 512,
+               ProgramBuilderOptions builder = {});
 
   // A built program for this source and these options (added after -cl-std=CL1.2).
   // Throws Error(kCompileError) with the build log when the source does not build.
@@ -60,12 +68,16 @@ class ProgramCache {
  private:
   ProgramRef build(const std::string& source, const std::string& options);
   ProgramRef load_from_disk(const std::string& path, const std::string& key);
-  void store_to_disk(const std::string& path, const std::string& key, const cl::Program& p);
+  // A built program from a device binary; nullptr when the device refuses it.
+  std::shared_ptr<Program> from_binary(const std::vector<unsigned char>& binary) const;
+  void store_to_disk(const std::string& path, const std::string& key,
+                     const std::vector<unsigned char>& binary);
   std::string full_options(const std::string& options) const;
 
   const Device& device_;
   std::string disk_dir_;
   size_t capacity_;
+  std::unique_ptr<ProgramBuilder> builder_;  // null: builds in this process
 
   mutable std::mutex mutex_;
   // key -> future of the program; lru_ holds keys, most recent first.

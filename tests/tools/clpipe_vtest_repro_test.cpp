@@ -2,7 +2,8 @@
 // attachments, an endless fragment shader behind a fence wait, a draw of 2^26 vertices
 // and one of 4 vertices x 2^24 instances), each replayed in process (clpipe-vtest
 // --replay) and sent over the socket to a running server: each ends cleanly within its
-// budget, in bounded memory, and the server goes on serving others.
+// budget, in bounded memory, and the server goes on serving others. Also the huge-shader
+// capture with a build budget shorter than its build: the draw fails, the session goes on.
 #include <catch2/catch.hpp>
 
 #ifdef CLPIPE_VTEST_TOOL
@@ -232,13 +233,15 @@ void send_capture(const Capture& cap, Client& c) {
 
 // A server on a socket of its own, logging to a file.
 struct ServerProcess {
-  explicit ServerProcess(uint32_t budget_s) {
+  explicit ServerProcess(uint32_t budget_s, const std::vector<std::string>& extra_args = {}) {
     const std::string dir = temp_dir();
     path = dir + "/vtest.sock";
     log = dir + "/server.log";
-    pid = spawn_tool({"--socket-path=" + path, "--command-timeout=" + std::to_string(budget_s),
-                      "--max-clients=4"},
-                     log);
+    std::vector<std::string> args = {"--socket-path=" + path,
+                                     "--command-timeout=" + std::to_string(budget_s),
+                                     "--max-clients=4"};
+    args.insert(args.end(), extra_args.begin(), extra_args.end());
+    pid = spawn_tool(args, log);
     for (int i = 0; i < 3000; ++i) {  // up to 30 s for the caps probe and the socket
       const int fd = connect_to(path);
       if (fd >= 0) {
@@ -266,10 +269,10 @@ struct ServerProcess {
   pid_t pid = -1;
 };
 
-// Sends a reproducer over the socket. Returns whether the session finished (its last
+// Sends a capture over the socket. Returns whether the session finished (its last
 // reply, the fence wait's, arrived) rather than the server ending it, within `limit_s`.
-bool send_repro(ServerProcess& server, const char* name, double limit_s) {
-  auto cap = read_capture(repro(name));
+bool send_capture_file(ServerProcess& server, const std::string& path, double limit_s) {
+  auto cap = read_capture(path);
   REQUIRE(cap.is_ok());
   Client c(server.path);
   send_capture(cap.value(), c);
@@ -282,6 +285,10 @@ bool send_repro(ServerProcess& server, const char* name, double limit_s) {
       limit_s);
   if (!finished) CHECK(c.closed());  // ended by the server, within the limit
   return finished;
+}
+
+bool send_repro(ServerProcess& server, const char* name, double limit_s) {
+  return send_capture_file(server, repro(name), limit_s);
 }
 
 }  // namespace
@@ -346,6 +353,32 @@ TEST_CASE("vtest repro: 2^24 full-window instances end at the budget in bounded 
   CHECK_FALSE(send_repro(server, "bug3b-draw-4-vertices-x-16M-instances", 60));
   CHECK(server.serves_a_new_client());
   CHECK_THAT(read_text(server.log), Catch::Contains("over the budget of 5000 ms"));
+}
+
+// The huge-shader capture (B5) builds for 15-25 s with empty program caches.
+TEST_CASE("vtest repro: a shader build past its budget skips the draw and the client goes on",
+          "[tools][vtest][repro]") {
+  // The compilers' own caches (PoCL's, NVIDIA's) would skip the build.
+  ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+  const std::string capture =
+      std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/11-huge-shader-chunked.vtcap.gz";
+  const std::string dir = temp_dir();
+  const std::string log = dir + "/replay.log";
+  const pid_t pid = spawn_tool(
+      {"--replay=" + capture, "--cache-dir=" + dir + "/replay-cache", "--build-timeout=3"}, log);
+  const Ended e = wait_for(pid, 120);
+  const std::string out = read_text(log);
+  CHECK(e.status == 0);  // not ended by the watchdog (4) or a signal
+  CHECK(e.seconds < 60);
+  CHECK_THAT(out, Catch::Contains("DRAW_VBO: clpipe: CompileError") &&
+                      Catch::Contains("longer than its budget of 3000 ms"));
+  CHECK_THAT(out, Catch::Contains("disconnected after 12 messages"));  // the session went on
+
+  ServerProcess server(120, {"--cache-dir=" + dir + "/server-cache", "--build-timeout=3"});
+  CHECK(send_capture_file(server, capture, 60));  // the fence wait was answered
+  CHECK(server.serves_a_new_client());
+  CHECK_THAT(read_text(server.log), Catch::Contains("longer than its budget of 3000 ms"));
 }
 
 #endif  // CLPIPE_VTEST_TOOL

@@ -55,6 +55,11 @@ options:
                           runs longer than S seconds, e.g. an endless shader behind a
                           fence wait (default 120; 0: never); a command still running 1 s
                           after its client hung up ends it too
+  --build-timeout=S       stop a shader program build that runs longer than S seconds
+                          (default 60; 0: never): the command that needed the program
+                          fails with a log line, as a GL error, and the client goes on.
+                          Each build runs in a child process, so it can be stopped
+  --build-memory=MB       memory one build may take, in MiB (default 2048; 0: no limit)
   --strict                close a client's connection when clpipe refuses a command
                           (default: log it and go on, like a GL error)
   --no-fork               serve clients one after another in this process (debugging;
@@ -80,7 +85,12 @@ uint64_t default_total_bytes() {
 }
 
 struct Args {
-  Args() { server.max_total_bytes = default_total_bytes(); }
+  Args() {
+    server.max_total_bytes = default_total_bytes();
+    // This program is the builder too (main's first line): the build budgets need a
+    // process to kill.
+    screen.builder.executable = "/proc/self/exe";
+  }
   vt::ServerOptions server;
   clpipe::ScreenOptions screen;
   bool print_caps = false;
@@ -153,6 +163,12 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--command-timeout") {
       if (!parse_number(need(), &n) || n > 86400) usage_error("bad --command-timeout");
       a.server.command_timeout_ms = uint32_t(n) * 1000;
+    } else if (arg == "--build-timeout") {
+      if (!parse_number(need(), &n) || n > 86400) usage_error("bad --build-timeout");
+      a.screen.builder.timeout_ms = uint32_t(n) * 1000;
+    } else if (arg == "--build-memory") {
+      if (!parse_number(need(), &n) || n > (1ull << 30)) usage_error("bad --build-memory");
+      a.screen.builder.memory_bytes = n << 20;
     } else if (arg == "--strict") {
       a.server.connection.decoder.strict = true;
     } else if (arg == "--no-fork") {
@@ -242,6 +258,7 @@ int replay(const Args& a, const vt::ScreenFactory& factory) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (const int status = clpipe::program_builder_main(argc, argv); status >= 0) return status;
   const Args args = parse(argc, argv);
   const clpipe::ScreenOptions screen_options = args.screen;
   vt::ScreenFactory factory = [screen_options]() { return clpipe::Screen::create(screen_options); };

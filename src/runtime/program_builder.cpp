@@ -1,0 +1,418 @@
+#include "runtime/program_builder.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/cl.h"
+#include "runtime/device.h"
+#include "runtime/error.h"
+
+extern char** environ;
+
+namespace clpipe::runtime {
+
+namespace {
+
+// The child talks to its parent on this descriptor; its stdout goes to stderr, so that
+// whatever a device compiler prints cannot corrupt the reply.
+constexpr int kChannelFd = 3;
+// No part of a request or reply is larger: the disk cache refuses larger binaries too.
+constexpr uint64_t kMaxPart = uint64_t(1) << 31;
+
+enum class Reply : uint32_t { kBinary = 0, kBuildLog = 1, kFailure = 2 };
+
+void put_u64(std::string& out, uint64_t v) {
+  out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+void put_part(std::string& out, const void* data, size_t size) {
+  put_u64(out, size);
+  out.append(static_cast<const char*>(data), size);
+}
+
+template <typename... Parts>
+[[noreturn]] void builder_failed(const Parts&... why) {
+  fail(ErrorCode::kCompileError, "the program builder ", why...);
+}
+
+// Reads `size` bytes from the front of `in` at `*pos`; false when it is shorter.
+bool take(const std::string& in, size_t* pos, void* out, size_t size) {
+  if (in.size() - *pos < size) return false;
+  std::memcpy(out, in.data() + *pos, size);
+  *pos += size;
+  return true;
+}
+
+bool take_part(const std::string& in, size_t* pos, std::string* out) {
+  uint64_t size = 0;
+  if (!take(in, pos, &size, sizeof size) || size > kMaxPart || in.size() - *pos < size)
+    return false;
+  out->assign(in, *pos, size);
+  *pos += size;
+  return true;
+}
+
+// Owns a descriptor.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  void reset(int fd = -1) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+
+ private:
+  int fd_;
+};
+
+std::string ended_how(int status) {
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    const char* name = ::strsignal(sig);
+    return "was ended by signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
+  }
+  return "ended (wait status " + std::to_string(status) + ")";
+}
+
+double ms_left(std::chrono::steady_clock::time_point deadline) {
+  return std::chrono::duration<double, std::milli>(deadline - std::chrono::steady_clock::now())
+      .count();
+}
+
+// How many bytes the reply in `in` needs in all; 0 while its header is incomplete.
+size_t reply_size(const std::string& in) {
+  if (in.size() < sizeof(uint32_t) + sizeof(uint64_t)) return 0;
+  uint64_t body = 0;
+  std::memcpy(&body, in.data() + sizeof(uint32_t), sizeof body);
+  return body > kMaxPart ? SIZE_MAX : sizeof(uint32_t) + sizeof(uint64_t) + size_t(body);
+}
+
+}  // namespace
+
+// A builder child: killed and reaped unless reaped already, so that no exit path leaves
+// a builder running or a zombie behind.
+struct ProgramBuilder::Child {
+  pid_t pid = -1;
+  Fd socket;
+  uint64_t builds = 0;
+
+  ~Child() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      wait();
+    }
+  }
+  // Blocks until the child has ended; returns its wait status.
+  int wait() {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    pid = -1;
+    return status;
+  }
+  // Whether it has ended or is ending: it never writes unless asked, so anything to read
+  // is the end of file.
+  bool ended() const {
+    pollfd p{socket.get(), POLLIN | POLLRDHUP, 0};
+    return ::poll(&p, 1, 0) != 0;
+  }
+};
+
+ProgramBuilder::ProgramBuilder(ProgramBuilderOptions options, size_t device_index,
+                               std::string device_name)
+    : options_(std::move(options)),
+      device_index_(device_index),
+      device_name_(std::move(device_name)) {}
+
+ProgramBuilder::~ProgramBuilder() = default;
+
+uint64_t ProgramBuilder::children_started() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return started_;
+}
+
+std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn() {
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    builder_failed("needs a socket: ", std::strerror(errno));
+  auto child = std::make_unique<Child>();
+  child->socket.reset(sv[0]);
+  Fd theirs(sv[1]);  // closed here once spawned: end of file reaches the child's peer only
+
+  std::vector<std::string> args = {options_.executable, "--build-program",
+                                   "--device-index=" + std::to_string(device_index_),
+                                   "--device-name=" + device_name_,
+                                   "--memory-mb=" + std::to_string(options_.memory_bytes >> 20)};
+  std::vector<char*> argv;
+  for (std::string& a : args)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, 2, 1);
+  posix_spawn_file_actions_adddup2(&actions, theirs.get(), kChannelFd);
+  // The child inherits nothing else: a client's connection must close when the client's
+  // process ends, builder or not.
+  posix_spawn_file_actions_addclosefrom_np(&actions, kChannelFd + 1);
+  const int err = posix_spawn(&child->pid, options_.executable.c_str(), &actions, nullptr,
+                              argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) {
+    child->pid = -1;
+    builder_failed("\"", options_.executable, "\" cannot start: ", std::strerror(err));
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++started_;
+  return child;
+}
+
+std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
+                                                 const std::string& options) {
+  std::string request;
+  put_part(request, options.data(), options.size());
+  put_part(request, source.data(), source.size());
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(options_.timeout_ms);
+
+  for (;;) {
+    std::unique_ptr<Child> child;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      while (!child && !idle_.empty()) {
+        child = std::move(idle_.back());
+        idle_.pop_back();
+        if (child->ended()) child.reset();  // it left while idle; reaped here
+      }
+    }
+    if (!child) child = spawn();
+
+    std::string reply;
+    size_t sent = 0;
+    for (;;) {
+      const size_t want = reply_size(reply);
+      if (want == SIZE_MAX) builder_failed("replied with more than ", kMaxPart, " bytes");
+      if (want && reply.size() >= want) break;
+      pollfd p{child->socket.get(), short(POLLIN | (sent < request.size() ? POLLOUT : 0)), 0};
+      int wait_ms = -1;
+      if (options_.timeout_ms) {
+        const double left = ms_left(deadline);
+        if (left <= 0) {
+          builder_failed("was stopped: building the program took longer than its budget of ",
+                         options_.timeout_ms, " ms");  // ~Child kills it
+        }
+        wait_ms = int(left) + 1;
+      }
+      const int n = ::poll(&p, 1, wait_ms);
+      if (n < 0 && errno != EINTR) builder_failed("cannot be waited for: ", std::strerror(errno));
+      if (n <= 0) continue;
+      if (p.revents & POLLOUT) {
+        const ssize_t w = ::send(child->socket.get(), request.data() + sent, request.size() - sent,
+                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) sent += size_t(w);
+        // A child that stops reading has ended; its exit status says why.
+        if (w < 0 && errno != EAGAIN && errno != EINTR) sent = request.size();
+      }
+      if (p.revents & (POLLIN | POLLHUP | POLLERR)) {
+        char buf[65536];
+        const ssize_t r = ::recv(child->socket.get(), buf, sizeof buf, MSG_DONTWAIT);
+        if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) break;
+        if (r > 0) reply.append(buf, size_t(r));
+      }
+    }
+
+    const size_t want = reply_size(reply);
+    if (want && reply.size() > want) builder_failed("replied more than one reply");
+    if (!want || reply.size() != want) {
+      const int status = child->wait();  // it has closed its socket: it has ended
+      // A reused child that said nothing and exited normally left idle as the request
+      // came: a fresh child takes the request.
+      if (child->builds > 0 && reply.empty() && WIFEXITED(status)) continue;
+      std::string why = ended_how(status) + " without a complete reply";
+      if (options_.memory_bytes)
+        why += " (past its memory budget of " + std::to_string(options_.memory_bytes >> 20) +
+               " MiB, most likely)";
+      builder_failed(why);
+    }
+    ++child->builds;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      idle_.push_back(std::move(child));
+    }
+    size_t pos = 0;
+    uint32_t kind = 0;
+    std::string body;
+    take(reply, &pos, &kind, sizeof kind);
+    take_part(reply, &pos, &body);
+    switch (Reply(kind)) {
+      case Reply::kBinary:
+        return std::vector<unsigned char>(body.begin(), body.end());
+      case Reply::kBuildLog:
+        throw Error(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram", "options \"" + options + "\"",
+                    body);
+      case Reply::kFailure:
+        builder_failed("failed: ", body);
+    }
+    builder_failed("replied with an unknown kind ", kind);
+  }
+}
+
+}  // namespace clpipe::runtime
+
+namespace clpipe {
+
+namespace {
+
+bool write_all(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t w = ::write(fd, s.data() + done, s.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    done += size_t(w);
+  }
+  return true;
+}
+
+int reply(runtime::Reply kind, const void* data, size_t size) {
+  std::string out;
+  const uint32_t k = uint32_t(kind);
+  out.append(reinterpret_cast<const char*>(&k), sizeof k);
+  runtime::put_part(out, data, size);
+  return write_all(runtime::kChannelFd, out) ? 0 : 3;
+}
+
+int reply_failure(const std::string& why) {
+  return reply(runtime::Reply::kFailure, why.data(), why.size());
+}
+
+bool read_exact(void* out, size_t size) {
+  char* p = static_cast<char*>(out);
+  while (size) {
+    const ssize_t r = ::read(runtime::kChannelFd, p, size);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    p += r;
+    size -= size_t(r);
+  }
+  return true;
+}
+
+bool read_part(std::string* out) {
+  uint64_t size = 0;
+  if (!read_exact(&size, sizeof size) || size > runtime::kMaxPart) return false;
+  out->resize(size);
+  return read_exact(out->data(), size);
+}
+
+int build(const cl::Context& context, const cl::Device& device, const std::string& options,
+          const std::string& source) {
+  cl_int status = CL_SUCCESS;
+  cl::Program program(context, source, false, &status);
+  if (status != CL_SUCCESS)
+    return reply_failure(runtime::Error(status, "clCreateProgramWithSource").what());
+  status = program.build({device}, options.c_str());
+  if (status == CL_BUILD_PROGRAM_FAILURE) {
+    std::string log;
+    program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
+      log.pop_back();
+    return reply(runtime::Reply::kBuildLog, log.data(), log.size());
+  }
+  if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clBuildProgram").what());
+  std::vector<std::vector<unsigned char>> binaries;
+  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.size() != 1 ||
+      binaries[0].empty() || binaries[0].size() > runtime::kMaxPart) {
+    return reply_failure("the device gave no program binary");
+  }
+  return reply(runtime::Reply::kBinary, binaries[0].data(), binaries[0].size());
+}
+
+// Builds requests until the parent goes or kIdleExitMs pass without one.
+int serve(size_t device_index, const std::string& device_name) {
+  const std::vector<runtime::DeviceCandidate> devices = runtime::enumerate_devices();
+  if (device_index >= devices.size() ||
+      devices[device_index].description.device_name != device_name) {
+    return reply_failure("device " + std::to_string(device_index) + " is not \"" + device_name +
+                         "\" in the builder");
+  }
+  const cl::Device& device = devices[device_index].device;
+  cl_int status = CL_SUCCESS;
+  cl::Context context(device, nullptr, nullptr, nullptr, &status);
+  if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clCreateContext").what());
+  for (;;) {
+    pollfd p{runtime::kChannelFd, POLLIN, 0};
+    int n;
+    while ((n = ::poll(&p, 1, runtime::ProgramBuilder::kIdleExitMs)) < 0 && errno == EINTR) {
+    }
+    if (n <= 0) return 0;  // idle: the compiler's memory goes back to the system
+    std::string options, source;
+    if (!read_part(&options) || !read_part(&source)) return 0;  // the parent has gone
+    if (const int r = build(context, device, options, source); r != 0) return r;
+  }
+}
+
+}  // namespace
+
+int program_builder_main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--build-program") != 0) return -1;
+  unsigned long long device_index = ~0ull, memory_mb = 0;
+  std::string device_name;
+  for (int i = 2; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--device-name=", 14) == 0) {
+      device_name = argv[i] + 14;
+    } else if (std::sscanf(argv[i], "--device-index=%llu", &device_index) != 1 &&
+               std::sscanf(argv[i], "--memory-mb=%llu", &memory_mb) != 1) {
+      return reply_failure(std::string("unknown argument ") + argv[i]);
+    }
+  }
+  // A build whose requester has gone is abandoned: the parent's end of the socket closes
+  // when its process ends (nothing else holds it: it is close-on-exec), and this thread
+  // then ends the process, mid-build or not.
+  std::thread([] {
+    pollfd p{runtime::kChannelFd, POLLRDHUP, 0};
+    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
+    ::_exit(0);
+  }).detach();
+  // The compiler's own children (PoCL runs a linker) must not hold the socket open.
+  ::fcntl(runtime::kChannelFd, F_SETFD, FD_CLOEXEC);
+  rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  if (memory_mb) {
+    // RLIMIT_DATA counts the heap and private writable mappings: what a compiler grows.
+    const rlim_t bytes = rlim_t(memory_mb) << 20;
+    rlimit data{bytes, bytes};
+    if (::setrlimit(RLIMIT_DATA, &data) != 0)
+      return reply_failure(std::string("cannot set its memory budget: ") + std::strerror(errno));
+  }
+  try {
+    return serve(size_t(device_index), device_name);
+  } catch (const std::bad_alloc&) {
+    return reply_failure("ran out of memory (its budget is " + std::to_string(memory_mb) + " MiB)");
+  } catch (const std::exception& e) {
+    return reply_failure(e.what());
+  }
+}
+
+}  // namespace clpipe

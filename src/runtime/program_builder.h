@@ -1,0 +1,59 @@
+// Program builds in child processes, under a time and memory budget
+// (ProgramBuilderOptions in clpipe/screen.h says why).
+//
+// A builder child is `<executable> --build-program --device-index=N --memory-mb=M` with
+// a socket to its parent as descriptor 3. It selects device N of enumerate_devices()
+// (the order is the same in every process of the machine; the name is checked too) and
+// serves builds one after another: for each request it replies with the device binary,
+// which the parent loads with clCreateProgramWithBinary, or with the build log.
+//   request: u64 size, device name | u64 size, options | u64 size, source
+//   reply:   u32 kind (Reply in the .cpp) | u64 size, bytes
+// A child is reused because starting one costs ~0.5 s and its first build ~1 s more
+// (PoCL parses its kernel library once per process). It ends by itself after
+// kIdleExitMs without a request, so an idle client does not keep its compiler's
+// memory, and at once when its parent's end of the socket closes, so a build whose
+// requester has gone is abandoned. Past the deadline the parent kills it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "clpipe/screen.h"
+
+namespace clpipe::runtime {
+
+class ProgramBuilder {
+ public:
+  ProgramBuilder(ProgramBuilderOptions options, size_t device_index, std::string device_name);
+  ~ProgramBuilder();
+  ProgramBuilder(const ProgramBuilder&) = delete;
+  ProgramBuilder& operator=(const ProgramBuilder&) = delete;
+
+  // The device binary of `source` built with `options` (the full option string). Throws
+  // Error(kCompileError) with the build log when the source does not build, and with
+  // the reason when the child was stopped (past its time budget) or failed (past its
+  // memory budget, or it could not start). Thread-safe: concurrent builds use separate
+  // children.
+  std::vector<unsigned char> build(const std::string& source, const std::string& options);
+
+  // Children started so far (for tests: a reused child is not counted again).
+  uint64_t children_started() const;
+
+  static constexpr int kIdleExitMs = 10000;
+
+ private:
+  struct Child;
+  std::unique_ptr<Child> spawn();
+
+  ProgramBuilderOptions options_;
+  size_t device_index_;
+  std::string device_name_;
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<Child>> idle_;
+  uint64_t started_ = 0;
+};
+
+}  // namespace clpipe::runtime

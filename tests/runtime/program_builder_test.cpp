@@ -1,0 +1,169 @@
+// Program builds in a builder child (runtime/program_builder.h): results, build logs,
+// the time and memory budgets, reuse of a child, and abandoned builds. clpipe-vtest is
+// the builder executable, as in the server.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "runtime/error.h"
+#include "runtime/program_builder.h"
+#include "runtime/program_cache.h"
+#include "runtime/queue.h"
+#include "support/test_device.h"
+
+#ifdef CLPIPE_VTEST_TOOL
+
+using namespace clpipe;
+using namespace clpipe::runtime;
+
+namespace {
+
+ProgramBuilderOptions builder_options(uint32_t timeout_ms = 120000,
+                                      uint64_t memory_bytes = uint64_t(2) << 30) {
+  ProgramBuilderOptions o;
+  o.executable = CLPIPE_VTEST_TOOL;
+  o.timeout_ms = timeout_ms;
+  o.memory_bytes = memory_bytes;
+  return o;
+}
+
+std::string scale_kernel(const std::string& tag) {
+  return "// " + tag +
+         "\n__kernel void scale(__global int* a, int v) { a[get_global_id(0)] *= v; }\n";
+}
+
+// A source whose build takes PoCL ~40 s on this machine: each guarded load of a constant
+// buffer becomes a branch, and LLVM's memory dependence walks over them are quadratic.
+// It is new in every process, so no compiler's own cache (PoCL's kcache) knows it.
+std::string slow_kernel() {
+  std::string s = "// " + std::to_string(::getpid()) + " " +
+                  std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+                  "\n__kernel void slow(__global float* o, __constant float* cb, int c) {\n"
+                  "  float x = 0.0f;\n";
+  for (int i = 0; i < 3000; ++i) {
+    const std::string w = std::to_string(i % 8);
+    s += "  x = x * (c > " + w + " ? cb[" + w + "] : 0.0f) + (c > " + w + " ? cb[" + w +
+         "] : 1.0f);\n";
+  }
+  return s + "  o[get_global_id(0)] = x;\n}\n";
+}
+
+std::vector<int> run_scale(const ProgramRef& p, int v) {
+  Queue q(test::test_device());
+  std::vector<int> data = {1, 2, 3, 4};
+  cl::Buffer b = q.create_buffer(sizeof(int) * data.size());
+  q.write(b, 0, sizeof(int) * data.size(), data.data(), true);
+  cl::Kernel& k = q.kernel(p, "scale");
+  set_args(k, b, v);
+  q.launch(k, {data.size()}, {}, "scale");
+  q.read(b, 0, sizeof(int) * data.size(), data.data());
+  return data;
+}
+
+// No child of this process is left, running or unreaped.
+bool no_children() {
+  return ::waitpid(-1, nullptr, WNOHANG) < 0 && errno == ECHILD;
+}
+
+}  // namespace
+
+TEST_CASE("a builder child builds programs that run and serves several builds",
+          "[runtime][builder]") {
+  ProgramCache cache(test::test_device(), "", 512, builder_options());
+  ProgramRef p = cache.get(scale_kernel("child 1"));
+  CHECK(run_scale(p, 3) == std::vector<int>{3, 6, 9, 12});
+  ProgramRef q = cache.get(scale_kernel("child 2"));
+  CHECK(run_scale(q, -1) == std::vector<int>{-1, -2, -3, -4});
+  const ProgramCacheStats s = cache.stats();
+  CHECK(s.builds == 2);
+  CHECK(s.child_builds == 2);
+  CHECK(s.children_started == 1);  // the second build reused the idle child
+}
+
+TEST_CASE("a builder child's build log reaches the caller and the next build works",
+          "[runtime][builder]") {
+  ProgramCache cache(test::test_device(), "", 512, builder_options());
+  try {
+    cache.get("__kernel void broken(__global int* a) { a[0] = undeclared_name; }\n");
+    FAIL("the broken source built");
+  } catch (const clpipe::Error& e) {
+    CHECK(e.code() == ErrorCode::kCompileError);
+    CHECK_THAT(e.what(), Catch::Contains("clBuildProgram") && Catch::Contains("undeclared_name"));
+  }
+  CHECK(run_scale(cache.get(scale_kernel("after a log")), 2) == std::vector<int>{2, 4, 6, 8});
+}
+
+TEST_CASE("a build past its time budget is stopped and its child killed", "[runtime][builder]") {
+  const DeviceDescription& d = test::test_device().description();
+  {
+    // Starting a child alone takes longer than 200 ms; the slow source, tens of seconds.
+    ProgramBuilder builder(builder_options(200), test::test_device().index(), d.device_name);
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      builder.build(slow_kernel(), "-cl-std=CL1.2");
+      FAIL("the build finished within 200 ms");
+    } catch (const clpipe::Error& e) {
+      CHECK(e.code() == ErrorCode::kCompileError);
+      CHECK_THAT(e.what(), Catch::Contains("longer than its budget of 200 ms"));
+    }
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    CHECK(no_children());
+  }
+  // A budget that fits builds on.
+  ProgramCache cache(test::test_device(), "", 512, builder_options());
+  CHECK(run_scale(cache.get(scale_kernel("after a timeout")), 5) ==
+        std::vector<int>{5, 10, 15, 20});
+}
+
+TEST_CASE("a build past its memory budget fails with a clear error", "[runtime][builder]") {
+  ProgramBuilder builder(builder_options(120000, uint64_t(64) << 20), test::test_device().index(),
+                         test::test_device().description().device_name);
+  try {
+    builder.build(scale_kernel("64 MiB"), "-cl-std=CL1.2");
+    FAIL("the build fitted in 64 MiB");
+  } catch (const clpipe::Error& e) {
+    CHECK(e.code() == ErrorCode::kCompileError);
+    CHECK_THAT(e.what(), Catch::Contains("memory budget of 64 MiB"));
+  }
+  CHECK(no_children());
+}
+
+TEST_CASE("a build whose requester has gone is abandoned", "[runtime][builder]") {
+  const size_t index = test::test_device().index();
+  const std::string name = test::test_device().description().device_name;
+  // Orphans are reparented to this process, so the builder child can be reaped here.
+  REQUIRE(::prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+  const pid_t requester = ::fork();
+  REQUIRE(requester >= 0);
+  if (requester == 0) {
+    // No OpenCL here: ProgramBuilder only spawns and talks to its child.
+    try {
+      ProgramBuilder(builder_options(), index, name).build(slow_kernel(), "-cl-std=CL1.2");
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(2));  // the child is building now
+  ::kill(requester, SIGKILL);
+  const auto t0 = std::chrono::steady_clock::now();
+  int reaped = 0;
+  while (std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10)) {
+    const pid_t pid = ::waitpid(-1, nullptr, WNOHANG);
+    if (pid < 0) break;  // no child left
+    if (pid > 0) ++reaped;
+    if (pid == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(reaped == 2);  // the requester and its builder
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(3));
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+#endif  // CLPIPE_VTEST_TOOL
