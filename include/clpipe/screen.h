@@ -84,8 +84,8 @@ struct ProgramBuilderOptions {
 };
 
 // The child's side of ProgramBuilderOptions: returns -1 when argv is not a builder's
-// command line (argv[1] is not "--build-program"); else builds the program that
-// stdin describes, writes the result to stdout and returns the exit status.
+// command line (argv[1] is not "--build-program"); else it serves its parent's builds
+// and ends the process, without returning.
 int program_builder_main(int argc, char** argv);
 
 struct ScreenOptions {

@@ -325,8 +325,9 @@ bool read_part(std::string* out) {
   return read_exact(out->data(), size);
 }
 
+// Builds and replies; a program that built is added to `kept`.
 int build(const cl::Context& context, const cl::Device& device, const std::string& options,
-          const std::string& source) {
+          const std::string& source, std::vector<cl::Program>* kept) {
   cl_int status = CL_SUCCESS;
   cl::Program program(context, source, false, &status);
   if (status != CL_SUCCESS)
@@ -345,11 +346,21 @@ int build(const cl::Context& context, const cl::Device& device, const std::strin
       binaries[0].empty() || binaries[0].size() > runtime::kMaxPart) {
     return reply_failure("the device gave no program binary");
   }
+  kept->push_back(program);
   return reply(runtime::Reply::kBinary, binaries[0].data(), binaries[0].size());
 }
 
-// Builds requests until the parent goes or kIdleExitMs pass without one.
+// Builds requests until the parent goes, kIdleExitMs pass without one, or it has built
+// kMaxBuilds programs.
+//
+// The programs it built stay alive until the process ends, and it ends with _exit:
+// PoCL without its kernel cache (POCL_KERNEL_CACHE=0) keeps a program's compiled
+// kernels in a temporary folder that the program's release deletes, and a binary made
+// from it names that folder, so the parent's program loaded from the binary uses the
+// same folder. Released here, it would vanish under the parent (PoCL aborts with
+// "Generic WG function binary does not exist"). kMaxBuilds bounds what they hold.
 int serve(size_t device_index, const std::string& device_name) {
+  constexpr size_t kMaxBuilds = 64;
   const std::vector<runtime::DeviceCandidate> devices = runtime::enumerate_devices();
   if (device_index >= devices.size() ||
       devices[device_index].description.device_name != device_name) {
@@ -360,7 +371,8 @@ int serve(size_t device_index, const std::string& device_name) {
   cl_int status = CL_SUCCESS;
   cl::Context context(device, nullptr, nullptr, nullptr, &status);
   if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clCreateContext").what());
-  for (;;) {
+  std::vector<cl::Program> kept;
+  while (kept.size() < kMaxBuilds) {
     pollfd p{runtime::kChannelFd, POLLIN, 0};
     int n;
     while ((n = ::poll(&p, 1, runtime::ProgramBuilder::kIdleExitMs)) < 0 && errno == EINTR) {
@@ -368,8 +380,9 @@ int serve(size_t device_index, const std::string& device_name) {
     if (n <= 0) return 0;  // idle: the compiler's memory goes back to the system
     std::string options, source;
     if (!read_part(&options) || !read_part(&source)) return 0;  // the parent has gone
-    if (const int r = build(context, device, options, source); r != 0) return r;
+    if (const int r = build(context, device, options, source, &kept); r != 0) return r;
   }
+  return 0;
 }
 
 }  // namespace
@@ -383,7 +396,7 @@ int program_builder_main(int argc, char** argv) {
       device_name = argv[i] + 14;
     } else if (std::sscanf(argv[i], "--device-index=%llu", &device_index) != 1 &&
                std::sscanf(argv[i], "--memory-mb=%llu", &memory_mb) != 1) {
-      return reply_failure(std::string("unknown argument ") + argv[i]);
+      ::_exit(reply_failure(std::string("unknown argument ") + argv[i]));
     }
   }
   // A build whose requester has gone is abandoned: the parent's end of the socket closes
@@ -404,15 +417,18 @@ int program_builder_main(int argc, char** argv) {
     const rlim_t bytes = rlim_t(memory_mb) << 20;
     rlimit data{bytes, bytes};
     if (::setrlimit(RLIMIT_DATA, &data) != 0)
-      return reply_failure(std::string("cannot set its memory budget: ") + std::strerror(errno));
+      ::_exit(reply_failure(std::string("cannot set its memory budget: ") + std::strerror(errno)));
   }
+  int status;
   try {
-    return serve(size_t(device_index), device_name);
+    status = serve(size_t(device_index), device_name);
   } catch (const std::bad_alloc&) {
-    return reply_failure("ran out of memory (its budget is " + std::to_string(memory_mb) + " MiB)");
+    status =
+        reply_failure("ran out of memory (its budget is " + std::to_string(memory_mb) + " MiB)");
   } catch (const std::exception& e) {
-    return reply_failure(e.what());
+    status = reply_failure(e.what());
   }
+  ::_exit(status);  // no release of the programs it built, no exit handlers: see serve()
 }
 
 }  // namespace clpipe

@@ -381,4 +381,39 @@ TEST_CASE("vtest repro: a shader build past its budget skips the draw and the cl
   CHECK_THAT(read_text(server.log), Catch::Contains("longer than its budget of 3000 ms"));
 }
 
+TEST_CASE("vtest repro: --build-in-process builds without the budgets", "[tools][vtest][repro]") {
+  ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+  const std::string dir = temp_dir();
+  const std::string log = dir + "/replay.log";
+  // A cold build takes longer than 1 s, in a builder child or not.
+  const pid_t pid =
+      spawn_tool({"--replay=" + std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/01-fs-sign-neg.vtcap.gz",
+                  "--cache-dir=" + dir + "/cache", "--build-timeout=1", "--build-in-process"},
+                 log);
+  const Ended e = wait_for(pid, 120);
+  const std::string out = read_text(log);
+  CHECK(e.status == 0);
+  CHECK_THAT(out, Catch::Contains("0 clpipe failures") &&
+                      Catch::Contains("1 readbacks (1 equal to the reference)"));
+}
+
+// PoCL without its kernel cache names a temporary folder in a program's binary, and the
+// builder child's release of its program deleted the folder under the client's.
+TEST_CASE("vtest repro: programs from builder children render with PoCL's kernel cache off",
+          "[tools][vtest][repro]") {
+  ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  const std::string dir = temp_dir();
+  const std::string log = dir + "/replay.log";
+  const pid_t pid = spawn_tool({"--replay=" + std::string(CLPIPE_VTEST_CAPTURES_DIR) +
+                                    "/05-texture2D.vtcap.gz",
+                                "--cache-dir=" + dir + "/cache"},
+                               log);
+  const Ended e = wait_for(pid, 120);
+  const std::string out = read_text(log);
+  CHECK(e.status == 0);
+  CHECK_THAT(out, Catch::Contains("0 clpipe failures") &&
+                      Catch::Contains("1 readbacks (1 equal to the reference)"));
+}
+
 #endif  // CLPIPE_VTEST_TOOL

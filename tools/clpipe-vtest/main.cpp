@@ -60,6 +60,8 @@ options:
                           fails with a log line, as a GL error, and the client goes on.
                           Each build runs in a child process, so it can be stopped
   --build-memory=MB       memory one build may take, in MiB (default 2048; 0: no limit)
+  --build-in-process      build programs in the client's process, without the budgets
+                          (debugging, or where a process cannot start another)
   --strict                close a client's connection when clpipe refuses a command
                           (default: log it and go on, like a GL error)
   --no-fork               serve clients one after another in this process (debugging;
@@ -169,6 +171,8 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--build-memory") {
       if (!parse_number(need(), &n) || n > (1ull << 30)) usage_error("bad --build-memory");
       a.screen.builder.memory_bytes = n << 20;
+    } else if (arg == "--build-in-process") {
+      a.screen.builder.executable.clear();
     } else if (arg == "--strict") {
       a.server.connection.decoder.strict = true;
     } else if (arg == "--no-fork") {
@@ -258,7 +262,7 @@ int replay(const Args& a, const vt::ScreenFactory& factory) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (const int status = clpipe::program_builder_main(argc, argv); status >= 0) return status;
+  clpipe::program_builder_main(argc, argv);  // a builder child never returns
   const Args args = parse(argc, argv);
   const clpipe::ScreenOptions screen_options = args.screen;
   vt::ScreenFactory factory = [screen_options]() { return clpipe::Screen::create(screen_options); };
