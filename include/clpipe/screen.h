@@ -73,8 +73,9 @@ struct MemoryLimits {
 // device compiler may run for minutes or take gigabytes on a hostile shader. With an
 // executable set, each program is built by a child process running it, killed past
 // timeout_ms and refused memory past memory_bytes; the draw or launch that needed the
-// program then fails with kCompileError, and the screen goes on. The child also ends
-// with the thread that started it, so a build whose requester has gone is abandoned.
+// program then fails with kCompileError, and the screen goes on. A child serves several
+// builds and ends with the screen's process, so a build whose requester has gone is
+// abandoned.
 struct ProgramBuilderOptions {
   // A program whose main() first hands its arguments to program_builder_main (below), as
   // clpipe-vtest does; empty = build in this process, without a budget.
