@@ -1,6 +1,7 @@
 #!/bin/sh
-# ctest: the vtest server's libFuzzer target (tests/vtest/fuzz) in a build of its own with
-# clang++, ASan and UBSan, run for $CLPIPE_FUZZ_SECONDS (default 60) over the seed corpus.
+# ctest: the libFuzzer targets of the vtest server (tests/vtest/fuzz) and of the draw path
+# (tests/frontend/fuzz) in a build of its own with clang++, ASan and UBSan, each run for
+# $CLPIPE_FUZZ_SECONDS (default 60).
 # Exits 77 (skipped) where clang++ or its libFuzzer runtime is missing.
 # Usage: run-fuzz-test.sh SOURCE-DIR BUILD-DIR GENERATOR
 set -eu
@@ -16,6 +17,6 @@ fi
 CC=clang CXX=clang++ cmake -S "$src" -B "$out" -G "$gen" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCLPIPE_FUZZ=ON -DCLPIPE_BUILD_TESTS=OFF -DCLPIPE_BUILD_BENCH=OFF -DCLPIPE_CHECK_KERNELS=OFF \
   >"$out/configure.log" || { cat "$out/configure.log"; exit 1; }
-cmake --build "$out" --parallel 2 --target clpipe_vtest_fuzz clpipe_vtest_fuzz_seeds >"$out/build.log" ||
+cmake --build "$out" --parallel 2 --target clpipe_vtest_fuzz clpipe_vtest_fuzz_seeds clpipe_draw_fuzz >"$out/build.log" ||
   { tail -40 "$out/build.log"; exit 1; }
 ctest --test-dir "$out" --output-on-failure
