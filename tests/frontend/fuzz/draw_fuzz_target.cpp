@@ -96,8 +96,7 @@ ResourceRef make_resource(TextureTarget target, Format format, uint32_t w, uint1
 
 ResourceRef make_buffer(FuzzedDataProvider& in, uint32_t bind) {
   const uint32_t bytes = in.ConsumeIntegralInRange<uint32_t>(1, 4096);
-  ResourceRef b = make_resource(TextureTarget::BUFFER, Format::R8_UNORM, bytes, 1, bind);
-  return b;
+  return make_resource(TextureTarget::BUFFER, Format::R8_UNORM, bytes, 1, bind);
 }
 
 void fill(Context& ctx, const ResourceRef& buffer, FuzzedDataProvider& in, bool floats) {
@@ -217,7 +216,6 @@ void run(FuzzedDataProvider& in) {
 
   // Vertex input: up to two buffers, up to three elements with any offsets.
   std::vector<VertexBuffer> vbs(in.ConsumeIntegralInRange<size_t>(0, 2));
-  std::vector<ResourceRef> keep;
   for (VertexBuffer& vb : vbs) {
     vb.buffer = make_buffer(in, Bind::VERTEX_BUFFER);
     fill(*ctx, vb.buffer, in, true);
