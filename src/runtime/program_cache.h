@@ -40,10 +40,10 @@ using ProgramRef = std::shared_ptr<const Program>;
 struct ProgramCacheStats {
   uint64_t memory_hits = 0;
   uint64_t disk_hits = 0;
-  uint64_t builds = 0;        // from source
-  uint64_t child_builds = 0;  // of those, built by a builder child
+  uint64_t builds = 0;            // from source
+  uint64_t child_builds = 0;      // of those, built by a builder child
   uint64_t children_started = 0;  // builder children spawned
-  uint64_t disk_rejects = 0;  // disk entries found corrupt or unusable, then rebuilt
+  uint64_t disk_rejects = 0;      // disk entries found corrupt or unusable, then rebuilt
   uint64_t evictions = 0;
 };
 
