@@ -106,6 +106,24 @@ Ended replay(const char* name, uint32_t budget_s, std::string* output) {
   return e;
 }
 
+// A capture of tests/data/vtest-captures replayed in process with `args`, with empty
+// program caches: clpipe's (a fresh --cache-dir) and the compilers' own (PoCL's, NVIDIA's),
+// so every program is built.
+Ended replay_cold(const std::string& capture, const std::vector<std::string>& args,
+                  std::string* output) {
+  ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
+  const std::string dir = temp_dir();
+  std::vector<std::string> all = {
+      "--replay=" + std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/" + capture,
+      "--cache-dir=" + dir + "/cache"};
+  all.insert(all.end(), args.begin(), args.end());
+  const pid_t pid = spawn_tool(all, dir + "/replay.log");
+  const Ended e = wait_for(pid, 120);
+  *output = read_text(dir + "/replay.log");
+  return e;
+}
+
 // One client connection: sends bytes, and a thread reads what the server sends (keeping
 // the bytes and, in order, the memfds passed with SCM_RIGHTS) until the server closes.
 class Client {
@@ -358,41 +376,27 @@ TEST_CASE("vtest repro: 2^24 full-window instances end at the budget in bounded 
 // The huge-shader capture (B5) builds for 15-25 s with empty program caches.
 TEST_CASE("vtest repro: a shader build past its budget skips the draw and the client goes on",
           "[tools][vtest][repro]") {
-  // The compilers' own caches (PoCL's, NVIDIA's) would skip the build.
-  ::setenv("POCL_KERNEL_CACHE", "0", 1);
-  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
-  const std::string capture =
-      std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/11-huge-shader-chunked.vtcap.gz";
-  const std::string dir = temp_dir();
-  const std::string log = dir + "/replay.log";
-  const pid_t pid = spawn_tool(
-      {"--replay=" + capture, "--cache-dir=" + dir + "/replay-cache", "--build-timeout=3"}, log);
-  const Ended e = wait_for(pid, 120);
-  const std::string out = read_text(log);
+  std::string out;
+  const Ended e = replay_cold("11-huge-shader-chunked.vtcap.gz", {"--build-timeout=3"}, &out);
   CHECK(e.status == 0);  // not ended by the watchdog (4) or a signal
   CHECK(e.seconds < 60);
   CHECK_THAT(out, Catch::Contains("DRAW_VBO: clpipe: CompileError") &&
                       Catch::Contains("longer than its budget of 3000 ms"));
   CHECK_THAT(out, Catch::Contains("disconnected after 12 messages"));  // the session went on
 
-  ServerProcess server(120, {"--cache-dir=" + dir + "/server-cache", "--build-timeout=3"});
-  CHECK(send_capture_file(server, capture, 60));  // the fence wait was answered
+  ServerProcess server(120, {"--cache-dir=" + temp_dir() + "/cache", "--build-timeout=3"});
+  // The session finished: the fence wait was answered.
+  CHECK(send_capture_file(
+      server, std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/11-huge-shader-chunked.vtcap.gz", 60));
   CHECK(server.serves_a_new_client());
   CHECK_THAT(read_text(server.log), Catch::Contains("longer than its budget of 3000 ms"));
 }
 
 TEST_CASE("vtest repro: --build-in-process builds without the budgets", "[tools][vtest][repro]") {
-  ::setenv("POCL_KERNEL_CACHE", "0", 1);
-  ::setenv("CUDA_CACHE_DISABLE", "1", 1);
-  const std::string dir = temp_dir();
-  const std::string log = dir + "/replay.log";
   // A cold build takes longer than 1 s, in a builder child or not.
-  const pid_t pid =
-      spawn_tool({"--replay=" + std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/01-fs-sign-neg.vtcap.gz",
-                  "--cache-dir=" + dir + "/cache", "--build-timeout=1", "--build-in-process"},
-                 log);
-  const Ended e = wait_for(pid, 120);
-  const std::string out = read_text(log);
+  std::string out;
+  const Ended e =
+      replay_cold("01-fs-sign-neg.vtcap.gz", {"--build-timeout=1", "--build-in-process"}, &out);
   CHECK(e.status == 0);
   CHECK_THAT(out, Catch::Contains("0 clpipe failures") &&
                       Catch::Contains("1 readbacks (1 equal to the reference)"));
@@ -402,15 +406,8 @@ TEST_CASE("vtest repro: --build-in-process builds without the budgets", "[tools]
 // builder child's release of its program deleted the folder under the client's.
 TEST_CASE("vtest repro: programs from builder children render with PoCL's kernel cache off",
           "[tools][vtest][repro]") {
-  ::setenv("POCL_KERNEL_CACHE", "0", 1);
-  const std::string dir = temp_dir();
-  const std::string log = dir + "/replay.log";
-  const pid_t pid = spawn_tool({"--replay=" + std::string(CLPIPE_VTEST_CAPTURES_DIR) +
-                                    "/05-texture2D.vtcap.gz",
-                                "--cache-dir=" + dir + "/cache"},
-                               log);
-  const Ended e = wait_for(pid, 120);
-  const std::string out = read_text(log);
+  std::string out;
+  const Ended e = replay_cold("05-texture2D.vtcap.gz", {}, &out);
   CHECK(e.status == 0);
   CHECK_THAT(out, Catch::Contains("0 clpipe failures") &&
                       Catch::Contains("1 readbacks (1 equal to the reference)"));
