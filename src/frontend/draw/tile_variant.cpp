@@ -135,18 +135,23 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, uint64_t sce
     it = entries_.emplace(key, Entry{}).first;
   }
   Entry& e = it->second;
+  const bool first_in_scene = e.last_scene != scene;
+  if (first_in_scene) {
+    e.last_scene = scene;
+    ++e.scenes;
+  }
   if (e.program) return e.program;
   if (e.pending.valid()) {
-    if (e.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return generic_;
+    // A build that ends mid-scene is taken at the key's first draw of the next scene: the
+    // units of one key in one scene run one program, so the scene's tile launches (one per
+    // run of units with equal programs) do not depend on when the build ended.
+    if (!first_in_scene || e.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+      return generic_;
     e.program = e.pending.get();
     e.failed = !e.program;
     return e.program ? e.program : generic_;
   }
   if (e.failed || started_ >= kMaxVariants) return generic_;
-  if (e.last_scene != scene) {
-    e.last_scene = scene;
-    ++e.scenes;
-  }
   if (mode == TileVariantMode::kAuto && e.scenes < 2) return generic_;
   ++started_;
   if (mode == TileVariantMode::kAuto) {
@@ -175,6 +180,12 @@ runtime::ProgramRef TileVariants::build(const TileVariantKey& key) const {
                  err.what());
     return nullptr;
   }
+}
+
+void TileVariants::wait_for_builds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [key, e] : entries_)
+    if (e.pending.valid()) e.pending.wait();
 }
 
 size_t TileVariants::built() const {

@@ -92,6 +92,8 @@ class TileVariants {
   runtime::ProgramRef select(const ClpRasterParams& rp, uint64_t scene, TileVariantMode mode);
   // Specialised variants ready to draw (built, and collected by a select()).
   size_t built() const;
+  // Returns when no variant build is running (tests: a build's end, without timing).
+  void wait_for_builds() const;
 
   // Variant builds per shader: draws with further keys run the generic program. Eight covers
   // the states a frame typically cycles through (opaque, blended, additive, depth-only
