@@ -228,11 +228,23 @@ inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, i
   return zpass;
 }
 
-// Fragment depth of the lanes from the corner barycentrics, with depth clamp (or the
-// [0, 1] clamp of fixed-point buffers).
-inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t, const vf* b) {
-  // Relative to corner 0, so that a constant depth stays exactly constant.
-  vf z = t->z[0] + b[1] * (t->z[1] - t->z[0]) + b[2] * (t->z[2] - t->z[0]);
+// The planes of the corner barycentrics over a block: b_k = base[k] + dx grad_x[k] +
+// dy grad_y[k] at the lane (dx, dy) pixels from the block's top-left one.
+typedef struct {
+  float base[3], grad_x[3], grad_y[3];
+} ClpBaryPlanes;
+
+// Fragment depth of the lanes, a plane over the block, with depth clamp (or the [0, 1]
+// clamp of fixed-point buffers).
+inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
+                         const ClpBaryPlanes* p) {
+  // Relative to corner 0, so that a constant depth stays exactly constant (every term
+  // but z[0] is then 0).
+  const float dz1 = t->z[1] - t->z[0], dz2 = t->z[2] - t->z[0];
+  const float z0 = t->z[0] + p->base[1] * dz1 + p->base[2] * dz2;
+  const float zx = p->grad_x[1] * dz1 + p->grad_x[2] * dz2;
+  const float zy = p->grad_y[1] * dz1 + p->grad_y[2] * dz2;
+  vf z = (vf)(z0) + CLP_CONVERT_VF(CLP_LANE_DX) * zx + CLP_CONVERT_VF(CLP_LANE_DY) * zy;
   if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_CLAMP)
     z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
   return clamp(z, 0.0f, 1.0f);
@@ -307,6 +319,21 @@ inline uint clp_lane_bits(vi m) {
   return b2.x | b2.y;
 }
 
+// Whether a lane of mask m (lanes -1 or 0) is set: OR of the halves, where PoCL's any()
+// tests the lanes one by one.
+inline bool clp_any(vi m) {
+#if CLP_LANES == 16
+  const int8 m8 = m.lo | m.hi;
+  const int4 m4 = m8.lo | m8.hi;
+#elif CLP_LANES == 8
+  const int4 m4 = m.lo | m.hi;
+#else
+  const int4 m4 = m;
+#endif
+  const int2 m2 = m4.lo | m4.hi;
+  return (m2.x | m2.y) != 0;
+}
+
 inline uint clp_lanes(vi m) {
   return popcount(clp_lane_bits(m));
 }
@@ -351,22 +378,37 @@ inline vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* 
   return pass;
 }
 
-// Edge function e of primitive t at the lanes of the block whose top-left pixel is at
-// fixed-point (X, Y): E(x, y) = a x + b y + c at (X + dx_l, Y + dy_l) pixels. One 64-bit
-// product per axis, then steps of whole pixels: exact like evaluating each lane, since
-// every term fits in 64 bits (draw_shared.h).
-inline vlong clp_edge_v(global const ClpTri* t, int e, long X, long Y) {
+// The lanes of the block whose top-left pixel is at fixed-point (X, Y) inside edge e of
+// primitive t: E(x, y) = a x + b y + c > 0 at (X + dx_l, Y + dy_l) pixels. *corner is
+// E(X, Y), exact in 64 bits (every term fits, draw_shared.h); the lanes differ from it by
+// dx_l A + dy_l B with A, B the edge's steps per pixel. A block the edge leaves whole on
+// one side is decided from its extreme lanes, without lane vectors. A block the edge
+// crosses has every lane's E between those extremes, lo <= 0 < hi: when hi - lo < 2^31,
+// every partial sum below lies in (-2^31, 2^31) and 32-bit lanes are exact; else 64-bit.
+inline vi clp_edge_cover(global const ClpTri* t, int e, long X, long Y, long* corner) {
   const long a = t->edge_a[e], b = t->edge_b[e];
   const long e0 = a * X + b * Y + t->edge_c[e];
-  const long dx = a * CLP_SUBPIXEL_ONE, dy = b * CLP_SUBPIXEL_ONE;
-  return (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * dx + CLP_CONVERT_VLONG(CLP_LANE_DY) * dy;
+  *corner = e0;
+  const long A = a * CLP_SUBPIXEL_ONE, B = b * CLP_SUBPIXEL_ONE;
+  const long lo = e0 + min(A, 0L) * (CLP_BLOCK_W - 1) + min(B, 0L) * (CLP_BLOCK_H - 1);
+  const long hi = e0 + max(A, 0L) * (CLP_BLOCK_W - 1) + max(B, 0L) * (CLP_BLOCK_H - 1);
+  if (lo > 0) return (vi)(-1);
+  if (hi <= 0) return (vi)(0);
+  if (hi - lo < 0x7fffffffL) {
+    const vi E = (vi)((int)e0) + CLP_LANE_DX * (vi)((int)A) + CLP_LANE_DY * (vi)((int)B);
+    return E > (vi)(0);
+  }
+  const vlong E =
+      (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * A + CLP_CONVERT_VLONG(CLP_LANE_DY) * B;
+  return CLP_CONVERT_VI(E > (vlong)(0));
 }
 
 // The fragment stage's view of primitive t at the block with pixels (lx, ly): corner
-// barycentrics b, fragment depth z, and the interpolation weights derived from them.
+// barycentrics (planes p), fragment depth z, and the interpolation weights derived from
+// them.
 inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
                           global const ClpDrawParams* dp, global const float4* verts,
-                          global const ClpTri* t, const vf* b, vi lx, vi ly, vf z) {
+                          global const ClpTri* t, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
   ctx->rp = rp;
   ctx->dp = dp;
   ctx->verts = verts;
@@ -378,12 +420,12 @@ inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
   ctx->px = CLP_CONVERT_VF(lx);
   ctx->py = CLP_CONVERT_VF(ly);
   for (int k = 0; k < 3; ++k) {
-    const int e = (k + 1) % 3;
-    ctx->b[k] = b[k];
+    ctx->b[k] = (vf)(p->base[k]) + CLP_CONVERT_VF(CLP_LANE_DX) * p->grad_x[k] +
+                CLP_CONVERT_VF(CLP_LANE_DY) * p->grad_y[k];
     ctx->inv_w_c[k] = t->inv_w[k];
     for (int i = 0; i < 3; ++i) ctx->w_c[k][i] = t->w[k][i];
-    ctx->grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
-    ctx->grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+    ctx->grad_x[k] = p->grad_x[k];
+    ctx->grad_y[k] = p->grad_y[k];
   }
   // Per-pixel clipping interpolates clip distances perspective-correct (clp_pixel_clip).
   clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w,
@@ -435,7 +477,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   const int qy = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / CLP_BLOCK_W)) * CLP_BLOCK_H;
   const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
   const vi exists = (lx < (vi)((int)rp0->fb_width)) & (ly < (vi)((int)rp0->fb_height));
-  if (!any(exists)) return;
+  if (!clp_any(exists)) return;
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
@@ -448,7 +490,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 #endif
   uint known[CLP_MAX_RTS];  // bit lane: the lane's colour is the pixel's
   uint dirty[CLP_MAX_RTS];  // bit lane: the pixel changed
-  for (uint r = 0; r < CLP_MAX_RTS; ++r) {
+  // Only the bound buffers' entries are read (every loop over buffers stops at nrt).
+  for (uint r = 0; r < nrt; ++r) {
     known[r] = dirty[r] = 0u;
 #ifdef CLP_TILE_SOA
     for (int c = 0; c < 4; ++c)
@@ -489,15 +532,18 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     global const ClpDrawParams* dp = dps + t->draw;
     global const ClpRasterParams* rp = rps + dp->raster_index;
     global const float4* dverts = verts + dp->verts_base;
-    // Coverage: inside the bounding box (which includes the scissor) and all edges.
-    vi cov = exists & (lx >= (vi)(t->bbox[0])) & (lx < (vi)(t->bbox[2])) &
-             (ly >= (vi)(t->bbox[1])) & (ly < (vi)(t->bbox[3]));
-    if (!any(cov)) continue;
-    vlong E[3];
-    for (int e = 0; e < 3; ++e) {
-      E[e] = clp_edge_v(t, e, X, Y);
-      cov &= CLP_CONVERT_VI(E[e] > (vlong)(0));
+    // Coverage: inside the bounding box (which includes the scissor) and all edges, each
+    // decided for the whole block where it can be.
+    const int bx0 = t->bbox[0], by0 = t->bbox[1], bx1 = t->bbox[2], by1 = t->bbox[3];
+    if (qx >= bx1 || qy >= by1 || qx + CLP_BLOCK_W <= bx0 || qy + CLP_BLOCK_H <= by0) continue;
+    vi cov = exists;
+    if (qx < bx0 || qy < by0 || qx + CLP_BLOCK_W > bx1 || qy + CLP_BLOCK_H > by1) {
+      cov &= (lx >= (vi)(bx0)) & (lx < (vi)(bx1)) & (ly >= (vi)(by0)) & (ly < (vi)(by1));
     }
+    long corner[3];
+    cov &= clp_edge_cover(t, 0, X, Y, &corner[0]);
+    cov &= clp_edge_cover(t, 1, X, Y, &corner[1]);
+    cov &= clp_edge_cover(t, 2, X, Y, &corner[2]);
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
     const uint rflags = CLP_KEYED_FLAGS(rp);
     if ((rflags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
@@ -507,7 +553,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         if (!((row >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
       }
     }
-    if (!any(cov)) continue;
+    if (!clp_any(cov)) continue;
 
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
     const bool zs_test =
@@ -518,15 +564,18 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
     const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
                           ((bool)CLP_FS_EARLY_ALLOWED && !(rflags & CLP_RAST_ALPHA_TEST));
-    // Corner barycentrics from the exact edge functions (without the fill bias): corner
-    // k is opposite edge k + 1.
-    vf b[3];
+    // Corner barycentrics, planes over the block from the exact edge functions at its
+    // corner (without the fill bias): corner k is opposite edge k + 1.
+    ClpBaryPlanes bary;
+#pragma unroll
     for (int k = 0; k < 3; ++k) {
-      const int e = (k + 1) % 3;
+      const int e = k == 2 ? 0 : k + 1;
       const long bias = (t->flags >> (CLP_TRI_BIAS_SHIFT + e)) & 1u;
-      b[k] = CLP_CONVERT_VF(E[e] - (vlong)(bias)) * t->inv_area;
+      bary.base[k] = (float)(corner[e] - bias) * t->inv_area;
+      bary.grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
+      bary.grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
     }
-    const vf z = clp_fragment_z(rp, t, b);
+    const vf z = clp_fragment_z(rp, t, &bary);
 
     // The stage context is only filled for blocks that get shaded (or clipped per pixel):
     // most blocks of an overdrawn scene fail the early depth test before.
@@ -534,10 +583,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     bool ctx_ready = false;
     vi alive = cov;
     if (t->flags & CLP_TRI_PIXEL_CLIP) {
-      clp_stage_ctx(&ctx, rp, dp, dverts, t, b, lx, ly, z);
+      clp_stage_ctx(&ctx, rp, dp, dverts, t, &bary, lx, ly, z);
       ctx_ready = true;
       alive &= clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
-      if (!any(alive)) continue;
+      if (!clp_any(alive)) continue;
     }
     if (early_zs && zs_test) {
       zs_dirty |= clp_lane_bits(alive);
@@ -551,9 +600,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           clp_zs_set_lane(&zlo, &zhi, l, p);
         }
       }
-      if (!any(alive)) continue;
+      if (!clp_any(alive)) continue;
     }
-    if (!ctx_ready) clp_stage_ctx(&ctx, rp, dp, dverts, t, b, lx, ly, z);
+    if (!ctx_ready) clp_stage_ctx(&ctx, rp, dp, dverts, t, &bary, lx, ly, z);
     if (count) {
       shaded += clp_lanes(alive);
       // With the depth/stencil tests before the shader, passing them is what counts.
@@ -574,7 +623,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     }
     clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
     alive &= io.exec_mask;
-    if (!any(alive)) continue;
+    if (!clp_any(alive)) continue;
 
     if (rflags & CLP_RAST_ALPHA_TEST) {
       const int areg = clp_fs_color_reg(0);
@@ -606,7 +655,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
       }
     }
     if (count && !early_zs) samples_passed += clp_lanes(alive);
-    if (!any(alive)) continue;
+    if (!clp_any(alive)) continue;
 
     for (uint r = 0; r < nrt; ++r) {
       if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
