@@ -2,6 +2,7 @@
 // values within 1e-4 (plus 1e-4 relative), for random triangles of every kind.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <random>
 
 #include "draw/draw_fixture.h"
@@ -129,6 +130,33 @@ TEST_CASE("random triangles cover exactly the reference's pixels", "[draw][raste
       INFO("mode " << mode << " triangle " << i << " kind " << kind);
       CHECK(compare(run.draw(v), ref_triangle(rs, v[0], v[1], v[2]), false) == 0);
     }
+  }
+}
+
+TEST_CASE("edges too long for 32-bit lane steps cover exactly the reference's pixels",
+          "[draw][raster]") {
+  // Wedges whose long edges (tens of thousands of pixels) cross the window: a block such
+  // an edge crosses spans more than 2^31 of the edge function, so its lanes are tested in
+  // 64 bits; the blocks either side are decided whole.
+  std::mt19937 rng(99);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f), angle(0.0f, 6.2831853f),
+      width(0.05f, 3.0f);
+  TriangleRun run(2, true, false);
+  const RefState rs = ref_state(kW, kH);
+  for (int i = 0; i < 24; ++i) {
+    const float cx = unit(rng), cy = unit(rng), a = angle(rng);
+    const float dx = std::cos(a), dy = std::sin(a), len = 400.0f, wd = width(rng);
+    RefVertex v[3];
+    const float px[3] = {cx - len * dx, cx + len * dx, cx + len * dx - wd * dy};
+    const float py[3] = {cy - len * dy, cy + len * dy, cy + len * dy + wd * dx};
+    for (int k = 0; k < 3; ++k) {
+      v[k].pos = {px[k], py[k], 0.25f * unit(rng), 1.0f};
+      v[k].attr = {unit(rng), unit(rng), unit(rng), 1.0f};
+    }
+    INFO("wedge " << i);
+    const std::vector<RefFragment> ref = ref_triangle(rs, v[0], v[1], v[2]);
+    CHECK(!ref.empty());
+    CHECK(compare(run.draw(v), ref, false) == 0);
   }
 }
 
