@@ -179,7 +179,6 @@ inline uint clp_zs_depth_key(uint fmt, float z) {
 
 // The lane-vector forms below (vf, vu, vi of shader_abi.h: the tile pass's fragments)
 // compute lane for lane what the scalar forms compute.
-#define CLP_VUL CLP_VN(ulong)
 
 // clp_zs_depth_key of the lanes' fragments.
 inline vu clp_zs_depth_key_v(uint fmt, vf z) {
@@ -187,20 +186,21 @@ inline vu clp_zs_depth_key_v(uint fmt, vf z) {
     return select(CLP_AS_VU(z), (vu)(0u), CLP_AS_VU(isnan(z) | (z == 0.0f)));
   }
   const uint bits = clp_zs_depth_bits(fmt);
-  const ulong maxv = (bits >= 32 ? 0xffffffffUL : ((1UL << bits) - 1));
-  // For 0 < z < 1, z = m / 2^k with the 24-bit mantissa m (implicit bit included) and
-  // k = 150 - biased exponent, the m and k of clp_zs_depth_key, read from the bits
-  // rather than with frexp (denormals give k = 150: key 0 there as in frexp's case).
-  const vu u = CLP_AS_VU(z);
-  const CLP_VUL m = CLP_VN(convert_ulong)((u & 0x7fffffu) | 0x800000u);
-  const vi k = (vi)(150) - CLP_AS_VI(u >> 23);
-  // Lanes outside 0 < z < 1 are replaced below; their shift only has to stay defined.
-  const CLP_VUL sh = CLP_VN(convert_ulong)(clamp(k, 24, 63));
-  const CLP_VUL prod = m * (CLP_VUL)(maxv);
-  const CLP_VUL r = min((prod + ((CLP_VUL)(1UL) << (sh - 1UL))) >> sh, (CLP_VUL)(maxv));
-  vu key = CLP_CONVERT_VU(r);
-  key = select(key, (vu)(0u), CLP_AS_VU(k >= (vi)(64)));
-  key = select(key, (vu)((uint)maxv), CLP_AS_VU(z >= 1.0f));
+  const uint maxv = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
+  // For 0 < z < 1 in 32-bit lanes: u = z 2^bits (exact, a power of two) = n + f with n =
+  // floor(u) and f = u - n (exact), so round-half-up(z (2^bits - 1)) = n + floor(f - z +
+  // 1/2), where f - z + 1/2 lies in (-1/2, 3/2): n + 1 when f - 1/2 >= z, n - 1 when
+  // f + 1/2 < z, else n. Both sides are exact: for u >= 1, f is a multiple of 2^-23 below
+  // 1, so f +- 1/2 is a float; for u < 1 (n = 0), f - 1/2 is u - 1/2, exact from 1/2 up and
+  // negative (below z) under it, and f + 1/2 >= 1/2 > z.
+  const vf u = z * (bits >= 32 ? 4294967296.0f : (float)(1u << bits));
+  const vf n = floor(u);
+  const vf f = u - n;
+  // Out-of-range n (z >= 1, NaN) converts to some value the selects below replace.
+  vu key = CLP_VN(convert_uint)(n);
+  key -= CLP_AS_VU(f - 0.5f >= z);  // -1 where true: + 1
+  key += CLP_AS_VU(f + 0.5f < z);   // - 1
+  key = select(key, (vu)(maxv), CLP_AS_VU(z >= 1.0f));
   return select(key, (vu)(0u), CLP_AS_VU(!(z > 0.0f)));
 }
 
