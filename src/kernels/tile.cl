@@ -73,6 +73,47 @@ inline int clp_lane_dy(int l) {
 #else
 #error "the tile pass runs 4, 8 or 16 lanes"
 #endif
+// A whole block of 4-byte pixels (colour, depth/stencil) as one word per lane, row by row
+// (the little-endian words of the pixels' bytes): the rows of the block in lane order
+// are lanes (0 1 4 5) (2 3 6 7) (8 9 12 13) (10 11 14 15) at 16 lanes (4x4), the first two
+// at 8 (4x2), (0 1) (2 3) at 4 (2x2): CLP_LANE_DX / CLP_LANE_DY above.
+inline vu clp_le_words(vu w) {
+#ifdef __ENDIAN_LITTLE__
+  return w;
+#else
+  return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
+#endif
+}
+inline void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
+  const vu px = clp_le_words(words);
+#if CLP_LANES == 4
+  vstore8(as_uchar8(px.s01), 0, p);
+  vstore8(as_uchar8(px.s23), 0, p + pitch);
+#else
+  vstore16(as_uchar16(px.s0145), 0, p);
+  vstore16(as_uchar16(px.s2367), 0, p + pitch);
+#if CLP_LANES == 16
+  vstore16(as_uchar16(px.s89cd), 0, p + 2 * (size_t)pitch);
+  vstore16(as_uchar16(px.sabef), 0, p + 3 * (size_t)pitch);
+#endif
+#endif
+}
+inline vu clp_block_load_rows(global const uchar* p, uint pitch) {
+#if CLP_LANES == 4
+  const uint2 r0 = as_uint2(vload8(0, p)), r1 = as_uint2(vload8(0, p + pitch));
+  return clp_le_words((vu)(r0, r1));
+#else
+  const uint4 r0 = as_uint4(vload16(0, p)), r1 = as_uint4(vload16(0, p + pitch));
+#if CLP_LANES == 8
+  return clp_le_words((vu)(r0.s01, r1.s01, r0.s23, r1.s23));
+#else
+  const uint4 r2 = as_uint4(vload16(0, p + 2 * (size_t)pitch));
+  const uint4 r3 = as_uint4(vload16(0, p + 3 * (size_t)pitch));
+  return clp_le_words((vu)(r0.s01, r1.s01, r0.s23, r1.s23, r2.s01, r3.s01, r2.s23, r3.s23));
+#endif
+#endif
+}
+
 // 64-bit lane vectors: the edge functions.
 typedef CLP_VN(long) vlong;
 #define CLP_CONVERT_VLONG CLP_VN(convert_long)
@@ -506,7 +547,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   vu zlo = (vu)(0u), zhi = (vu)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
   uint zs_dirty = 0;
   const uint exist_bits = clp_lane_bits(exists);
-  if (run.zs_load) {
+  const uint all_lanes = (1u << CLP_LANES) - 1u;
+  if (run.zs_load && zbytes == 4 && exist_bits == all_lanes) {
+    zlo = clp_block_load_rows(zblock, rp0->zs_pitch);  // the words clp_zs_load assembles
+  } else if (run.zs_load) {
     // Lane by lane with constant lanes into arrays: inserting into a vector at a variable
     // lane goes through memory.
     uint z0[CLP_LANES], z1[CLP_LANES];
@@ -727,6 +771,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
       clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[r][l]));
     }
 #endif
+  }
+  // A whole block of 4-byte pixels at once where every lane holds its pixel's value: all
+  // changed, or all loaded (the unchanged ones are stored as they were).
+  if (zbytes == 4 && zs_dirty &&
+      (zs_dirty == all_lanes || (run.zs_load && exist_bits == all_lanes))) {
+    clp_block_store_rows(zblock, rp0->zs_pitch, zlo);
+    return;
   }
   for (int l = 0; l < CLP_LANES; ++l) {
     if (!((zs_dirty >> l) & 1u)) continue;

@@ -39,44 +39,12 @@ inline global uchar* clp_soa_pixel(global uchar* p, uint pitch, int l) {
   return p + (size_t)clp_lane_dy(l) * pitch + (size_t)clp_lane_dx(l) * 4u;
 }
 
-// A whole block as one pixel word per lane, row by row: the rows of the block in lane
-// order are lanes (0 1 4 5) (2 3 6 7) (8 9 12 13) (10 11 14 15) at 16 lanes (4x4), the
-// first two at 8 (4x2), (0 1) (2 3) at 4 (2x2): CLP_LANE_DX / CLP_LANE_DY of tile.cl.
-inline void clp_soa_store_rows(global uchar* p, uint pitch, vu px) {
-#if CLP_LANES == 4
-  vstore8(as_uchar8(px.s01), 0, p);
-  vstore8(as_uchar8(px.s23), 0, p + pitch);
-#else
-  vstore16(as_uchar16(px.s0145), 0, p);
-  vstore16(as_uchar16(px.s2367), 0, p + pitch);
-#if CLP_LANES == 16
-  vstore16(as_uchar16(px.s89cd), 0, p + 2 * (size_t)pitch);
-  vstore16(as_uchar16(px.sabef), 0, p + 3 * (size_t)pitch);
-#endif
-#endif
-}
-inline vu clp_soa_load_rows(global const uchar* p, uint pitch) {
-#if CLP_LANES == 4
-  const uint2 r0 = as_uint2(vload8(0, p)), r1 = as_uint2(vload8(0, p + pitch));
-  return (vu)(r0, r1);
-#else
-  const uint4 r0 = as_uint4(vload16(0, p)), r1 = as_uint4(vload16(0, p + pitch));
-#if CLP_LANES == 8
-  return (vu)(r0.s01, r1.s01, r0.s23, r1.s23);
-#else
-  const uint4 r2 = as_uint4(vload16(0, p + 2 * (size_t)pitch));
-  const uint4 r3 = as_uint4(vload16(0, p + 3 * (size_t)pitch));
-  return (vu)(r0.s01, r1.s01, r0.s23, r1.s23, r2.s01, r3.s01, r2.s23, r3.s23);
-#endif
-#endif
-}
-
 // Loads the lanes in `lanes` (bits) of the block at p into c (working form); other lanes
 // read 0.
 inline void clp_soa_load(uint fmt, global uchar* p, uint pitch, uint lanes, vf* c) {
   const bool bgra = clp_soa_bgra(fmt);
   if (lanes == (1u << CLP_LANES) - 1u) {
-    const vu px = clp_soa_load_rows(p, pitch);
+    const vu px = clp_block_load_rows(p, pitch);
     c[0] = clp_unorm8_decode_v((px >> (bgra ? 16u : 0u)) & 0xffu);
     c[1] = clp_unorm8_decode_v((px >> 8u) & 0xffu);
     c[2] = clp_unorm8_decode_v((px >> (bgra ? 0u : 16u)) & 0xffu);
@@ -112,7 +80,7 @@ inline void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, con
   vu bytes[4];
   clp_soa_encode(fmt, c, bytes);
   if (lanes == (1u << CLP_LANES) - 1u) {
-    clp_soa_store_rows(p, pitch, bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24);
+    clp_block_store_rows(p, pitch, bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24);
     return;
   }
   uint ch[4][CLP_LANES];
