@@ -343,36 +343,29 @@ inline void clp_counter_add(global uint* c, uint n) {
   if (old + n < old) atomic_inc(&c[1]);
 }
 
-// Bit l set where lane l of m is set.
-inline uint clp_lane_bits(vi m) {
-  // Each lane's bit in place, then the halves ORed together (a few vector operations
-  // instead of one extract and select per lane).
-  const vu b = CLP_AS_VU(m != (vi)(0)) & ((vu)(1u) << CLP_AS_VU(CLP_LANE_IDS));
+// The OR of the lanes of v: the halves ORed together (a few vector operations instead of
+// one extract per lane).
+inline uint clp_or_lanes(vu v) {
 #if CLP_LANES == 16
-  const uint8 b8 = b.lo | b.hi;
-  const uint4 b4 = b8.lo | b8.hi;
+  const uint8 v8 = v.lo | v.hi;
+  const uint4 v4 = v8.lo | v8.hi;
 #elif CLP_LANES == 8
-  const uint4 b4 = b.lo | b.hi;
+  const uint4 v4 = v.lo | v.hi;
 #else
-  const uint4 b4 = b;
+  const uint4 v4 = v;
 #endif
-  const uint2 b2 = b4.lo | b4.hi;
-  return b2.x | b2.y;
+  const uint2 v2 = v4.lo | v4.hi;
+  return v2.x | v2.y;
 }
 
-// Whether a lane of mask m (lanes -1 or 0) is set: OR of the halves, where PoCL's any()
-// tests the lanes one by one.
+// Bit l set where lane l of m is set.
+inline uint clp_lane_bits(vi m) {
+  return clp_or_lanes(CLP_AS_VU(m != (vi)(0)) & ((vu)(1u) << CLP_AS_VU(CLP_LANE_IDS)));
+}
+
+// Whether a lane of mask m (lanes -1 or 0) is set (PoCL's any() tests the lanes one by one).
 inline bool clp_any(vi m) {
-#if CLP_LANES == 16
-  const int8 m8 = m.lo | m.hi;
-  const int4 m4 = m8.lo | m8.hi;
-#elif CLP_LANES == 8
-  const int4 m4 = m.lo | m.hi;
-#else
-  const int4 m4 = m;
-#endif
-  const int2 m2 = m4.lo | m4.hi;
-  return (m2.x | m2.y) != 0;
+  return clp_or_lanes(CLP_AS_VU(m)) != 0u;
 }
 
 inline uint clp_lanes(vi m) {
