@@ -107,6 +107,13 @@ size_t reply_size(const std::string& in) {
   return body > kMaxPart ? SIZE_MAX : sizeof(uint32_t) + sizeof(uint64_t) + size_t(body);
 }
 
+// Whether a child's failure is the device or the C++ runtime running out of memory.
+bool names_out_of_memory(const std::string& why) {
+  for (const char* s : {"CL_OUT_OF_HOST_MEMORY", "CL_OUT_OF_RESOURCES", "ran out of memory"})
+    if (why.find(s) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 // A builder child: killed and reaped unless reaped already, so that no exit path leaves
@@ -254,25 +261,27 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
                " MiB, most likely)";
       builder_failed(why);
     }
-    ++child->builds;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      idle_.push_back(std::move(child));
-    }
     size_t pos = 0;
     uint32_t kind = 0;
     std::string body;
     take(reply, &pos, &kind, sizeof kind);
     take_part(reply, &pos, &body);
-    switch (Reply(kind)) {
-      case Reply::kBinary:
-        return std::vector<unsigned char>(body.begin(), body.end());
-      case Reply::kBuildLog:
-        throw Error(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram", "options \"" + options + "\"",
-                    body);
-      case Reply::kFailure:
-        builder_failed("failed: ", body);
+    if (kind > uint32_t(Reply::kFailure)) builder_failed("replied a reply of unknown kind ", kind);
+    // A child that failed may have no context left to build with (a driver refuses
+    // clCreateContext under the memory budget): it is not reused, and ~Child reaps it.
+    if (Reply(kind) == Reply::kFailure) {
+      if (options_.memory_bytes && names_out_of_memory(body))
+        body += " (past its memory budget of " + std::to_string(options_.memory_bytes >> 20) +
+                " MiB, most likely)";
+      builder_failed("failed: ", body);
     }
+    ++child->builds;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      idle_.push_back(std::move(child));
+    }
+    if (Reply(kind) == Reply::kBinary) return std::vector<unsigned char>(body.begin(), body.end());
+    throw Error(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram", "options \"" + options + "\"", body);
     builder_failed("replied with an unknown kind ", kind);
   }
 }
@@ -423,8 +432,7 @@ int program_builder_main(int argc, char** argv) {
   try {
     status = serve(size_t(device_index), device_name);
   } catch (const std::bad_alloc&) {
-    status =
-        reply_failure("ran out of memory (its budget is " + std::to_string(memory_mb) + " MiB)");
+    status = reply_failure("ran out of memory");
   } catch (const std::exception& e) {
     status = reply_failure(e.what());
   }

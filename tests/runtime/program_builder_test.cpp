@@ -136,6 +136,20 @@ TEST_CASE("a build past its memory budget fails with a clear error", "[runtime][
   CHECK(no_children());
 }
 
+TEST_CASE("a child that replies a failure is not kept", "[runtime][builder]") {
+  // The child cannot find this device and says so; it may have no context left to build
+  // with, so it must not wait, unreaped, for a next build.
+  ProgramBuilder builder(builder_options(), test::test_device().index(), "no such device");
+  try {
+    builder.build(scale_kernel("no device"), "-cl-std=CL1.2");
+    FAIL("the child found the device");
+  } catch (const clpipe::Error& e) {
+    CHECK(e.code() == ErrorCode::kCompileError);
+    CHECK_THAT(e.what(), Catch::Contains("is not \"no such device\" in the builder"));
+  }
+  CHECK(no_children());
+}
+
 TEST_CASE("a build whose requester has gone is abandoned", "[runtime][builder]") {
   const size_t index = test::test_device().index();
   const std::string name = test::test_device().description().device_name;
