@@ -72,7 +72,9 @@ struct MemoryLimits {
 // Programs built in a separate process, under a budget. OpenCL cannot stop a build, and a
 // device compiler may run for minutes or take gigabytes on a hostile shader. With an
 // executable set, each program is built by a child process running it, killed past
-// timeout_ms and refused memory past memory_bytes; the draw or launch that needed the
+// timeout_ms of processor time (or four times that in wall time, for a build that stalls:
+// a loaded machine does not count against a build) and refused memory past
+// memory_bytes; the draw or launch that needed the
 // program then fails with kCompileError, and the screen goes on. A child serves several
 // builds and ends with the screen's process, so a build whose requester has gone is
 // abandoned.
@@ -80,7 +82,7 @@ struct ProgramBuilderOptions {
   // A program whose main() first hands its arguments to program_builder_main (below), as
   // clpipe-vtest does; empty = build in this process, without a budget.
   std::string executable;
-  uint32_t timeout_ms = 60000;                // 0 = no time budget
+  uint32_t timeout_ms = 60000;                // processor time; 0 = no time budget
   uint64_t memory_bytes = uint64_t(2) << 30;  // the child's data memory; 0 = no budget
 };
 

@@ -13,7 +13,7 @@
 // kIdleExitMs without a request, so an idle client does not keep its compiler's
 // memory, after 64 builds (it keeps the programs it built: the .cpp says why), and at
 // once when its parent's end of the socket closes, so a build whose requester has gone
-// is abandoned. Past the deadline the parent kills it.
+// is abandoned. Past its budget (ProgramBuilderOptions) the parent kills it.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // the builder executable, as in the server.
 #include <catch2/catch.hpp>
 
+#include <dirent.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -10,6 +11,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 
@@ -121,6 +125,88 @@ TEST_CASE("a build past its time budget is stopped and its child killed", "[runt
   ProgramCache cache(test::test_device(), "", 512, builder_options());
   CHECK(run_scale(cache.get(scale_kernel("after a timeout")), 5) ==
         std::vector<int>{5, 10, 15, 20});
+}
+
+// A running child of this process, or -1.
+pid_t running_child() {
+  DIR* proc = ::opendir("/proc");
+  if (!proc) return -1;
+  pid_t found = -1;
+  while (const dirent* e = ::readdir(proc)) {
+    char path[300], text[512];
+    std::snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+    FILE* f = std::fopen(path, "r");
+    if (!f) continue;
+    const size_t n = std::fread(text, 1, sizeof text - 1, f);
+    std::fclose(f);
+    text[n] = '\0';
+    const char* rest = std::strrchr(text, ')');
+    char state = 0;
+    int ppid = 0;
+    if (rest && std::sscanf(rest + 1, " %c %d", &state, &ppid) == 2 && ppid == ::getpid() &&
+        state != 'Z') {
+      found = std::atoi(e->d_name);
+      break;
+    }
+  }
+  ::closedir(proc);
+  return found;
+}
+
+TEST_CASE("a build slowed by a loaded machine is not stopped", "[runtime][builder]") {
+  // The child is held stopped past the budget, as a loaded machine may hold it waiting
+  // for a processor: the budget counts its processor time, which stays small.
+  constexpr uint32_t kBudgetMs = 1500;
+  ProgramBuilder builder(builder_options(kBudgetMs), test::test_device().index(),
+                         test::test_device().description().device_name);
+  std::vector<unsigned char> binary;
+  std::string error;
+  const auto t0 = std::chrono::steady_clock::now();
+  std::thread build([&] {
+    try {
+      binary = builder.build(scale_kernel("held " + std::to_string(::getpid())), "-cl-std=CL1.2");
+    } catch (const clpipe::Error& e) {
+      error = e.what();
+    }
+  });
+  pid_t child = -1;
+  while (child < 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5)) {
+    child = running_child();
+  }
+  REQUIRE(child > 0);
+  ::kill(child, SIGSTOP);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2 * kBudgetMs));
+  ::kill(child, SIGCONT);
+  build.join();
+  CHECK(error.empty());
+  CHECK(!binary.empty());
+  CHECK(std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(2 * kBudgetMs));
+}
+
+TEST_CASE("a build that stalls is stopped at four budgets of wall time", "[runtime][builder]") {
+  // A child that computes nothing (held stopped, as by a stalled driver) never reaches
+  // its processor-time budget; the wall-time limit stops it, and ~Child reaps it.
+  {
+    ProgramBuilder builder(builder_options(300), test::test_device().index(),
+                           test::test_device().description().device_name);
+    std::string error;
+    const auto t0 = std::chrono::steady_clock::now();
+    std::thread build([&] {
+      try {
+        builder.build(scale_kernel("stalled " + std::to_string(::getpid())), "-cl-std=CL1.2");
+      } catch (const clpipe::Error& e) {
+        error = e.what();
+      }
+    });
+    pid_t child = -1;
+    while (child < 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
+      child = running_child();
+    REQUIRE(child > 0);
+    ::kill(child, SIGSTOP);
+    build.join();
+    CHECK_THAT(error, Catch::Contains("took longer than 1200 ms of wall time"));
+  }
+  CHECK(no_children());
 }
 
 TEST_CASE("a build past its memory budget fails with a clear error", "[runtime][builder]") {

@@ -55,8 +55,9 @@ options:
                           runs longer than S seconds, e.g. an endless shader behind a
                           fence wait (default 120; 0: never); a command still running 1 s
                           after its client hung up ends it too
-  --build-timeout=S       stop a shader program build that runs longer than S seconds
-                          (default 60; 0: never): the command that needed the program
+  --build-timeout=S       stop a shader program build that takes more than S seconds
+                          of processor time, or four times that in wall time (default 60;
+                          0: never): the command that needed the program
                           fails with a log line, as a GL error, and the client goes on.
                           Each build runs in a child process, so it can be stopped
   --build-memory=MB       memory one build may take, in MiB (default 2048; 0: no limit)
