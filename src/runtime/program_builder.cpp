@@ -232,6 +232,9 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
   // without computing (a stalled driver) is stopped at kWallBudgets budgets of wall time.
   constexpr uint32_t kWallBudgets = 4;
   const auto start = std::chrono::steady_clock::now();
+  const std::string memory_hint = " (past its memory budget of " +
+                                  std::to_string(options_.memory_bytes >> 20) +
+                                  " MiB, most likely)";
 
   for (;;) {
     std::unique_ptr<Child> child;
@@ -257,7 +260,7 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
       pollfd p{child->socket.get(), short(POLLIN | (sent < request.size() ? POLLOUT : 0)), 0};
       int wait_ms = -1;
       if (options_.timeout_ms) {
-        // ~Child kills a stopped child.
+        // Past a budget, builder_failed throws and ~Child kills the child.
         if (cpu_start >= 0 && cpu_ms(child->pid) - cpu_start > options_.timeout_ms) {
           builder_failed("was stopped: building the program took longer than its budget of ",
                          options_.timeout_ms, " ms of processor time");
@@ -295,9 +298,7 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
       // came: a fresh child takes the request.
       if (child->builds > 0 && reply.empty() && WIFEXITED(status)) continue;
       std::string why = ended_how(status) + " without a complete reply";
-      if (options_.memory_bytes)
-        why += " (past its memory budget of " + std::to_string(options_.memory_bytes >> 20) +
-               " MiB, most likely)";
+      if (options_.memory_bytes) why += memory_hint;
       builder_failed(why);
     }
     size_t pos = 0;
@@ -305,15 +306,14 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
     std::string body;
     take(reply, &pos, &kind, sizeof kind);
     take_part(reply, &pos, &body);
-    if (kind > uint32_t(Reply::kFailure)) builder_failed("replied a reply of unknown kind ", kind);
     // A child that failed may have no context left to build with (a driver refuses
     // clCreateContext under the memory budget): it is not reused, and ~Child reaps it.
     if (Reply(kind) == Reply::kFailure) {
-      if (options_.memory_bytes && names_out_of_memory(body))
-        body += " (past its memory budget of " + std::to_string(options_.memory_bytes >> 20) +
-                " MiB, most likely)";
+      if (options_.memory_bytes && names_out_of_memory(body)) body += memory_hint;
       builder_failed("failed: ", body);
     }
+    if (Reply(kind) != Reply::kBinary && Reply(kind) != Reply::kBuildLog)
+      builder_failed("replied with an unknown kind ", kind);
     ++child->builds;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -321,7 +321,6 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
     }
     if (Reply(kind) == Reply::kBinary) return std::vector<unsigned char>(body.begin(), body.end());
     throw Error(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram", "options \"" + options + "\"", body);
-    builder_failed("replied with an unknown kind ", kind);
   }
 }
 
