@@ -127,6 +127,8 @@ TEST_CASE("a build past its time budget is stopped and its child killed", "[runt
         std::vector<int>{5, 10, 15, 20});
 }
 
+namespace {
+
 // A running child of this process, or -1.
 pid_t running_child() {
   DIR* proc = ::opendir("/proc");
@@ -153,58 +155,63 @@ pid_t running_child() {
   return found;
 }
 
-TEST_CASE("a build slowed by a loaded machine is not stopped", "[runtime][builder]") {
-  // The child is held stopped past the budget, as a loaded machine may hold it waiting
-  // for a processor: the budget counts its processor time, which stays small.
-  constexpr uint32_t kBudgetMs = 1500;
-  ProgramBuilder builder(builder_options(kBudgetMs), test::test_device().index(),
-                         test::test_device().description().device_name);
+// A build of a new kernel on a thread of its own, its builder child held stopped
+// (SIGSTOP) from when it appears, as a loaded machine or a stalled driver may hold it.
+struct HeldBuild {
   std::vector<unsigned char> binary;
   std::string error;
-  const auto t0 = std::chrono::steady_clock::now();
-  std::thread build([&] {
-    try {
-      binary = builder.build(scale_kernel("held " + std::to_string(::getpid())), "-cl-std=CL1.2");
-    } catch (const clpipe::Error& e) {
-      error = e.what();
-    }
-  });
   pid_t child = -1;
-  while (child < 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5)) {
-    child = running_child();
-  }
-  REQUIRE(child > 0);
-  ::kill(child, SIGSTOP);
-  std::this_thread::sleep_for(std::chrono::milliseconds(2 * kBudgetMs));
-  ::kill(child, SIGCONT);
-  build.join();
-  CHECK(error.empty());
-  CHECK(!binary.empty());
-  CHECK(std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(2 * kBudgetMs));
-}
+  std::thread thread;
 
-TEST_CASE("a build that stalls is stopped at four budgets of wall time", "[runtime][builder]") {
-  // A child that computes nothing (held stopped, as by a stalled driver) never reaches
-  // its processor-time budget; the wall-time limit stops it, and ~Child reaps it.
-  {
-    ProgramBuilder builder(builder_options(300), test::test_device().index(),
-                           test::test_device().description().device_name);
-    std::string error;
-    const auto t0 = std::chrono::steady_clock::now();
-    std::thread build([&] {
+  HeldBuild(ProgramBuilder& builder, const std::string& tag) {
+    thread = std::thread([this, &builder, tag] {
       try {
-        builder.build(scale_kernel("stalled " + std::to_string(::getpid())), "-cl-std=CL1.2");
+        binary =
+            builder.build(scale_kernel(tag + " " + std::to_string(::getpid())), "-cl-std=CL1.2");
       } catch (const clpipe::Error& e) {
         error = e.what();
       }
     });
-    pid_t child = -1;
+    const auto t0 = std::chrono::steady_clock::now();
     while (child < 0 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5))
       child = running_child();
-    REQUIRE(child > 0);
-    ::kill(child, SIGSTOP);
-    build.join();
-    CHECK_THAT(error, Catch::Contains("took longer than 1200 ms of wall time"));
+    if (child > 0) ::kill(child, SIGSTOP);
+  }
+  ~HeldBuild() { join(); }
+  void join() {
+    if (thread.joinable()) thread.join();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a build slowed by a loaded machine is not stopped", "[runtime][builder]") {
+  // Held past its budget, the child uses little processor time, which is what the
+  // budget counts.
+  constexpr uint32_t kBudgetMs = 1500;
+  ProgramBuilder builder(builder_options(kBudgetMs), test::test_device().index(),
+                         test::test_device().description().device_name);
+  const auto t0 = std::chrono::steady_clock::now();
+  HeldBuild b(builder, "held");
+  REQUIRE(b.child > 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(2 * kBudgetMs));
+  ::kill(b.child, SIGCONT);
+  b.join();
+  CHECK(b.error.empty());
+  CHECK(!b.binary.empty());
+  CHECK(std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(2 * kBudgetMs));
+}
+
+TEST_CASE("a build that stalls is stopped at four budgets of wall time", "[runtime][builder]") {
+  // A child that computes nothing never reaches its processor-time budget; the wall-time
+  // limit stops it, and ~Child reaps it.
+  {
+    ProgramBuilder builder(builder_options(300), test::test_device().index(),
+                           test::test_device().description().device_name);
+    HeldBuild b(builder, "stalled");
+    REQUIRE(b.child > 0);
+    b.join();
+    CHECK_THAT(b.error, Catch::Contains("took longer than 1200 ms of wall time"));
   }
   CHECK(no_children());
 }
