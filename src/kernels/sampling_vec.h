@@ -26,7 +26,7 @@
 #if CLP_LANES > 1
 
 // On the larger helpers below: PoCL's inliner otherwise calls them, passing lane vectors
-// and texel arrays through memory (measured: 10-15% of the sampler's time in bench_texture).
+// and texel arrays through memory (measured: ~10% of bench_texture's trilinear time).
 #define CLP_VTEX_INLINE __attribute__((always_inline))
 
 // Bytes per texel of a format the vector path decodes, or 0.
@@ -222,6 +222,15 @@ CLP_VTEX_INLINE void clp_vtex_load_pair(global const uchar* data, vu addr, vu* f
   *second = CLP_PACK(t1);
 }
 
+// clp_srgb8_to_linear per lane.
+vf clp_vsrgb8_to_linear(vu code) {
+  CLP_UNPACK(uint, code, k);
+  float f[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l)
+    f[l] = clp_srgb8_to_linear_table[k[l]];
+  return CLP_PACK(f);
+}
+
 // The RGBA of raw texels before the view swizzle: clp_decode_float of each lane's texel
 // (clp_unorm_to_float, the sRGB table for sRGB colour channels, half floats exactly,
 // the format's swizzle).
@@ -236,11 +245,7 @@ CLP_VTEX_INLINE void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* 
     } else if (d->type[c] == CLP_TYPE_FLOAT) {
       ch[c] = CLP_AS_VF(clp_vhalf_to_float_bits(word & 0xffffu));
     } else if (clp_fmt_channel_is_srgb(*d, c)) {
-      CLP_UNPACK(uint, code, k);
-      float f[CLP_LANES];
-      for (int l = 0; l < CLP_LANES; ++l)
-        f[l] = clp_srgb8_to_linear_table[k[l]];
-      ch[c] = CLP_PACK(f);
+      ch[c] = clp_vsrgb8_to_linear(code);
     } else {
       ch[c] = clp_vdiv_mersenne(CLP_CONVERT_VF(code), 8u);
     }
@@ -254,11 +259,11 @@ CLP_VTEX_INLINE void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* 
 // Whether every component of `d` (after its swizzle) is an 8-bit channel of one 4-byte
 // word; if so, the shift of each component's channel and the sRGB ones as bits.
 bool clp_vtex_rgba8_layout(const ClpFormatDesc* d, uint* byte_shift, uint* srgb) {
-  if (d->block_bytes != 4u || d->type[0] == CLP_TYPE_FLOAT) return false;
+  if (d->block_bytes != 4u) return false;
   *srgb = 0u;
   for (uint k = 0; k < 4u; ++k) {
     const uint c = d->swizzle[k];
-    if (c >= 4u || d->type[c] != CLP_TYPE_UNORM) return false;
+    if (c >= 4u || d->type[c] != CLP_TYPE_UNORM || d->bits[c] != 8u) return false;
     byte_shift[k] = d->shift[c];
     if (clp_fmt_channel_is_srgb(*d, c)) *srgb |= 1u << k;
   }
@@ -293,15 +298,8 @@ CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref,
     // clp_vtex_decode's operations for these formats, without its loops over channels.
     for (int c = 0; c < 4; ++c) {
       const vu code = (raw[0] >> k->byte_shift[c]) & 0xffu;
-      if ((k->srgb >> c) & 1u) {
-        CLP_UNPACK(uint, code, i);
-        float f[CLP_LANES];
-        for (int l = 0; l < CLP_LANES; ++l)
-          f[l] = clp_srgb8_to_linear_table[i[l]];
-        out[c] = CLP_PACK(f);
-      } else {
-        out[c] = clp_vdiv_mersenne(CLP_CONVERT_VF(code), 8u);
-      }
+      out[c] = ((k->srgb >> c) & 1u) ? clp_vsrgb8_to_linear(code)
+                                     : clp_vdiv_mersenne(CLP_CONVERT_VF(code), 8u);
     }
     return;
   }
