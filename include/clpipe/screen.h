@@ -73,11 +73,10 @@ struct MemoryLimits {
 // device compiler may run for minutes or take gigabytes on a hostile shader. With an
 // executable set, each program is built by a child process running it, killed past
 // timeout_ms of processor time (or four times that in wall time, for a build that stalls:
-// a loaded machine does not count against a build) and refused memory past
-// memory_bytes; the draw or launch that needed the
-// program then fails with kCompileError, and the screen goes on. A child serves several
-// builds and ends with the screen's process, so a build whose requester has gone is
-// abandoned.
+// a loaded machine does not count against a build) and refused memory past memory_bytes;
+// the draw or launch that needed the program then fails with kCompileError, and the
+// screen goes on. A child serves several builds and ends with the screen's process, so a
+// build whose requester has gone is abandoned.
 struct ProgramBuilderOptions {
   // A program whose main() first hands its arguments to program_builder_main (below), as
   // clpipe-vtest does; empty = build in this process, without a budget.

@@ -57,9 +57,9 @@ options:
                           after its client hung up ends it too
   --build-timeout=S       stop a shader program build that takes more than S seconds
                           of processor time, or four times that in wall time (default 60;
-                          0: never): the command that needed the program
-                          fails with a log line, as a GL error, and the client goes on.
-                          Each build runs in a child process, so it can be stopped
+                          0: never): the command that needed the program fails with a
+                          log line, as a GL error, and the client goes on. Each build
+                          runs in a child process, so it can be stopped
   --build-memory=MB       memory one build may take, in MiB (default 2048; 0: no limit)
   --build-in-process      build programs in the client's process, without the budgets
                           (debugging, or where a process cannot start another)
