@@ -273,7 +273,7 @@ bool clp_vtex_rgba8_layout(const ClpFormatDesc* d, uint* byte_shift, uint* srgb)
 // What every lane of a call shares: how texels are read, wrapped, filtered, compared.
 typedef struct {
   ClpFormatDesc d;
-  uint fmt, bytes;              // view format, bytes per texel
+  uint fmt, bytes;  // view format, bytes per texel
   // Formats whose four components are 8-bit channels of one 4-byte word (RGBA8, BGRA8
   // and their sRGB forms): component c is byte byte_shift[c] / 8, through the sRGB table
   // where bit c of srgb is set (clp_vtex_rgba8_layout).
@@ -288,7 +288,7 @@ typedef struct {
 
 // clp_tex_compare per lane.
 vi clp_vtex_compare(uint func, vf ref, vf texel) {
-  CLP_COMPARE_BODY(func & 7u, ref, texel, (vi)(0), (vi)(-1))
+  CLP_COMPARE_BODY(func & 7u, ref, texel, (vi)(0), (vi)(-1));
 }
 
 // Texels `raw` as clp_filter_texel returns them: decoded, or their shadow compare with
