@@ -57,7 +57,15 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   auto p = std::make_shared<StageProgram>();
   draw::GeneratedCode generated{code.prelude, code.body};
   if (std::strcmp(template_name, "tile.cl") == 0) {
-    p->tile_variants = std::make_shared<draw::TileVariants>(programs, std::move(generated));
+    draw::FsSampling sampling;
+    sampling.calls = code.sample_calls;
+    for (const compiler::ResourceParam& param : code.params) {
+      // The units' counts are the parameters' index.
+      if (param.kind == compiler::ParamKind::kSamplerViews) sampling.views = param.index;
+      if (param.kind == compiler::ParamKind::kSamplers) sampling.samplers = param.index;
+    }
+    p->tile_variants =
+        std::make_shared<draw::TileVariants>(programs, std::move(generated), sampling);
     p->program = p->tile_variants->generic();
   } else {
     p->program = draw::build_stage_program(programs, generated, template_name);

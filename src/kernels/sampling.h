@@ -96,6 +96,51 @@ bool clp_target_is_rect(int target) {
 CLP_DEFINE_LOD_LOG2(clp_lod_log2, float, int, as_int, as_float, convert_float, CLP_SCALAR_ANY_)
 #undef CLP_SCALAR_ANY_
 
+// The state of a sampling unit that decides how the lane-parallel path samples (the two
+// words of sampling_abi.h): read from the descriptors (clp_tex_key_read), or constants
+// that a specialised tile program compiles in (clp_tex_key_words, CLP_TEX_SAMPLE), so
+// that the path's tests of format, wrap and filter fold away.
+typedef struct {
+  uint format, swizzle[4];
+  uint wrap[3], min_img_filter, mag_img_filter, min_mip_filter;
+  uint compare_mode, compare_func, unnormalized_coords, seamless_cube_map;
+} ClpTexKey;
+
+ClpTexKey clp_tex_key_read(global const ClpTexView* v, global const ClpSamplerState* s) {
+  ClpTexKey k;
+  k.format = v->format;
+  for (int i = 0; i < 4; ++i)
+    k.swizzle[i] = v->swizzle[i];
+  for (int i = 0; i < 3; ++i)
+    k.wrap[i] = s->wrap[i];
+  k.min_img_filter = s->min_img_filter;
+  k.mag_img_filter = s->mag_img_filter;
+  k.min_mip_filter = s->min_mip_filter;
+  k.compare_mode = s->compare_mode;
+  k.compare_func = s->compare_func;
+  k.unnormalized_coords = s->unnormalized_coords;
+  k.seamless_cube_map = s->seamless_cube_map;
+  return k;
+}
+
+// Inlined, so that constant words fold into constant fields.
+__attribute__((always_inline)) ClpTexKey clp_tex_key_words(uint view, uint sampler) {
+  ClpTexKey k;
+  k.format = view & 0xffffu;
+  for (int i = 0; i < 4; ++i)
+    k.swizzle[i] = (view >> (CLP_TEXKEY_SWIZZLE_SHIFT + 3 * i)) & 7u;
+  for (int i = 0; i < 3; ++i)
+    k.wrap[i] = (sampler >> (3 * i)) & 7u;
+  k.min_img_filter = (sampler >> CLP_TEXKEY_MIN_IMG_SHIFT) & 1u;
+  k.mag_img_filter = (sampler >> CLP_TEXKEY_MAG_IMG_SHIFT) & 1u;
+  k.min_mip_filter = (sampler >> CLP_TEXKEY_MIN_MIP_SHIFT) & 3u;
+  k.compare_mode = (sampler >> CLP_TEXKEY_COMPARE_MODE_SHIFT) & 1u;
+  k.compare_func = (sampler >> CLP_TEXKEY_COMPARE_FUNC_SHIFT) & 7u;
+  k.unnormalized_coords = (sampler >> CLP_TEXKEY_UNNORMALIZED_SHIFT) & 1u;
+  k.seamless_cube_map = (sampler >> CLP_TEXKEY_SEAMLESS_SHIFT) & 1u;
+  return k;
+}
+
 // The lane-parallel path of clp_tex_sample (after the target predicates it uses).
 #include "sampling_vec.h"
 
@@ -247,12 +292,10 @@ float4 clp_sample_lane(global const ClpTexView* v, global const uchar* data,
   return clp_view_swizzle(v, r);
 }
 
-void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, int lod_mode,
-                    const ClpTexCoords* c, vf* out) {
-#if CLP_LANES > 1 && !defined(CLP_TEX_PER_LANE)
-  if (clp_tex_sample_vec(view, data, smp, target, lod_mode, c, out)) return;
-#endif
+// clp_tex_sample lane by lane.
+void clp_tex_sample_lanes(global const ClpTexView* view, global const uchar* data,
+                          global const ClpSamplerState* smp, int target, int lod_mode,
+                          const ClpTexCoords* c, vf* out) {
   CLP_UNPACK(int, c->mask, mk);
   float r[4][CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -270,6 +313,40 @@ void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
   for (int k = 0; k < 4; ++k)
     out[k] = CLP_PACK(r[k]);
 }
+
+// clp_tex_sample where `key` is the state of `view` and `smp`. Inlined into each call,
+// so that a key of constants specialises the lane-parallel path there.
+__attribute__((always_inline)) void clp_tex_sample_keyed(
+    global const ClpTexView* view, global const uchar* data, global const ClpSamplerState* smp,
+    int target, int lod_mode, const ClpTexCoords* c, vf* out, ClpTexKey key) {
+#if CLP_LANES > 1 && !defined(CLP_TEX_PER_LANE)
+  if (clp_tex_sample_vec(view, data, smp, &key, target, lod_mode, c, out)) return;
+#endif
+  clp_tex_sample_lanes(view, data, smp, target, lod_mode, c, out);
+}
+
+void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
+                    global const ClpSamplerState* smp, int target, int lod_mode,
+                    const ClpTexCoords* c, vf* out) {
+  clp_tex_sample_keyed(view, data, smp, target, lod_mode, c, out, clp_tex_key_read(view, smp));
+}
+
+// The sampling calls of generated code, for view unit `vu` and sampler unit `su`: in a
+// specialised tile program whose key holds the units' words (CLP_TILE_VIEW_WORD and
+// CLP_TILE_SAMPLER_WORD, tile_variant.cpp), with those constants; elsewhere with the
+// descriptors' state. The key is made from the same descriptors that the draws of the
+// program bind, so both give the same results.
+#ifdef CLP_TILE_KEY
+#define CLP_TEX_SAMPLE(vu, su, view, data, smp, target, lod_mode, c, out)                    \
+  (CLP_TILE_VIEW_WORD(vu) != CLP_TEX_UNKEYED && CLP_TILE_SAMPLER_WORD(su) != CLP_TEX_UNKEYED \
+       ? clp_tex_sample_keyed(                                                               \
+             view, data, smp, target, lod_mode, c, out,                                      \
+             clp_tex_key_words(CLP_TILE_VIEW_WORD(vu), CLP_TILE_SAMPLER_WORD(su)))           \
+       : clp_tex_sample(view, data, smp, target, lod_mode, c, out))
+#else
+#define CLP_TEX_SAMPLE(vu, su, view, data, smp, target, lod_mode, c, out) \
+  clp_tex_sample(view, data, smp, target, lod_mode, c, out)
+#endif
 
 // ---------------------------------------------------------------------------------
 // Texel fetch

@@ -99,6 +99,25 @@ typedef struct {
 #undef CLP_SA_U32
 #undef CLP_SA_F32
 
+// The state of one sampling unit (a view and a sampler) that decides how sampling runs,
+// in two words: what a specialised tile program compiles in (tile_variant.cpp packs
+// them, clp_tex_key_words in sampling.h unpacks them). Everything else (sizes, levels,
+// level of detail bias and clamps, border colour) stays in the descriptors.
+//   view word:    format (bits 0..15), swizzle r, g, b, a (3 bits each from bit 16)
+//   sampler word: wrap s, t, r (3 bits each from bit 0), min_img_filter (bit 9),
+//                 mag_img_filter (10), min_mip_filter (11..12), compare_mode (13),
+//                 compare_func (14..16), unnormalized_coords (17), seamless_cube_map (18)
+// Neither word can be CLP_TEX_UNKEYED, which stands for a unit read from its descriptors.
+#define CLP_TEXKEY_SWIZZLE_SHIFT 16
+#define CLP_TEXKEY_MIN_IMG_SHIFT 9
+#define CLP_TEXKEY_MAG_IMG_SHIFT 10
+#define CLP_TEXKEY_MIN_MIP_SHIFT 11
+#define CLP_TEXKEY_COMPARE_MODE_SHIFT 13
+#define CLP_TEXKEY_COMPARE_FUNC_SHIFT 14
+#define CLP_TEXKEY_UNNORMALIZED_SHIFT 17
+#define CLP_TEXKEY_SEAMLESS_SHIFT 18
+#define CLP_TEX_UNKEYED 0xffffffffu
+
 // TGSI texture targets (tgsi.md §6.2 numbering) of the device functions below, also used
 // by host code that models them (the reference sampler of the tests).
 #define CLP_TGSI_TEX_BUFFER 0

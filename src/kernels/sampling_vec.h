@@ -460,10 +460,11 @@ void clp_vcube_st(vi face, vf x, vf y, vf z, vf* u, vf* v) {
   *v = 0.5f * (tc * inv + 1.0f);
 }
 
-// clp_tex_sample for every lane at once, or false where the per-lane path must run.
+// clp_tex_sample for every lane at once, or false where the per-lane path must run. The
+// format, swizzle, wraps, filters and compare come from `key` (the state of v and smp).
 CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const uchar* data,
-                                        global const ClpSamplerState* smp, int target, int lod_mode,
-                                        const ClpTexCoords* c, vf* out) {
+                                        global const ClpSamplerState* smp, const ClpTexKey* key,
+                                        int target, int lod_mode, const ClpTexCoords* c, vf* out) {
   const bool rect = clp_target_is_rect(target), cube = clp_target_is_cube(target);
   const bool array = clp_target_is_array(target);
   if (clp_target_dims(target) == 1 || target == CLP_TGSI_TEX_2D_MSAA ||
@@ -472,17 +473,17 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   }
   ClpVTexCall k;
   k.three_d = target == CLP_TGSI_TEX_3D;
-  k.fmt = v->format;
+  k.fmt = key->format;
   k.d = clp_format_desc(k.fmt);
-  k.shadow = clp_target_is_shadow(target) && smp->compare_mode != 0u;
-  k.compare_func = smp->compare_func;
+  k.shadow = clp_target_is_shadow(target) && key->compare_mode != 0u;
+  k.compare_func = key->compare_func;
   k.bytes = k.shadow ? clp_vtex_depth_bytes(k.fmt) : clp_vtex_format_bytes(k.fmt);
   if (k.bytes == 0u) return false;
   k.rgba8 = !k.shadow && clp_vtex_rgba8_layout(&k.d, k.byte_shift, &k.srgb);
-  k.seamless = cube && smp->seamless_cube_map;
-  k.wrap_s = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : smp->wrap[0];
-  k.wrap_t = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : smp->wrap[1];
-  k.wrap_r = smp->wrap[2];
+  k.seamless = cube && key->seamless_cube_map;
+  k.wrap_s = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : key->wrap[0];
+  k.wrap_t = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : key->wrap[1];
+  k.wrap_r = key->wrap[2];
   if (!clp_wrap_stays_inside(k.wrap_s) || !clp_wrap_stays_inside(k.wrap_t)) return false;
   if (k.three_d && !clp_wrap_stays_inside(k.wrap_r)) return false;
   const vi mask = c->mask;
@@ -527,7 +528,7 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
     layer += CLP_AS_VU(clamp(CLP_F2I_FLOOR(lf + 0.5f), 0, top_layer));
     layer_max += (uint)top_layer;
   }
-  k.normalized = !rect && !smp->unnormalized_coords;
+  k.normalized = !rect && !key->unnormalized_coords;
   const uint base = v->first_level;
   // The level of detail (clp_tex_point, clp_tex_lambda).
   vf lambda;
@@ -553,8 +554,8 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   lambda = fmin(fmax(lambda, smp->min_lod), smp->max_lod);
   // Magnification per lane; the filter must be one for all lanes that take part.
   const vi mag = ~(lambda > 0.0f);
-  const bool lin_mag = smp->mag_img_filter == CLP_FILTER_LINEAR;
-  const bool lin_min = smp->min_img_filter == CLP_FILTER_LINEAR;
+  const bool lin_mag = key->mag_img_filter == CLP_FILTER_LINEAR;
+  const bool lin_min = key->min_img_filter == CLP_FILTER_LINEAR;
   k.linear = lin_min;
   if (lin_mag != lin_min) {
     if (!any(mask & ~mag)) {
@@ -565,7 +566,7 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   }
   // Levels (relative to the first) and the weight of the second, per lane.
   const int top = v->last_level > base ? (int)(v->last_level - base) : 0;
-  const uint mip = rect ? CLP_MIP_NONE : smp->min_mip_filter;
+  const uint mip = rect ? CLP_MIP_NONE : key->min_mip_filter;
   vi l0 = (vi)(0), l1 = (vi)(0);
   vf frac = (vf)(0.0f);
   if (mip == CLP_MIP_NEAREST) {
@@ -603,7 +604,7 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
       r[a] = select(r[a], mix(r[a], r1[a], frac), frac > 0.0f);
   }
   for (int a = 0; a < 4; ++a)
-    out[a] = select((vf)(0.0f), clp_vtex_swizzle(v->swizzle[a], r), mask);
+    out[a] = select((vf)(0.0f), clp_vtex_swizzle(key->swizzle[a], r), mask);
   return true;
 }
 

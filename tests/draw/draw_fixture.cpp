@@ -70,6 +70,10 @@ StageBinding DrawFixture::passthrough_vs(uint32_t n) {
 }
 
 StageBinding DrawFixture::varying_fs(int interp) {
+  return stage(varying_fs_code(interp), "tile.cl", 1, 1);
+}
+
+GeneratedCode DrawFixture::varying_fs_code(int interp) {
   GeneratedCode c;
   c.prelude =
       "#define CLP_STAGE_FRAGMENT 1\n#define CLP_LANES " +
@@ -94,7 +98,7 @@ StageBinding DrawFixture::varying_fs(int interp) {
       "    io->out[0][ch] = io->in[0][ch];\n"
       "  }\n"
       "}\n";
-  return stage(c, "tile.cl", 1, 1);
+  return c;
 }
 
 StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body) {

@@ -48,6 +48,7 @@ class DrawFixture {
   // FS: OUT[0] = input register 0 with TGSI interpolation `interp`; the input's link
   // is set by the test in DrawSetup::fs_links.
   frontend::draw::StageBinding varying_fs(int interp = 2);
+  frontend::draw::GeneratedCode varying_fs_code(int interp = 2);  // its program text
   // A fragment stage from a hand-written body of clp_shader_main (the register file and
   // the facts the compiler would give): colour_regs[i] = OUT register of COLOR[i].
   struct FsSpec {

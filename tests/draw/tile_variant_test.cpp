@@ -10,33 +10,14 @@
 
 #include "draw/draw_fixture.h"
 #include "frontend/draw/tile_variant.h"
+#include "support/scoped_env.h"
+#include "support/test_device.h"
 
 using namespace clpipe;
 using namespace clpipe::test;
 using namespace clpipe::frontend::draw;
 
 namespace {
-
-// Sets an environment variable for the scope (DrawPipeline reads CLPIPE_TILE_VARIANTS
-// when it is made).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      setenv(name_, old_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
 
 ClpRasterParams sample_params() {
   ClpRasterParams rp{};
@@ -104,6 +85,94 @@ TEST_CASE("tile variant keys hold the compiled-in state and nothing else", "[dra
   CHECK(d.find("r == 0u ? " + std::to_string(a.rt[0].format) + "u") != std::string::npos);
 }
 
+TEST_CASE("tile variant keys hold the textures' sampling state", "[draw][variants][tex]") {
+  const ClpRasterParams rp = sample_params();
+  ClpTexView views[2] = {};
+  ClpSamplerState samplers[2] = {};
+  for (ClpTexView& v : views) {
+    v.format = uint32_t(Format::R8G8B8A8_UNORM);
+    v.target = CLP_TEXTARGET_2D;
+    v.width = v.height = 64;
+    v.depth = v.layers = 1;
+    v.last_level = 6;
+    for (uint32_t c = 0; c < 4; ++c)
+      v.swizzle[c] = c;
+  }
+  for (ClpSamplerState& s : samplers) {
+    s.min_img_filter = s.mag_img_filter = CLP_FILTER_LINEAR;
+    s.min_mip_filter = CLP_MIP_LINEAR;
+    s.max_lod = 1000.0f;
+  }
+  const FsTextures tex{views, 2, samplers, 2};
+  const TileVariantKey k = tile_variant_key(rp, tex);
+  CHECK_FALSE(k == tile_variant_key(rp));
+
+  // What sampling reads at run time: the same key.
+  auto same = [&](auto change) {
+    ClpTexView v[2] = {views[0], views[1]};
+    ClpSamplerState s[2] = {samplers[0], samplers[1]};
+    change(v[1], s[1]);
+    return tile_variant_key(rp, FsTextures{v, 2, s, 2}) == k;
+  };
+  CHECK(same([](ClpTexView& v, ClpSamplerState&) { v.width = 17; }));
+  CHECK(same([](ClpTexView& v, ClpSamplerState&) { v.first_level = 2; }));
+  CHECK(same([](ClpTexView& v, ClpSamplerState&) { v.level_offset[1] = 4096; }));
+  CHECK(same([](ClpTexView& v, ClpSamplerState&) { v.data_size = 99; }));
+  CHECK(same([](ClpTexView&, ClpSamplerState& s) { s.lod_bias = 0.5f; }));
+  CHECK(same([](ClpTexView&, ClpSamplerState& s) { s.min_lod = 1.0f; }));
+  CHECK(same([](ClpTexView&, ClpSamplerState& s) { s.border_color[0] = 7; }));
+  // What it compiles in: another key.
+  CHECK_FALSE(same([](ClpTexView& v, ClpSamplerState&) { v.format = uint32_t(Format::R8_UNORM); }));
+  CHECK_FALSE(same([](ClpTexView& v, ClpSamplerState&) { v.swizzle[3] = 5; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.wrap[1] = CLP_WRAP_MIRROR_REPEAT; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.min_img_filter = 0; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.mag_img_filter = 0; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.min_mip_filter = CLP_MIP_NONE; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.compare_mode = 1; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.compare_func = 3; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.unnormalized_coords = 1; }));
+  CHECK_FALSE(same([](ClpTexView&, ClpSamplerState& s) { s.seamless_cube_map = 1; }));
+
+  // A field that does not fit its word leaves the unit to its descriptors, like no unit.
+  ClpSamplerState odd[2] = {samplers[0], samplers[1]};
+  odd[1].wrap[0] = 9;
+  const TileVariantKey ko = tile_variant_key(rp, FsTextures{views, 2, odd, 2});
+  CHECK(ko.sampler_word[1] == CLP_TEX_UNKEYED);
+  CHECK(ko.sampler_word[0] == k.sampler_word[0]);
+  CHECK(tile_variant_key(rp, FsTextures{views, 2, odd, 1}) == ko);
+
+  // The program text carries the words.
+  const std::string d = tile_variant_defines(k);
+  CHECK(d.find("#define CLP_TILE_VIEW_WORD(u) ((u) == 0u ? " + std::to_string(k.view_word[0]) +
+               "u : (u) == 1u ? ") != std::string::npos);
+  CHECK(d.find("#define CLP_TILE_SAMPLER_WORD(u) ((u) == 0u ? " +
+               std::to_string(k.sampler_word[0]) + "u") != std::string::npos);
+  CHECK(tile_variant_defines(tile_variant_key(rp))
+            .find("#define CLP_TILE_VIEW_WORD(u) (CLP_TEX_UNKEYED)") != std::string::npos);
+}
+
+TEST_CASE("tile variants key textures only for shaders with few sampling calls",
+          "[draw][variants][tex]") {
+  DrawFixture fx;
+  const ClpRasterParams rp = sample_params();
+  ClpTexView rgba8{}, r8{};
+  rgba8.format = uint32_t(Format::R8G8B8A8_UNORM);
+  r8.format = uint32_t(Format::R8_UNORM);
+  ClpSamplerState smp{};
+  for (uint32_t calls : {kMaxKeyedSampleCalls, kMaxKeyedSampleCalls + 1}) {
+    INFO(calls << " sampling calls");
+    TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, calls});
+    const runtime::ProgramRef a =
+        v.select(rp, FsTextures{&rgba8, 1, &smp, 1}, 1, TileVariantMode::kAlways);
+    const runtime::ProgramRef b =
+        v.select(rp, FsTextures{&r8, 1, &smp, 1}, 1, TileVariantMode::kAlways);
+    CHECK(a != v.generic());
+    const bool keyed = calls <= kMaxKeyedSampleCalls;
+    CHECK((a != b) == keyed);
+    CHECK(v.built() == (keyed ? 2u : 1u));
+  }
+}
+
 TEST_CASE("tile variants: one program per key, built when due, at most kMaxVariants",
           "[draw][variants]") {
   DrawFixture fx;
@@ -114,38 +183,43 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   REQUIRE(generic == fs.program);
   const ClpRasterParams rp = sample_params();
 
-  CHECK(v.select(rp, 1, TileVariantMode::kGeneric) == generic);
+  CHECK(v.select(rp, {}, 1, TileVariantMode::kGeneric) == generic);
   // auto: the generic program in the first scene that draws with a key, however often;
   // the second starts the variant's build, and the generic program draws until it is done.
-  CHECK(v.select(rp, 1, TileVariantMode::kAuto) == generic);
-  CHECK(v.select(rp, 1, TileVariantMode::kAuto) == generic);
+  CHECK(v.select(rp, {}, 1, TileVariantMode::kAuto) == generic);
+  CHECK(v.select(rp, {}, 1, TileVariantMode::kAuto) == generic);
   CHECK(v.built() == 0);
-  runtime::ProgramRef p = v.select(rp, 2, TileVariantMode::kAuto);
+  runtime::ProgramRef p = v.select(rp, {}, 2, TileVariantMode::kAuto);
   CHECK(p == generic);
   // A build done mid-scene: the scene's later draws keep the generic program (one program
   // per key and scene); the next scene takes the variant.
   v.wait_for_builds();
-  CHECK(v.select(rp, 2, TileVariantMode::kAuto) == generic);
+  CHECK(v.select(rp, {}, 2, TileVariantMode::kAuto) == generic);
   CHECK(v.built() == 0);
-  p = v.select(rp, 3, TileVariantMode::kAuto);
+  p = v.select(rp, {}, 3, TileVariantMode::kAuto);
   CHECK(p != generic);
-  CHECK(v.select(rp, 3, TileVariantMode::kAuto) == p);
+  CHECK(v.select(rp, {}, 3, TileVariantMode::kAuto) == p);
   CHECK(v.built() == 1);
-  CHECK(v.select(rp, 2, TileVariantMode::kGeneric) == generic);
+  CHECK(v.select(rp, {}, 2, TileVariantMode::kGeneric) == generic);
 
   // Equal state, or a change outside the key: the same program, nothing built.
   ClpRasterParams same = rp;
   same.blend_color[1] = 0.25f;
   same.stencil_ref[0] = 3;
   same.rt[0].offset = 256;
-  CHECK(v.select(same, 3, TileVariantMode::kAlways) == p);
-  CHECK(v.select(same, 4, TileVariantMode::kAuto) == p);
+  CHECK(v.select(same, {}, 3, TileVariantMode::kAlways) == p);
+  CHECK(v.select(same, {}, 4, TileVariantMode::kAuto) == p);
+  // Textures of a shader that samples none are not looked at.
+  ClpTexView view{};
+  view.format = uint32_t(Format::R8_UNORM);
+  ClpSamplerState smp{};
+  CHECK(v.select(same, FsTextures{&view, 1, &smp, 1}, 4, TileVariantMode::kAlways) == p);
   CHECK(v.built() == 1);
 
   // always: a new key is built at its first draw.
   ClpRasterParams other = rp;
   other.depth_func = uint32_t(CompareFunc::GREATER);
-  const runtime::ProgramRef q = v.select(other, 5, TileVariantMode::kAlways);
+  const runtime::ProgramRef q = v.select(other, {}, 5, TileVariantMode::kAlways);
   CHECK(q != p);
   CHECK(q != generic);
   CHECK(v.built() == 2);
@@ -155,7 +229,7 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   for (uint32_t mask = 0; mask < 15; ++mask) {
     ClpRasterParams c = rp;
     c.rt[0].colormask = mask;
-    const runtime::ProgramRef r = v.select(c, 6, TileVariantMode::kAlways);
+    const runtime::ProgramRef r = v.select(c, {}, 6, TileVariantMode::kAlways);
     if (mask + 2 < TileVariants::kMaxVariants) {
       CHECK(r != generic);
       programs.insert(r.get());

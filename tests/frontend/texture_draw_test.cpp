@@ -8,7 +8,9 @@
 
 #include <cstring>
 
+#include "frontend/context_impl.h"
 #include "frontend/frontend_util.h"
+#include "support/scoped_env.h"
 
 using namespace clpipe;
 using namespace clpipe::test;
@@ -235,4 +237,70 @@ TEST_CASE("textures: the vertex stage samples with explicit LOD (TXL)", "[fronte
   // Level 1 is 4x4: (0.375, 0.625) * 4 = (1.5, 2.5) -> texel (1, 2).
   CHECK(px[0] == texel(1, 2, 1, 0));
   CHECK(px[kSize * kSize - 1] == texel(1, 2, 1, 0));
+}
+
+TEST_CASE("textures: the draws of one scene sample views of their own formats",
+          "[frontend][draw][tex][variants]") {
+  // Specialised tile programs compile in the format and swizzle of each draw's views: two
+  // draws of one shader in one scene, one sampling RGBA8 and one R8 (swizzled), must each
+  // get the program of their own view.
+  ScopedEnv env("CLPIPE_TILE_VARIANTS", "always");
+  TexScene s;
+  auto byte = [](uint32_t x, uint32_t y, uint32_t c) { return uint8_t(31 * x + 7 * y + 50 * c); };
+  ResourceRef rgba = create(make_templ(TextureTarget::TEXTURE_2D, Format::R8G8B8A8_UNORM, kSize,
+                                       kSize, 1, 1, 0, Bind::SAMPLER_VIEW));
+  ResourceRef r8 = create(make_templ(TextureTarget::TEXTURE_2D, Format::R8_UNORM, kSize, kSize, 1,
+                                     1, 0, Bind::SAMPLER_VIEW));
+  std::vector<uint8_t> rgba_data, r8_data;
+  for (uint32_t y = 0; y < kSize; ++y) {
+    for (uint32_t x = 0; x < kSize; ++x) {
+      for (uint32_t c = 0; c < 4; ++c)
+        rgba_data.push_back(byte(x, y, c));
+      r8_data.push_back(byte(x, y, 3));
+    }
+  }
+  write_box(*s.ctx, rgba, 0, make_box_2d(0, 0, kSize, kSize), rgba_data);
+  write_box(*s.ctx, r8, 0, make_box_2d(0, 0, kSize, kSize), r8_data);
+  SamplerViewTemplate vt;
+  vt.format = Format::R8G8B8A8_UNORM;
+  const SamplerViewHandle rgba_view = s.ctx->create_sampler_view(rgba, vt).value();
+  vt.format = Format::R8_UNORM;
+  vt.swizzle_g = Swizzle::X;  // (r, r, 0, 1)
+  const SamplerViewHandle r8_view = s.ctx->create_sampler_view(r8, vt).value();
+
+  // The left half of the window, then the right half; texture coordinates follow NDC.
+  const float v[] = {-1, -1, 0,    0, 0,  -1, 0.5f, 0, -1, 1,  0,    1, 0, -1, 0.5f, 0,
+                     0,  1,  0.5f, 1, -1, 1,  0,    1, 0,  -1, 0.5f, 0, 1, -1, 1,    0,
+                     0,  1,  0.5f, 1, 1,  -1, 1,    0, 1,  1,  1,    1, 0, 1,  0.5f, 1};
+  ResourceRef vbuf = create_buffer(sizeof(v));
+  REQUIRE(s.ctx->buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
+  VertexBuffer vb;
+  vb.stride = 16;
+  vb.buffer = vbuf;
+  REQUIRE(s.ctx->set_vertex_buffers(0, {vb}).is_ok());
+  auto& impl = dynamic_cast<frontend::ContextImpl&>(*s.ctx);
+  const uint64_t scenes = impl.scene_counters().scenes;
+  REQUIRE(s.ctx->set_sampler_views(ShaderType::FRAGMENT, 0, {rgba_view}).is_ok());
+  REQUIRE(s.ctx->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{0, 6, 0}}).is_ok());
+  REQUIRE(s.ctx->set_sampler_views(ShaderType::FRAGMENT, 0, {r8_view}).is_ok());
+  REQUIRE(s.ctx->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{6, 6, 0}}).is_ok());
+  const auto bytes = read_box(*s.ctx, s.rt, 0, make_box_2d(0, 0, kSize, kSize));
+  CHECK(impl.scene_counters().scenes == scenes + 1);  // both draws in one scene
+  std::vector<std::array<float, 4>> px(kSize * kSize);
+  std::memcpy(px.data(), bytes.data(), bytes.size());
+  for (uint32_t y = 0; y < kSize; ++y) {
+    for (uint32_t x = 0; x < kSize; ++x) {
+      INFO("pixel " << x << "," << y);
+      std::array<float, 4> want;
+      if (x < kSize / 2) {
+        for (uint32_t c = 0; c < 4; ++c)
+          want[c] = float(byte(x, y, c)) / 255.0f;
+      } else {
+        const float r = float(byte(x, y, 3)) / 255.0f;
+        want = {r, r, 0.0f, 1.0f};
+      }
+      for (uint32_t c = 0; c < 4; ++c)
+        CHECK(px[y * kSize + x][c] == Approx(want[c]).margin(1e-6));
+    }
+  }
 }

@@ -80,6 +80,7 @@ struct EmittedShader {
   std::string body;                   // #includes of the shader library and the functions
   std::vector<ResourceParam> params;  // CLP_RESOURCE_PARAMS, in order
   bool uses_fp64 = false;             // the program needs cl_khr_fp64
+  uint32_t sample_calls = 0;          // CLP_TEX_SAMPLE calls in the body (sampling.h)
 };
 
 // Throws CompileError (line:column of the offending instruction or declaration) for what

@@ -588,6 +588,7 @@ EmittedShader Emitter::run() {
   out.lanes = lanes_;
   out.params = params_;
   out.uses_fp64 = uses_fp64_code_;
+  out.sample_calls = sample_calls_;
   out.prelude = prelude();
   std::string& b = out.body;
   b += "#include \"shader_lib.h\"\n";

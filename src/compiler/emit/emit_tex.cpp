@@ -130,8 +130,8 @@ std::vector<uint32_t> Emitter::units(const Instruction& inst, unsigned s, RegFil
 
 // Runs `call_fmt` once per (view, sampler) candidate and merges the results into the
 // four result channels, then writes the destination. In call_fmt, $V is the view
-// descriptor, $D the texel data, $S the sampler descriptor, $M the lane mask, $R the
-// result array.
+// descriptor, $D the texel data, $S the sampler descriptor, $U the view and sampler unit
+// numbers (for CLP_TEX_SAMPLE, sampling.h), $M the lane mask, $R the result array.
 void Emitter::tex_dispatch(const Instruction& inst, unsigned view_src, int sampler_src,
                            const std::string& call_fmt) {
   const RegFile view_file = inst.src[view_src].reg.file;
@@ -163,7 +163,10 @@ void Emitter::tex_dispatch(const Instruction& inst, unsigned view_src, int sampl
       };
       subst("$V", "&clp_views[" + std::to_string(v) + "]");
       subst("$D", "clp_tx" + std::to_string(v));
-      subst("$S", "&clp_samplers[" + std::to_string(classic ? v : smp) + "]");
+      const uint32_t sampler = classic ? v : smp;
+      if (call.find("$U") != std::string::npos) ++sample_calls_;
+      subst("$U", std::to_string(v) + ", " + std::to_string(sampler));
+      subst("$S", "&clp_samplers[" + std::to_string(sampler) + "]");
       subst("$M", mk);
       subst("$R", res);
       line("if (CLP_ANY(" + mk + ")) {");
@@ -325,7 +328,7 @@ void Emitter::tex_classic(const Instruction& inst) {
     return;
   }
   tex_dispatch(inst, samp, int(samp),
-               tc + ".mask = $M; clp_tex_sample($V, $D, $S, " + tgt(target) + ", " +
+               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + tgt(target) + ", " +
                    std::to_string(mode) + ", &" + tc + ", $R)");
 }
 
@@ -453,7 +456,7 @@ void Emitter::tex_sample_family(const Instruction& inst) {
     return;
   }
   tex_dispatch(inst, 1, 2,
-               tc + ".mask = $M; clp_tex_sample($V, $D, $S, " + tgt(target) + ", " +
+               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + tgt(target) + ", " +
                    std::to_string(mode) + ", &" + tc + ", $R)");
 }
 

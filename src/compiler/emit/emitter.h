@@ -237,6 +237,7 @@ class Emitter {
   bool uses_int64_code_ = false;
   bool uses_sampling_ = false;
   bool uses_images_ = false;
+  uint32_t sample_calls_ = 0;  // CLP_TEX_SAMPLE calls emitted
 
   std::vector<Construct> constructs_;
   std::vector<uint32_t> call_stack_;  // BGNSUB instructions being inlined

@@ -240,8 +240,9 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
       const ClpRasterParams rp = make_raster_params(units > 1 ? layer_setup(s, u) : s);
       if (rps_.empty() || std::memcmp(&rps_.back(), &rp, sizeof(rp)) != 0) rps_.push_back(rp);
       dp.raster_index = uint32_t(rps_.size() - 1);
-      last_tile_ = s.fs.tile_variants ? s.fs.tile_variants->select(rp, scene_serial_, tile_mode_)
-                                      : s.fs.program;
+      last_tile_ = s.fs.tile_variants
+                       ? s.fs.tile_variants->select(rp, fs_textures(s), scene_serial_, tile_mode_)
+                       : s.fs.program;
     }
     dps_.push_back(dp);
     unit_tile_.push_back(last_tile_);
@@ -256,6 +257,23 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
                       units * records_per_prim(s, info.mode);
   scene_scratch_ += scratch_bytes(s, info.mode, range.count, info.instance_count);
   draws_.push_back(std::move(r));
+}
+
+FsTextures DrawPipeline::fs_textures(const DrawSetup& s) const {
+  FsTextures t;
+  if (s.fs.info_index >= tables_.infos.size()) return t;
+  // The counts are what the tables hold from the bases on; TileVariants looks at the
+  // shader's own units only.
+  const ClpResourceInfo& ri = tables_.infos[s.fs.info_index];
+  if (ri.view_base < tables_.views.size()) {
+    t.views = &tables_.views[ri.view_base];
+    t.num_views = uint32_t(tables_.views.size() - ri.view_base);
+  }
+  if (ri.sampler_base < tables_.samplers.size()) {
+    t.samplers = &tables_.samplers[ri.sampler_base];
+    t.num_samplers = uint32_t(tables_.samplers.size() - ri.sampler_base);
+  }
+  return t;
 }
 
 void DrawPipeline::clear_scene() {

@@ -310,6 +310,9 @@ class DrawPipeline {
   void bin_and_shade(const SceneTables& t);
   // Whether units a and b can share a tile-pass launch.
   bool same_run(uint32_t a, uint32_t b) const;
+  // The views and samplers of s's fragment stage in the tables (bound by bind_stages):
+  // what its tile program may compile in.
+  FsTextures fs_textures(const DrawSetup& s) const;
   // Forgets the recorded scene.
   void clear_scene();
   // counters[word] += total[0] * factor on the device.

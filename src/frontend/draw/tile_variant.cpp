@@ -15,6 +15,11 @@ namespace clpipe::frontend::draw {
 static_assert(std::has_unique_object_representations_v<TileVariantKey>,
               "TileVariantKey must have no padding: equality and hash read its bytes");
 
+TileVariantKey::TileVariantKey() {
+  std::fill(std::begin(view_word), std::end(view_word), CLP_TEX_UNKEYED);
+  std::fill(std::begin(sampler_word), std::end(sampler_word), CLP_TEX_UNKEYED);
+}
+
 bool TileVariantKey::operator==(const TileVariantKey& o) const {
   return std::memcmp(this, &o, sizeof(*this)) == 0;
 }
@@ -28,8 +33,44 @@ size_t TileVariantKeyHash::operator()(const TileVariantKey& k) const {
   return size_t(h);
 }
 
-TileVariantKey tile_variant_key(const ClpRasterParams& rp) {
+namespace {
+
+// The words of sampling_abi.h, or CLP_TEX_UNKEYED where a field does not fit its bits
+// (such a unit is read from its descriptors, as by the generic program).
+uint32_t view_word(const ClpTexView& v) {
+  if (v.format > 0xffffu) return CLP_TEX_UNKEYED;
+  uint32_t w = v.format;
+  for (uint32_t i = 0; i < 4; ++i) {
+    if (v.swizzle[i] > 7u) return CLP_TEX_UNKEYED;
+    w |= v.swizzle[i] << (CLP_TEXKEY_SWIZZLE_SHIFT + 3 * i);
+  }
+  return w;
+}
+
+uint32_t sampler_word(const ClpSamplerState& s) {
+  const bool fits = s.wrap[0] <= 7u && s.wrap[1] <= 7u && s.wrap[2] <= 7u &&
+                    s.min_img_filter <= 1u && s.mag_img_filter <= 1u && s.min_mip_filter <= 3u &&
+                    s.compare_mode <= 1u && s.compare_func <= 7u && s.unnormalized_coords <= 1u &&
+                    s.seamless_cube_map <= 1u;
+  if (!fits) return CLP_TEX_UNKEYED;
+  return s.wrap[0] | s.wrap[1] << 3 | s.wrap[2] << 6 |
+         s.min_img_filter << CLP_TEXKEY_MIN_IMG_SHIFT |
+         s.mag_img_filter << CLP_TEXKEY_MAG_IMG_SHIFT |
+         s.min_mip_filter << CLP_TEXKEY_MIN_MIP_SHIFT |
+         s.compare_mode << CLP_TEXKEY_COMPARE_MODE_SHIFT |
+         s.compare_func << CLP_TEXKEY_COMPARE_FUNC_SHIFT |
+         s.unnormalized_coords << CLP_TEXKEY_UNNORMALIZED_SHIFT |
+         s.seamless_cube_map << CLP_TEXKEY_SEAMLESS_SHIFT;
+}
+
+}  // namespace
+
+TileVariantKey tile_variant_key(const ClpRasterParams& rp, const FsTextures& tex) {
   TileVariantKey k;
+  for (uint32_t u = 0; u < tex.num_views && u < kKeyedTexUnits; ++u)
+    k.view_word[u] = view_word(tex.views[u]);
+  for (uint32_t u = 0; u < tex.num_samplers && u < kKeyedTexUnits; ++u)
+    k.sampler_word[u] = sampler_word(tex.samplers[u]);
   k.rast_flags = rp.flags & kTileKeyRastFlags;
   k.zs_format = uint16_t(rp.zs_format);
   k.nr_cbufs = uint8_t(std::min<uint32_t>(rp.nr_cbufs, CLP_MAX_RTS));
@@ -65,6 +106,20 @@ std::string rt_function(const char* field, const TileVariantKey& key, Get get) {
   for (uint32_t i = 0; i < key.nr_cbufs; ++i)
     s += "r == " + std::to_string(i) + "u ? " + std::to_string(get(key.rt[i])) + "u : ";
   s += "0u; }\n";
+  return s;
+}
+
+// "#define CLP_TILE_<name>(u) ((u) == 0u ? w0 : ... : CLP_TEX_UNKEYED)": u is a literal
+// at every sampling call of the generated code (CLP_TEX_SAMPLE).
+std::string unit_words(const char* name, const uint32_t (&words)[kKeyedTexUnits]) {
+  std::string s = "#define CLP_TILE_";
+  s += name;
+  s += "(u) (";
+  for (uint32_t u = 0; u < kKeyedTexUnits; ++u) {
+    if (words[u] == CLP_TEX_UNKEYED) continue;
+    s += "(u) == " + std::to_string(u) + "u ? " + std::to_string(words[u]) + "u : ";
+  }
+  s += "CLP_TEX_UNKEYED)\n";
   return s;
 }
 
@@ -108,6 +163,8 @@ std::string tile_variant_defines(const TileVariantKey& key) {
   s += rt_function("alpha_func", key, [](const Rt& r) { return r.alpha_func; });
   s += rt_function("alpha_src", key, [](const Rt& r) { return r.alpha_src; });
   s += rt_function("alpha_dst", key, [](const Rt& r) { return r.alpha_dst; });
+  s += unit_words("VIEW_WORD", key.view_word);
+  s += unit_words("SAMPLER_WORD", key.sampler_word);
   return s;
 }
 
@@ -119,15 +176,20 @@ TileVariantMode tile_variant_mode_from_env() {
   return TileVariantMode::kAuto;
 }
 
-TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code)
+TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling)
     : cache_(cache),
       code_(std::move(code)),
+      keyed_views_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.views : 0),
+      keyed_samplers_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.samplers : 0),
       generic_(build_stage_program(cache, code_, "tile.cl")) {}
 
-runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, uint64_t scene,
-                                         TileVariantMode mode) {
+runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsTextures& tex,
+                                         uint64_t scene, TileVariantMode mode) {
   if (mode == TileVariantMode::kGeneric) return generic_;
-  const TileVariantKey key = tile_variant_key(rp);
+  FsTextures own = tex;
+  own.num_views = std::min(tex.num_views, keyed_views_);
+  own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
+  const TileVariantKey key = tile_variant_key(rp, own);
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = entries_.find(key);
   if (it == entries_.end()) {

@@ -1,8 +1,10 @@
 // Variants of a fragment shader's tile program (tile.cl) with hot draw state compiled in
 // (performance.md §5.4): the colour buffers' formats and blending, the depth/stencil
-// format and tests, the alpha test and the rasterizer flags become constants, so that
-// the device compiler folds the per-fragment switches over them away. State outside the
-// key (stencil values, blend colour, scissor, targets' addresses, ...) stays a run-time
+// format and tests, the alpha test, the rasterizer flags and the sampling state of the
+// shader's textures (view format and swizzle, wraps, filters, depth compare) become
+// constants, so that the device compiler folds the per-fragment and per-sample switches
+// over them away. State outside the key (stencil values, blend colour, scissor, targets'
+// and textures' addresses and sizes, level-of-detail clamps, ...) stays a run-time
 // parameter, so changing it never builds a program.
 //
 // Producer: DrawPipeline::record picks a draw's program (select) when it derives the
@@ -23,9 +25,25 @@
 
 #include "frontend/draw/stage_program.h"
 #include "kernels/raster_shared.h"
+#include "kernels/sampling_abi.h"
 #include "runtime/program_cache.h"
 
 namespace clpipe::frontend::draw {
+
+// Texture units whose sampling state a variant compiles in: the fragment stage's minimum
+// in GL 3.3 (MAX_TEXTURE_IMAGE_UNITS), which is what GL programs mostly stay within.
+constexpr uint32_t kKeyedTexUnits = 16;
+// Sampling calls up to which a shader's variants compile its textures' state in. Each
+// such call is a copy of the lane-parallel sampler (sampling.h, CLP_TEX_SAMPLE), which
+// adds to the variant's build time; past the cap, the textures stay out of the key, so
+// they neither split variants nor copy the sampler.
+constexpr uint32_t kMaxKeyedSampleCalls = 4;
+
+// How a fragment shader samples: its sampler view and sampler units (the counts of its
+// parameters) and its sampling calls (compiler::EmittedShader::sample_calls).
+struct FsSampling {
+  uint32_t views = 0, samplers = 0, calls = 0;
+};
 
 // What a variant compiles in. Plain bytes without implicit padding (static_assert in
 // tile_variant.cpp), so that equality and the hash may look at the object representation.
@@ -44,7 +62,13 @@ struct TileVariantKey {
   uint8_t depth_func = 0, alpha_func = 0, logicop_func = 0;
   uint8_t pad[2] = {};
   Rt rt[CLP_MAX_RTS];
+  // The view and sampler words (sampling_abi.h) of the fragment shader's first
+  // kKeyedTexUnits units; CLP_TEX_UNKEYED where the shader has no such unit or its state
+  // does not fit a word. Sampling through units without words reads the descriptors.
+  uint32_t view_word[kKeyedTexUnits];
+  uint32_t sampler_word[kKeyedTexUnits];
 
+  TileVariantKey();
   bool operator==(const TileVariantKey& o) const;
 };
 
@@ -58,7 +82,16 @@ struct TileVariantKeyHash {
 constexpr uint32_t kTileKeyRastFlags =
     ~(CLP_RAST_COUNT | CLP_RAST_PREDICATE | CLP_RAST_PREDICATE_WHEN_TRUE);
 
-TileVariantKey tile_variant_key(const ClpRasterParams& rp);
+// The sampler views and sampler states that a draw's fragment shader reads (its entries
+// in the scene's resource tables); counts of 0 for a shader that does not sample.
+struct FsTextures {
+  const ClpTexView* views = nullptr;
+  uint32_t num_views = 0;
+  const ClpSamplerState* samplers = nullptr;
+  uint32_t num_samplers = 0;
+};
+
+TileVariantKey tile_variant_key(const ClpRasterParams& rp, const FsTextures& tex = {});
 
 // OpenCL C prepended to the program's source to compile `key` in (the CLP_TILE_* names
 // tile.cl reads through its CLP_KEYED_* macros).
@@ -80,16 +113,18 @@ TileVariantMode tile_variant_mode_from_env();
 // several contexts).
 class TileVariants {
  public:
-  // Builds (or finds in the cache) the generic program of `code`; throws like
-  // build_stage_program.
-  TileVariants(runtime::ProgramCache& cache, GeneratedCode code);
+  // Builds (or finds in the cache) the generic program of `code`, a fragment shader that
+  // samples as `sampling` says; throws like build_stage_program.
+  TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling = {});
 
   const runtime::ProgramRef& generic() const { return generic_; }
-  // The program for a draw with state `rp` in the scene numbered `scene` (a number that
-  // changes from scene to scene): the key's variant when it is built, else the generic
-  // program. Starts the variant's build when `mode` says it is due; a failed build is
-  // logged once and the key keeps the generic program.
-  runtime::ProgramRef select(const ClpRasterParams& rp, uint64_t scene, TileVariantMode mode);
+  // The program for a draw with state `rp` and textures `tex` (entries past the shader's keyed
+  // units are not looked at) in the scene numbered `scene` (a number that changes from
+  // scene to scene): the key's variant when it is built, else the generic program.
+  // Starts the variant's build when `mode` says it is due; a failed build is logged once
+  // and the key keeps the generic program.
+  runtime::ProgramRef select(const ClpRasterParams& rp, const FsTextures& tex, uint64_t scene,
+                             TileVariantMode mode);
   // Specialised variants ready to draw (built, and collected by a select()).
   size_t built() const;
   // Returns when no variant build is running (tests: a build's end, without timing).
@@ -117,6 +152,8 @@ class TileVariants {
 
   runtime::ProgramCache& cache_;
   const GeneratedCode code_;
+  // The units whose state keys hold: none past kMaxKeyedSampleCalls.
+  const uint32_t keyed_views_, keyed_samplers_;
   const runtime::ProgramRef generic_;
   mutable std::mutex mutex_;
   size_t started_ = 0;  // builds started (the cap counts failed ones too)

@@ -231,3 +231,26 @@ TEST_CASE("emit api: each constant word is loaded once in the prologue", "[emit]
   CHECK(b.find("clp_cb_load(clp_cb0, cbsz0, 7)") != std::string::npos);
   CHECK(b.find("clp_cb_load(clp_cb0, cbsz0, 1)") != std::string::npos);
 }
+
+TEST_CASE("emit api: sampling calls are counted, one per unit an index may name",
+          "[emit][api][tex]") {
+  // TEX and SAMPLE each call CLP_TEX_SAMPLE once per candidate unit; TXF and TXQ do not
+  // sample (tile variants compile in the state of shaders with few calls).
+  const char* fs =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0..3]\n"
+      "DCL SVIEW[0..3], 2D, FLOAT\nDCL ADDR[0]\nDCL TEMP[0]\n"
+      "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+      "  1: SAMPLE TEMP[0], IN[0], SVIEW[1], SAMP[1]\n"
+      "  2: UARL ADDR[0].x, IN[0].xxxx\n"
+      "  3: TEX TEMP[0], IN[0], SAMP[ADDR[0].x+1], 2D\n"
+      "  4: TXF TEMP[0], IN[0], SAMP[0], 2D\n"
+      "  5: TXQ TEMP[0], IN[0], SAMP[0], 2D\n"
+      "  6: MOV OUT[0], TEMP[0]\n  7: END\n";
+  const CompiledShader f = compile_tgsi(fs, EmitOptions());
+  // 1 + 1 + every declared unit, which SAMP[ADDR+1] may name.
+  CHECK(f.code.sample_calls == 6);
+  CHECK(compile_tgsi("FRAG\nDCL OUT[0], COLOR\n  0: MOV OUT[0], IMM[0]\n  1: END\n"
+                     "IMM[0] FLT32 {1.0, 0.0, 0.0, 1.0}\n",
+                     EmitOptions())
+            .code.sample_calls == 0);
+}

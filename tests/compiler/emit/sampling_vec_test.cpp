@@ -7,7 +7,9 @@
 // and other sizes, every 8-bit UNORM/sRGB and 16-bit float layout and depth format the path
 // reads (and formats and wrap modes it declines, which must fall back), view swizzles, a
 // first level above 0, and levels cut short by the bound data (robust access: the path
-// must decline, not read past it).
+// must decline, not read past it). Four configurations also run with the units' state
+// compiled in, as a specialised tile program compiles it (tile_variant.h), which must give
+// the same bits as the state read from the descriptors.
 // Agreement with the GL rules themselves is sampling_sweep_test.cpp's and
 // sampling_ops_test.cpp's (both run through this path).
 #include <catch2/catch.hpp>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "compiler/emit/sampling_util.h"
+#include "frontend/draw/tile_variant.h"
+#include "support/test_device.h"
 
 using namespace clpipe;
 using namespace clpipe::test;
@@ -80,6 +84,47 @@ struct Unit {
 // Depth formats the path compares against, then one it declines.
 const Format kDepthFormats[] = {Format::Z16_UNORM, Format::Z24_UNORM_S8_UINT, Format::Z24X8_UNORM,
                                 Format::Z32_FLOAT, Format::Z32_FLOAT_S8X24_UINT};
+
+// Requires the same bits from runs a and b of `in` (configuration k) in every lane and
+// channel of every unit.
+void compare(const HarnessInput& in, uint32_t k, const HarnessResult& a, const char* a_name,
+             const HarnessResult& b, const char* b_name) {
+  REQUIRE(a.out.size() == b.out.size());
+  const uint32_t n = uint32_t(in.textures.size());
+  for (uint32_t i = 0; i < in.count; ++i) {
+    for (uint32_t t = 0; t < n; ++t) {
+      for (uint32_t c = 0; c < 4; ++c) {
+        if (a.u(i, t, c) == b.u(i, t, c)) continue;
+        const ClpSamplerState& smp = in.textures.at(t).sampler;
+        FAIL("config " << k << " unit " << t << " ("
+                       << format_name(Format(in.textures.at(t).view.format)) << ", wrap "
+                       << smp.wrap[0] << "/" << smp.wrap[1] << ", seamless "
+                       << smp.seamless_cube_map << ") lane " << i << " channel " << c << ": "
+                       << a_name << " " << a.f(i, t, c) << ", " << b_name << " " << b.f(i, t, c));
+      }
+    }
+  }
+}
+
+// What a specialised tile program puts before the prelude for draws that bind the
+// textures of `in` (units 0..n-1).
+std::string keyed_defines(const HarnessInput& in) {
+  std::vector<ClpTexView> views;
+  std::vector<ClpSamplerState> samplers;
+  for (const auto& [unit, tex] : in.textures) {
+    REQUIRE(unit == views.size());
+    views.push_back(tex.view);
+    samplers.push_back(tex.sampler);
+  }
+  const uint32_t n = uint32_t(views.size());
+  const frontend::draw::TileVariantKey key = frontend::draw::tile_variant_key(
+      ClpRasterParams{}, frontend::draw::FsTextures{views.data(), n, samplers.data(), n});
+  for (uint32_t u = 0; u < n; ++u) {
+    REQUIRE(key.view_word[u] != CLP_TEX_UNKEYED);
+    REQUIRE(key.sampler_word[u] != CLP_TEX_UNKEYED);
+  }
+  return frontend::draw::tile_variant_defines(key);
+}
 
 // Runs `shader` over 24 texture and sampler configurations, with and without the
 // lane-parallel path, and requires the same bits from both for every lane and unit.
@@ -154,20 +199,14 @@ void check_same_bits(const char* shader, const std::vector<Unit>& units) {
     HarnessInput per_lane = in;
     per_lane.defines = "#define CLP_TEX_PER_LANE 1\n";
     const HarnessResult ref = emit::run_shader(per_lane);
-    REQUIRE(vec.out.size() == ref.out.size());
-    for (uint32_t i = 0; i < in.count; ++i) {
-      for (uint32_t t = 0; t < n; ++t) {
-        for (uint32_t c = 0; c < 4; ++c) {
-          if (vec.u(i, t, c) == ref.u(i, t, c)) continue;
-          const ClpSamplerState& smp = in.textures[t].sampler;
-          FAIL("config " << k << " unit " << t << " ("
-                         << format_name(Format(in.textures[t].view.format)) << ", wrap "
-                         << smp.wrap[0] << "/" << smp.wrap[1] << ", seamless "
-                         << smp.seamless_cube_map << ") lane " << i << " channel " << c
-                         << ": lane-parallel " << vec.f(i, t, c) << ", per lane "
-                         << ref.f(i, t, c));
-        }
-      }
+    compare(in, k, vec, "lane-parallel", ref, "per lane");
+    if (k < 4) {
+      // The same with the units' state compiled in, as a specialised tile program has it.
+      // Configurations 0..3 give the units every format of kFormats; each costs a build
+      // with eight copies of the path.
+      HarnessInput keyed = in;
+      keyed.defines = keyed_defines(in);
+      compare(in, k, emit::run_shader(keyed), "compiled-in state", vec, "descriptors' state");
     }
   }
 }
@@ -233,4 +272,56 @@ DCL TEMP[0..3]
                    {{CLP_TEXTARGET_CUBE, 8, 8, 1, 6, 4}, true},
                    {{CLP_TEXTARGET_2D_ARRAY, 8, 8, 1, 3, 4}, true},
                    {{CLP_TEXTARGET_3D, 6, 8, 5, 1, 3}, false}});
+}
+
+TEST_CASE("sampling: a specialised program samples with the state it compiled in",
+          "[emit][tex][sampling]") {
+  // The key says swizzle (1, 1, 1, 1), or R8; the descriptor says identity and RGBA8. The
+  // compiled-in state decides the results where the lane-parallel path runs (so the key
+  // reaches it), the descriptor's where it does not (one lane per call).
+  std::mt19937 rng(99);
+  HarnessInput in;
+  in.tgsi = R"(FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR[0]
+DCL SAMP[0]
+DCL SVIEW[0], 2D, FLOAT
+  0: TEX OUT[0], IN[0], SAMP[0], 2D
+  1: END
+)";
+  in.count = 16;
+  for (uint32_t i = 0; i < in.count; ++i)
+    in.in.insert(in.in.end(), {fb(0.1f + 0.05f * float(i)), fb(0.3f), 0, 0});
+  in.textures[0] =
+      random_texture(TexShape{CLP_TEXTARGET_2D, 8, 8, 1, 1, 1}, Format::R8G8B8A8_UNORM, rng);
+  const HarnessResult plain = emit::run_shader(in);
+
+  auto keyed_with = [&](auto change) {
+    HarnessInput k = in;
+    ClpTexView v = in.textures[0].view;
+    ClpSamplerState s = in.textures[0].sampler;
+    change(v);
+    k.defines = frontend::draw::tile_variant_defines(frontend::draw::tile_variant_key(
+        ClpRasterParams{}, frontend::draw::FsTextures{&v, 1, &s, 1}));
+    return emit::run_shader(k);
+  };
+  auto all_ones = [](ClpTexView& v) {
+    for (uint32_t& c : v.swizzle)
+      c = uint32_t(Swizzle::ONE);
+  };
+  const HarnessResult ones = keyed_with(all_ones);
+  const HarnessResult r8 = keyed_with([](ClpTexView& v) { v.format = uint32_t(Format::R8_UNORM); });
+  const bool lanes = test_device().limits().fragment_lanes > 1;
+  for (uint32_t i = 0; i < in.count; ++i) {
+    INFO("lane " << i);
+    for (uint32_t c = 0; c < 4; ++c)
+      CHECK(ones.f(i, 0, c) == (lanes ? 1.0f : plain.f(i, 0, c)));
+    // R8: texel (x, 2) is byte x of row 2.
+    const ClpTexView& v = in.textures[0].view;
+    const uint32_t x = uint32_t((0.1f + 0.05f * float(i)) * 8.0f);
+    const float r = float(in.textures[0].data.at(v.level_offset[0] + 2 * v.row_pitch[0] + x)) / 255;
+    CHECK(r8.f(i, 0, 0) == (lanes ? Approx(r).margin(1e-6) : Approx(plain.f(i, 0, 0))));
+    CHECK(r8.f(i, 0, 1) == (lanes ? 0.0f : plain.f(i, 0, 1)));
+    CHECK(r8.f(i, 0, 3) == (lanes ? 1.0f : plain.f(i, 0, 3)));
+  }
 }
