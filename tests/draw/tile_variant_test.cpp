@@ -173,6 +173,44 @@ TEST_CASE("tile variants key textures only for shaders with few sampling calls",
   }
 }
 
+TEST_CASE("tile variants: in auto, textures' state is compiled in for one key drawn often",
+          "[draw][variants][tex]") {
+  DrawFixture fx;
+  const ClpRasterParams rp = sample_params();
+  ClpTexView rgba8{}, r8{};
+  rgba8.format = uint32_t(Format::R8G8B8A8_UNORM);
+  r8.format = uint32_t(Format::R8_UNORM);
+  ClpSamplerState smp{};
+  TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, 1});
+  const FsTextures a{&rgba8, 1, &smp, 1}, b{&r8, 1, &smp, 1};
+  uint64_t scene = 1;
+  CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
+  // The second scene starts the build of the key without textures.
+  CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  const runtime::ProgramRef without = v.select(rp, a, scene++, TileVariantMode::kAuto);
+  CHECK(without != v.generic());
+  // Another format shares it, with nothing built for its own key.
+  CHECK(v.select(rp, b, scene++, TileVariantMode::kAuto) == without);
+  CHECK(v.select(rp, b, scene++, TileVariantMode::kAuto) == without);
+  CHECK(v.built() == 1);
+  // The RGBA8 key's kTextureKeyScenes-th scene (it drew in 3) starts its own build.
+  for (uint32_t n = 3; n < TileVariants::kTextureKeyScenes; ++n)
+    CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == without);
+  CHECK(v.built() == 1);
+  v.wait_for_builds();
+  const runtime::ProgramRef with = v.select(rp, a, scene++, TileVariantMode::kAuto);
+  CHECK(with != without);
+  CHECK(with != v.generic());
+  CHECK(v.built() == 2);
+  // One such build per shader: the R8 key keeps the variant without textures however often
+  // it draws.
+  for (uint32_t n = 0; n < 2 * TileVariants::kTextureKeyScenes; ++n)
+    CHECK(v.select(rp, b, scene++, TileVariantMode::kAuto) == without);
+  v.wait_for_builds();
+  CHECK(v.built() == 2);
+}
+
 TEST_CASE("tile variants: one program per key, built when due, at most kMaxVariants",
           "[draw][variants]") {
   DrawFixture fx;

@@ -191,9 +191,29 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
   own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
   const TileVariantKey key = tile_variant_key(rp, own);
   std::lock_guard<std::mutex> lock(mutex_);
+  const bool textures = std::any_of(std::begin(key.view_word), std::end(key.view_word),
+                                    [](uint32_t w) { return w != CLP_TEX_UNKEYED; });
+  if (mode == TileVariantMode::kAlways || !textures)
+    return select_key(key, scene, mode, 2, generic_);
+  // auto: the key without its textures draws until the whole key is due, and for every
+  // key with textures past the shader's first.
+  const runtime::ProgramRef without = select_key(tile_variant_key(rp), scene, mode, 2, generic_);
+  const auto it = entries_.find(key);
+  const bool started = it != entries_.end() &&
+                       (it->second.program || it->second.pending.valid() || it->second.failed);
+  if (!started && texture_builds_ >= kMaxTextureVariants) return without;
+  const size_t before = started_;
+  const runtime::ProgramRef p = select_key(key, scene, mode, kTextureKeyScenes, without);
+  texture_builds_ += started_ - before;
+  return p;
+}
+
+runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t scene,
+                                             TileVariantMode mode, uint32_t due_scenes,
+                                             const runtime::ProgramRef& meanwhile) {
   auto it = entries_.find(key);
   if (it == entries_.end()) {
-    if (entries_.size() >= kMaxTrackedKeys) return generic_;
+    if (entries_.size() >= kMaxTrackedKeys) return meanwhile;
     it = entries_.emplace(key, Entry{}).first;
   }
   Entry& e = it->second;
@@ -208,25 +228,25 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
     // units of one key in one scene run one program, so the scene's tile launches (one per
     // run of units with equal programs) do not depend on when the build ended.
     if (!first_in_scene || e.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-      return generic_;
+      return meanwhile;
     e.program = e.pending.get();
     e.failed = !e.program;
-    return e.program ? e.program : generic_;
+    return e.program ? e.program : meanwhile;
   }
-  if (e.failed || started_ >= kMaxVariants) return generic_;
-  if (mode == TileVariantMode::kAuto && e.scenes < 2) return generic_;
+  if (e.failed || started_ >= kMaxVariants) return meanwhile;
+  if (mode == TileVariantMode::kAuto && e.scenes < due_scenes) return meanwhile;
   ++started_;
   if (mode == TileVariantMode::kAuto) {
     try {
       e.pending = std::async(std::launch::async, [this, key] { return build(key); });
-      return generic_;
+      return meanwhile;
     } catch (const std::system_error&) {
       // No thread to spare: build it now, like kAlways.
     }
   }
   e.program = build(key);
   e.failed = !e.program;
-  return e.program ? e.program : generic_;
+  return e.program ? e.program : meanwhile;
 }
 
 runtime::ProgramRef TileVariants::build(const TileVariantKey& key) const {

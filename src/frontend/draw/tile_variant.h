@@ -104,7 +104,8 @@ enum class TileVariantMode {
   kAuto,     // from the second scene that draws with the same key, built on a thread
              // of its own while the generic program keeps drawing (no frame waits for
              // a build): single-frame programs (most tests) pay no extra build,
-             // repeated frames run specialised once the build is done
+             // repeated frames run specialised once the build is done (keys with
+             // textures' state: kTextureKeyScenes)
   kAlways,   // from the first draw, built before it (tests of the variants)
 };
 TileVariantMode tile_variant_mode_from_env();
@@ -134,6 +135,19 @@ class TileVariants {
   // the states a frame typically cycles through (opaque, blended, additive, depth-only
   // passes, ...) at ~0.5-1 s of PoCL build each.
   static constexpr size_t kMaxVariants = 8;
+  // In kAuto, a key with textures' state is due in its kTextureKeyScenes-th scene (a frame
+  // is a scene: a program that draws with the same textures every frame gets its variant
+  // after 8 frames); until then its draws take the variant of the key without the
+  // textures (due in the second scene, as keys without textures). Programs that go
+  // through many textures once or twice each (tests of formats) build no variant per
+  // texture format.
+  static constexpr uint32_t kTextureKeyScenes = 8;
+  // ... and kAuto builds one such key per shader: each build costs ~1-2 s of PoCL on the
+  // machine that draws, and the measured gain is small (README: -4% of the tile pass's
+  // instructions on bench_texture), so tests that draw each of many formats in many scenes
+  // must not pay a build per format (measured: texture-packed-formats went from 40 s to
+  // 90-100 s cold with one).
+  static constexpr size_t kMaxTextureVariants = 1;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
   // repeat a state.
   static constexpr size_t kMaxTrackedKeys = 64;
@@ -147,6 +161,10 @@ class TileVariants {
     std::future<runtime::ProgramRef> pending;  // kAuto's build (null result: it failed)
   };
 
+  // select() for `key` with mutex_ held: its variant once built, else `meanwhile`; in
+  // kAuto, its build starts in the key's `due_scenes`-th scene.
+  runtime::ProgramRef select_key(const TileVariantKey& key, uint64_t scene, TileVariantMode mode,
+                                 uint32_t due_scenes, const runtime::ProgramRef& meanwhile);
   // The variant of `key`, or null (logged) when it does not build.
   runtime::ProgramRef build(const TileVariantKey& key) const;
 
@@ -156,7 +174,8 @@ class TileVariants {
   const uint32_t keyed_views_, keyed_samplers_;
   const runtime::ProgramRef generic_;
   mutable std::mutex mutex_;
-  size_t started_ = 0;  // builds started (the cap counts failed ones too)
+  size_t started_ = 0;         // builds started (the cap counts failed ones too)
+  size_t texture_builds_ = 0;  // kAuto builds of keys with textures' state
   // Last member: destroyed first, its futures wait for builds still running, which use
   // the members above.
   std::unordered_map<TileVariantKey, Entry, TileVariantKeyHash> entries_;
