@@ -33,6 +33,19 @@ ClpRasterParams sample_params() {
   return rp;
 }
 
+// One unit bound to an RGBA8 view or to an R8 view, with one sampler: two texture states
+// of a shader that samples once.
+struct TwoTextures {
+  ClpTexView rgba8_view{}, r8_view{};
+  ClpSamplerState smp{};
+  TwoTextures() {
+    rgba8_view.format = uint32_t(Format::R8G8B8A8_UNORM);
+    r8_view.format = uint32_t(Format::R8_UNORM);
+  }
+  FsTextures rgba8() const { return {&rgba8_view, 1, &smp, 1}; }
+  FsTextures r8() const { return {&r8_view, 1, &smp, 1}; }
+};
+
 }  // namespace
 
 TEST_CASE("tile variant keys hold the compiled-in state and nothing else", "[draw][variants]") {
@@ -155,17 +168,12 @@ TEST_CASE("tile variants key textures only for shaders with few sampling calls",
           "[draw][variants][tex]") {
   DrawFixture fx;
   const ClpRasterParams rp = sample_params();
-  ClpTexView rgba8{}, r8{};
-  rgba8.format = uint32_t(Format::R8G8B8A8_UNORM);
-  r8.format = uint32_t(Format::R8_UNORM);
-  ClpSamplerState smp{};
+  const TwoTextures t;
   for (uint32_t calls : {kMaxKeyedSampleCalls, kMaxKeyedSampleCalls + 1}) {
     INFO(calls << " sampling calls");
     TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, calls});
-    const runtime::ProgramRef a =
-        v.select(rp, FsTextures{&rgba8, 1, &smp, 1}, 1, TileVariantMode::kAlways);
-    const runtime::ProgramRef b =
-        v.select(rp, FsTextures{&r8, 1, &smp, 1}, 1, TileVariantMode::kAlways);
+    const runtime::ProgramRef a = v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
+    const runtime::ProgramRef b = v.select(rp, t.r8(), 1, TileVariantMode::kAlways);
     CHECK(a != v.generic());
     const bool keyed = calls <= kMaxKeyedSampleCalls;
     CHECK((a != b) == keyed);
@@ -177,12 +185,9 @@ TEST_CASE("tile variants: in auto, textures' state is compiled in for one key dr
           "[draw][variants][tex]") {
   DrawFixture fx;
   const ClpRasterParams rp = sample_params();
-  ClpTexView rgba8{}, r8{};
-  rgba8.format = uint32_t(Format::R8G8B8A8_UNORM);
-  r8.format = uint32_t(Format::R8_UNORM);
-  ClpSamplerState smp{};
+  const TwoTextures t;
   TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, 1});
-  const FsTextures a{&rgba8, 1, &smp, 1}, b{&r8, 1, &smp, 1};
+  const FsTextures a = t.rgba8(), b = t.r8();
   uint64_t scene = 1;
   CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
   // The second scene starts the build of the key without textures.
