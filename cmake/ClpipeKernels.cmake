@@ -16,9 +16,12 @@ function(clpipe_embed_kernels out_cpp)
 endfunction()
 
 # clpipe_check_kernels(<target> INCLUDE_DIRS <dirs...> DEPENDS <files...> FILES <.cl paths...>)
-#   Adds <target>, which runs clang -fsyntax-only on every file as OpenCL C 1.2.
+#   Adds <target>, which compiles every file with clang as OpenCL C 1.2 at -O0 to LLVM IR
+#   for SPIR (a device target: the host's would warn about its vector ABI).
 #   -pedantic-errors: clang accepts extensions (variadic macros, ...) that other OpenCL
 #   compilers such as NVIDIA's reject, so an extension fails the build here instead.
+#   check_kernel_links.cmake then fails the build on a call to a function that is
+#   declared but not defined, which only inlining would have hidden.
 function(clpipe_check_kernels target)
   cmake_parse_arguments(ARG "" "" "INCLUDE_DIRS;DEPENDS;FILES" ${ARGN})
   set(stamps)
@@ -32,6 +35,7 @@ function(clpipe_check_kernels target)
     get_filename_component(name ${f} NAME)
     get_filename_component(dir ${f} DIRECTORY)
     set(stamp ${CMAKE_CURRENT_BINARY_DIR}/kernel_check/${name}.ok)
+    set(ir ${CMAKE_CURRENT_BINARY_DIR}/kernel_check/${name}.ll)
     set(deps ${ARG_DEPENDS})
     # Templates wrapped around generated shader code (vertex.cl, tile.cl, ...) have a
     # check/<name>.h that stands in for the generated prelude during this check.
@@ -42,11 +46,14 @@ function(clpipe_check_kernels target)
     endif()
     add_custom_command(
       OUTPUT ${stamp}
-      COMMAND ${CLPIPE_CLANG} -x cl -cl-std=CL1.2 -fsyntax-only -pedantic-errors
+      COMMAND ${CLPIPE_CLANG} -target spir64 -x cl -cl-std=CL1.2 -O0 -S -emit-llvm -o ${ir}
+              -pedantic-errors
               -Werror=implicit-function-declaration
               ${incs} ${prelude} ${f}
+      COMMAND ${CMAKE_COMMAND} -DLL=${ir} -DSRC=${name}
+              -P ${PROJECT_SOURCE_DIR}/cmake/check_kernel_links.cmake
       COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
-      DEPENDS ${f} ${deps}
+      DEPENDS ${f} ${deps} ${PROJECT_SOURCE_DIR}/cmake/check_kernel_links.cmake
       COMMENT "Checking OpenCL C ${name}"
       VERBATIM)
     list(APPEND stamps ${stamp})

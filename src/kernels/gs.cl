@@ -45,7 +45,7 @@ struct ClpStageCtx {
   global uint* out_prim_id;
 };
 
-inline float clp_gs_chan(float4 v, int c) {
+float clp_gs_chan(float4 v, int c) {
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 
@@ -81,13 +81,13 @@ vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
 }
 
 // Takes output position pos of lane l: in the write run, only inside the lane's range.
-inline bool clp_gs_take(ClpStageCtx* s, int l, uint* at) {
+bool clp_gs_take(ClpStageCtx* s, int l, uint* at) {
   *at = s->pos[l]++;
   return s->write && *at < s->end[l];
 }
 
 // Closes the open strip of lane l with a restart hole.
-inline void clp_gs_cut(ClpStageCtx* s, int l) {
+void clp_gs_cut(ClpStageCtx* s, int l) {
 #if CLP_GS_OUTPUT_PRIM != 0
   if (s->strip_len[l] == 0) return;
   s->strip_len[l] = 0;

@@ -31,7 +31,16 @@ typedef struct {
   uint edges;
 } ClpPrim;
 
-inline ClpPrim clp_prim3(uint a, uint b, uint c, uint provoking, uint edges) {
+// OpenCL C gets external definitions: a C99 `inline` one emits no symbol, so a compiler
+// that does not inline a call could not link it (cmake/check_kernel_links.cmake). The
+// host includes this header in several C++ files, where `inline` keeps one definition.
+#if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
+#define CLP_ASSEMBLE_FN
+#else
+#define CLP_ASSEMBLE_FN inline
+#endif
+
+CLP_ASSEMBLE_FN ClpPrim clp_prim3(uint a, uint b, uint c, uint provoking, uint edges) {
   ClpPrim p;
   p.v[0] = a;
   p.v[1] = b;
@@ -42,7 +51,7 @@ inline ClpPrim clp_prim3(uint a, uint b, uint c, uint provoking, uint edges) {
   return p;
 }
 
-inline ClpPrim clp_prim2(uint a, uint b, uint provoking) {
+CLP_ASSEMBLE_FN ClpPrim clp_prim2(uint a, uint b, uint provoking) {
   ClpPrim p;
   p.v[0] = a;
   p.v[1] = b;
@@ -53,7 +62,7 @@ inline ClpPrim clp_prim2(uint a, uint b, uint provoking) {
   return p;
 }
 
-inline ClpPrim clp_prim1(uint a) {
+CLP_ASSEMBLE_FN ClpPrim clp_prim1(uint a) {
   ClpPrim p;
   p.v[0] = a;
   p.v[1] = a;
@@ -68,8 +77,8 @@ inline ClpPrim clp_prim1(uint a) {
 // last = k is the last position of its segment. first = flatshade_first;
 // quads_first = quads follow the provoking-vertex convention. Returns the count (0-2)
 // and fills out[0..count).
-inline uint clp_assemble(uint mode, uint k, uint s, bool last, bool first, bool quads_first,
-                         ClpPrim* out) {
+CLP_ASSEMBLE_FN uint clp_assemble(uint mode, uint k, uint s, bool last, bool first,
+                                  bool quads_first, ClpPrim* out) {
   const uint j = k - s;  // index within the segment
   switch (mode) {
     case CLP_PRIM_POINTS:

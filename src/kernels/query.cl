@@ -4,7 +4,9 @@
 // totals (CLP_COUNTER_*, stream_shared.h); consumer of the
 // results: the query's client (the host, or a buffer read by later commands).
 
-inline ulong clp_pair(global const uint* w) { return (ulong)w[0] | ((ulong)w[1] << 32); }
+ulong clp_pair(global const uint* w) {
+  return (ulong)w[0] | ((ulong)w[1] << 32);
+}
 
 // dst[i] += src[i] for `pairs` 64-bit counters. One work-item.
 __kernel void query_accumulate(global uint* dst, global const uint* src, uint pairs) {

@@ -224,7 +224,7 @@ int clp_linear_unwrapped(float x, float* a) {
 }
 
 // Whether a wrap mode always gives texel indices inside the level (no border texels).
-inline bool clp_wrap_stays_inside(uint wrap) {
+bool clp_wrap_stays_inside(uint wrap) {
   return wrap == CLP_WRAP_REPEAT || wrap == CLP_WRAP_CLAMP_TO_EDGE ||
          wrap == CLP_WRAP_MIRROR_REPEAT || wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE;
 }
@@ -235,9 +235,9 @@ inline bool clp_wrap_stays_inside(uint wrap) {
 // The weights, products and sums are the general path's, in its order, so the result is
 // the same. Returns false, having done nothing, where the general path must run
 // (another format or wrap, or a footprint past the bound data, which reads zero there).
-inline bool clp_filter_rgba8_2d(global const ClpTexView* v, global const uchar* data,
-                                global const ClpSamplerState* smp, const ClpFilterArgs* f, float x,
-                                float y, int w, int h, float4* out) {
+bool clp_filter_rgba8_2d(global const ClpTexView* v, global const uchar* data,
+                         global const ClpSamplerState* smp, const ClpFilterArgs* f, float x,
+                         float y, int w, int h, float4* out) {
   const uint fmt = v->format;
   if (fmt != CLP_FMT_R8G8B8A8_UNORM && fmt != CLP_FMT_B8G8R8A8_UNORM) return false;
   if (!clp_wrap_stays_inside(smp->wrap[0]) || !clp_wrap_stays_inside(smp->wrap[1])) return false;

@@ -19,7 +19,7 @@
 #define CLP_SCAN_SMALL (CLP_SCAN_WG * 256)
 
 // Inclusive Hillis-Steele scan of partial[0..CLP_SCAN_WG) by the work-group.
-inline void clp_scan_partials(local uint* partial, uint lid) {
+void clp_scan_partials(local uint* partial, uint lid) {
   for (uint off = 1; off < CLP_SCAN_WG; off <<= 1) {
     uint add = lid >= off ? partial[lid - off] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -55,10 +55,10 @@
 #define CLP_BLOCK_W (CLP_LANES >= 8 ? 4 : 2)
 #define CLP_BLOCK_H (CLP_LANES == 16 ? 4 : 2)
 #define CLP_TILE_ITEMS ((CLP_TILE_SIZE / CLP_BLOCK_W) * (CLP_TILE_SIZE / CLP_BLOCK_H))
-inline int clp_lane_dx(int l) {
+int clp_lane_dx(int l) {
   return ((l >> 2) & 1) * 2 + (l & 1);
 }
-inline int clp_lane_dy(int l) {
+int clp_lane_dy(int l) {
   return (l >> 3) * 2 + ((l >> 1) & 1);
 }
 #if CLP_LANES == 4
@@ -77,14 +77,14 @@ inline int clp_lane_dy(int l) {
 // (the little-endian words of the pixels' bytes): the rows of the block in lane order
 // are lanes (0 1 4 5) (2 3 6 7) (8 9 12 13) (10 11 14 15) at 16 lanes (4x4), the first two
 // at 8 (4x2), (0 1) (2 3) at 4 (2x2): CLP_LANE_DX / CLP_LANE_DY above.
-inline vu clp_le_words(vu w) {
+vu clp_le_words(vu w) {
 #ifdef __ENDIAN_LITTLE__
   return w;
 #else
   return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
 #endif
 }
-inline void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
+void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
   const vu px = clp_le_words(words);
 #if CLP_LANES == 4
   vstore8(as_uchar8(px.s01), 0, p);
@@ -98,7 +98,7 @@ inline void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
 #endif
 #endif
 }
-inline vu clp_block_load_rows(global const uchar* p, uint pitch) {
+vu clp_block_load_rows(global const uchar* p, uint pitch) {
 #if CLP_LANES == 4
   const uint2 r0 = as_uint2(vload8(0, p)), r1 = as_uint2(vload8(0, p + pitch));
   return clp_le_words((vu)(r0, r1));
@@ -140,7 +140,7 @@ typedef CLP_VN(long) vlong;
 #endif
 
 // The FS output register feeding colour buffer `i` (-1: none).
-inline int clp_fs_color_reg(int i) {
+int clp_fs_color_reg(int i) {
   switch (i) {
     case 0: return CLP_FS_COLOR_REG_0;
     case 1: return CLP_FS_COLOR_REG_1;
@@ -154,20 +154,20 @@ inline int clp_fs_color_reg(int i) {
 }
 
 // Lane l of the shader output register `reg` as an RGBA vector (bits as written).
-inline float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {
+float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {
   return (float4)(CLP_LANE(io->out[reg][0], l), CLP_LANE(io->out[reg][1], l),
                   CLP_LANE(io->out[reg][2], l), CLP_LANE(io->out[reg][3], l));
 }
 
 // Colour value of a buffer pixel in the tile's working form: RGBA floats, or the integer
 // bits for pure-integer formats.
-inline float4 clp_rt_decode(uint fmt, uint flags, uint4 raw) {
+float4 clp_rt_decode(uint fmt, uint flags, uint4 raw) {
   if (flags & CLP_RT_UINT) return as_float4(clp_decode_uint(fmt, raw));
   if (flags & CLP_RT_SINT) return as_float4(clp_decode_sint(fmt, raw));
   return clp_decode_float(fmt, raw);
 }
 
-inline uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
+uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
   if (flags & CLP_RT_UINT) return clp_encode_uint(fmt, as_uint4(v));
   if (flags & CLP_RT_SINT) return clp_encode_sint(fmt, as_int4(v));
   return clp_encode_float(fmt, v);
@@ -175,23 +175,23 @@ inline uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
 
 // Pixel (x, y) of colour buffer r (at cbuf) in the working form. The run's draws share
 // their targets, so its first draw's parameters (rp0) say where the pixel is.
-inline float4 clp_rt_load(global const ClpRasterParams* rp0, uint r, global const uchar* cbuf,
-                          int x, int y) {
+float4 clp_rt_load(global const ClpRasterParams* rp0, uint r, global const uchar* cbuf, int x,
+                   int y) {
   const uint fmt = CLP_KEYED_RT(rp0, r, format);
   global const uchar* p = cbuf + rp0->rt[r].offset + (size_t)y * rp0->rt[r].pitch +
                           (size_t)x * clp_format_block_bytes(fmt);
   return clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), clp_load_block(fmt, p));
 }
 
-inline float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
+float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
   return (float4)((colormask & 1) ? new_v.x : old_v.x, (colormask & 2) ? new_v.y : old_v.y,
                   (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
 }
 
 // Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
 // buffer `r`, and returns the new pixel value, at the format's precision when `round`.
-inline float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, float4 src1,
-                          float4 dst, bool round) {
+float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, float4 src1, float4 dst,
+                   bool round) {
   const uint fmt = CLP_KEYED_RT(rp, r, format), flags = CLP_KEYED_RT(rp, r, flags);
   float4 result;
   if (flags & (CLP_RT_UINT | CLP_RT_SINT)) {
@@ -231,8 +231,8 @@ inline float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, 
 // Depth/stencil test of one lane; updates *zs (the pixel) and returns whether the
 // fragment survives. z is the fragment's window depth; ref_override >= 0 is a stencil
 // reference exported by the shader.
-inline bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
-                        uint2* zs) {
+bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
+                 uint2* zs) {
   const uint fmt = CLP_KEYED_ZS_FORMAT(rp), rflags = CLP_KEYED_FLAGS(rp);
   const uint face = (!front && (rflags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
   const bool stencil = (rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
@@ -277,8 +277,8 @@ typedef struct {
 
 // Fragment depth of the lanes, a plane over the block, with depth clamp (or the [0, 1]
 // clamp of fixed-point buffers).
-inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
-                         const ClpBaryPlanes* p) {
+vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
+                  const ClpBaryPlanes* p) {
   // Relative to corner 0, so that a constant depth stays exactly constant (every term
   // but z[0] is then 0).
   const float dz1 = t->z[1] - t->z[0], dz2 = t->z[2] - t->z[0];
@@ -294,8 +294,8 @@ inline vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* 
 // Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
 // to the near, far and user planes are all >= 0. lp are the weights of the original
 // vertices, vert their post-transform indices.
-inline vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
-                         const uint* vert, const vf* lp) {
+vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts, const uint* vert,
+                  const vf* lp) {
   const uint no = dp->num_outputs;
   float4 pos[3], cv[3], cd[3][2];
   for (int i = 0; i < 3; ++i) {
@@ -337,7 +337,7 @@ inline vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* ve
 
 // Adds n to the 64-bit counter (low, high) at c with 32-bit atomics: the low word's
 // previous value tells whether the addition carried into the high word.
-inline void clp_counter_add(global uint* c, uint n) {
+void clp_counter_add(global uint* c, uint n) {
   if (n == 0) return;
   const uint old = atomic_add(&c[0], n);
   if (old + n < old) atomic_inc(&c[1]);
@@ -345,7 +345,7 @@ inline void clp_counter_add(global uint* c, uint n) {
 
 // The OR of the lanes of v: the halves ORed together (a few vector operations instead of
 // one extract per lane).
-inline uint clp_or_lanes(vu v) {
+uint clp_or_lanes(vu v) {
 #if CLP_LANES == 16
   const uint8 v8 = v.lo | v.hi;
   const uint4 v4 = v8.lo | v8.hi;
@@ -359,36 +359,36 @@ inline uint clp_or_lanes(vu v) {
 }
 
 // Bit l set where lane l of m is set.
-inline uint clp_lane_bits(vi m) {
+uint clp_lane_bits(vi m) {
   return clp_or_lanes(CLP_AS_VU(m != (vi)(0)) & ((vu)(1u) << CLP_AS_VU(CLP_LANE_IDS)));
 }
 
 // Whether a lane of mask m (lanes -1 or 0) is set (PoCL's any() tests the lanes one by one).
-inline bool clp_any(vi m) {
+bool clp_any(vi m) {
   return clp_or_lanes(CLP_AS_VU(m)) != 0u;
 }
 
-inline uint clp_lanes(vi m) {
+uint clp_lanes(vi m) {
   return popcount(clp_lane_bits(m));
 }
 
 // The lanes whose bit is set in `bits`.
-inline vi clp_lane_mask(uint bits) {
+vi clp_lane_mask(uint bits) {
   return ((vi)(bits) >> CLP_LANE_IDS & (vi)(1)) != (vi)(0);
 }
 
 // m with lane l cleared.
-inline vi clp_clear_lane(vi m, int l) {
+vi clp_clear_lane(vi m, int l) {
   return select(m, (vi)(0), CLP_LANE_IDS == (vi)(l));
 }
 
 // The depth/stencil pixels of a block are kept as two vu: the first and the second
 // word of each lane's pixel (clp_zs_load's uint2).
-inline uint2 clp_zs_lane(vu lo, vu hi, int l) {
+uint2 clp_zs_lane(vu lo, vu hi, int l) {
   return (uint2)(CLP_LANE(lo, l), CLP_LANE(hi, l));
 }
 
-inline void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
+void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
   const vi at = CLP_LANE_IDS == (vi)(l);
   *lo = select(*lo, (vu)(v.x), at);
   *hi = select(*hi, (vu)(v.y), at);
@@ -397,7 +397,7 @@ inline void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
 // The depth test of the `live` lanes at once, for draws without stencil and depth
 // bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass and
 // writes their depth to *lo when depth writes are on.
-inline vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
+vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
   const uint fmt = CLP_KEYED_ZS_FORMAT(rp);
   if (!(CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
   const vu key = clp_zs_depth_key_v(fmt, z);
@@ -419,7 +419,7 @@ inline vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* 
 // one side is decided from its extreme lanes, without lane vectors. A block the edge
 // crosses has every lane's E between those extremes, lo <= 0 < hi: when hi - lo < 2^31,
 // every partial sum below lies in (-2^31, 2^31) and 32-bit lanes are exact; else 64-bit.
-inline vi clp_edge_cover(global const ClpTri* t, int e, long X, long Y, long* corner) {
+vi clp_edge_cover(global const ClpTri* t, int e, long X, long Y, long* corner) {
   const long a = t->edge_a[e], b = t->edge_b[e];
   const long e0 = a * X + b * Y + t->edge_c[e];
   *corner = e0;
@@ -440,9 +440,9 @@ inline vi clp_edge_cover(global const ClpTri* t, int e, long X, long Y, long* co
 // The fragment stage's view of primitive t at the block with pixels (lx, ly): corner
 // barycentrics (planes p), fragment depth z, and the interpolation weights derived from
 // them.
-inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
-                          global const ClpDrawParams* dp, global const float4* verts,
-                          global const ClpTri* t, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
+void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
+                   global const ClpDrawParams* dp, global const float4* verts,
+                   global const ClpTri* t, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
   ctx->rp = rp;
   ctx->dp = dp;
   ctx->verts = verts;
@@ -468,7 +468,7 @@ inline void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
 }
 
 // The first entry of list[begin, end) whose value is >= v (the lists are sorted).
-inline uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
+uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
   while (begin < end) {
     const uint mid = begin + (end - begin) / 2;
     if (list[mid] < v) begin = mid + 1;

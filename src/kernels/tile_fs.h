@@ -58,8 +58,8 @@ struct ClpStageCtx {
 
 // Weights of the original vertices from corner barycentrics b: the perspective-correct
 // ones when need_lp, the linear ones when need_ll (the others are left unset).
-inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, bool need_lp,
-                        bool need_ll) {
+void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, bool need_lp,
+                 bool need_ll) {
   vf q[3];
   for (int k = 0; k < 3; ++k)
     q[k] = b[k] * c->inv_w_c[k];
@@ -77,14 +77,14 @@ inline void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* i
 }
 
 // Sample position of the lanes (pixel centre per half_pixel_center).
-inline vf clp_sample_x(const ClpStageCtx* c) {
+vf clp_sample_x(const ClpStageCtx* c) {
   return c->px + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
-inline vf clp_sample_y(const ClpStageCtx* c) {
+vf clp_sample_y(const ClpStageCtx* c) {
   return c->py + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
 
-inline float clp_vertex_value(const ClpStageCtx* c, uint v, int reg, int chan, bool clamp01) {
+float clp_vertex_value(const ClpStageCtx* c, uint v, int reg, int chan, bool clamp01) {
   const float4 r = c->verts[(size_t)v * c->dp->num_outputs + reg];
   float x = chan == 0 ? r.x : chan == 1 ? r.y : chan == 2 ? r.z : r.w;
   if (clamp01) x = clamp(x, 0.0f, 1.0f);
@@ -92,7 +92,7 @@ inline float clp_vertex_value(const ClpStageCtx* c, uint v, int reg, int chan, b
 }
 
 // Point sprite coordinate (s, t, 0, 1) of the lanes.
-inline vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
+vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
   if (chan >= 2) return (vf)(chan == 3 ? 1.0f : 0.0f);
   if (!(c->flags & CLP_TRI_SPRITE)) return (vf)(0.0f);
   const float size = c->sprite[2];
@@ -102,7 +102,7 @@ inline vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
 }
 
 // gl_FragCoord channel `chan` per the shader's FS_COORD_* properties.
-inline vf clp_frag_coord(const ClpStageCtx* c, int chan) {
+vf clp_frag_coord(const ClpStageCtx* c, int chan) {
   const float centre = CLP_FS_COORD_PIXEL_CENTER_INTEGER ? 0.0f : 0.5f;
   switch (chan) {
     case 0:
@@ -118,8 +118,7 @@ inline vf clp_frag_coord(const ClpStageCtx* c, int chan) {
 }
 
 // The value of a linked varying with barycentrics (lp, ll).
-inline vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp,
-                      const vf* ll) {
+vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp, const vf* ll) {
   global const ClpFsLink* link = &c->rp->link[reg];
   int src = link->src_reg;
   int chan_shift = CLP_LINK_CHAN_SHIFT;

@@ -96,6 +96,12 @@ TEST_CASE("tile variant keys hold the compiled-in state and nothing else", "[dra
   CHECK(d.find("#define CLP_TILE_DEPTH_FUNC " + std::to_string(a.depth_func) + "u\n") !=
         std::string::npos);
   CHECK(d.find("r == 0u ? " + std::to_string(a.rt[0].format) + "u") != std::string::npos);
+
+  // Its helper functions are external definitions, not C99 `inline` ones: those emit no
+  // symbol, and a compiler that does not inline a call to one (NVIDIA's at
+  // -cl-opt-disable) cannot link the program.
+  CHECK(d.find("uint clp_tile_rt_format(uint r)") != std::string::npos);
+  CHECK(d.find("inline") == std::string::npos);
 }
 
 TEST_CASE("tile variant keys hold the textures' sampling state", "[draw][variants][tex]") {
