@@ -224,6 +224,15 @@ std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn() {
 
 std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
                                                  const std::string& options) {
+  struct Waiting {  // counted in the thread's clock, however the build ends
+    BuildWaitClock* clock = BuildWaitClock::current();
+    Waiting() {
+      if (clock) clock->begin_wait();
+    }
+    ~Waiting() {
+      if (clock) clock->end_wait();
+    }
+  } waiting;
   std::string request;
   put_part(request, options.data(), options.size());
   put_part(request, source.data(), source.size());
@@ -327,6 +336,45 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
 }  // namespace clpipe::runtime
 
 namespace clpipe {
+
+namespace {
+thread_local BuildWaitClock* t_build_wait_clock = nullptr;
+
+int64_t steady_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+int64_t BuildWaitClock::waited_ms() const {
+  const int64_t since = since_ms_.load();
+  const int64_t total = total_ms_.load();  // end_wait adds to it before it clears since_ms_
+  return total + (since ? steady_now_ms() - since : 0);
+}
+
+BuildWaitClock::Scope::Scope(BuildWaitClock& clock) : previous_(t_build_wait_clock) {
+  t_build_wait_clock = &clock;
+}
+
+BuildWaitClock::Scope::~Scope() {
+  t_build_wait_clock = previous_;
+}
+
+BuildWaitClock* BuildWaitClock::current() {
+  return t_build_wait_clock;
+}
+
+// Builds on one thread run one after another, so a clock has one wait at a time.
+void BuildWaitClock::begin_wait() {
+  since_ms_ = std::max<int64_t>(1, steady_now_ms());
+}
+
+void BuildWaitClock::end_wait() {
+  const int64_t since = since_ms_.load();
+  if (since) total_ms_ += steady_now_ms() - since;
+  since_ms_ = 0;
+}
 
 namespace {
 

@@ -66,8 +66,9 @@ uint64_t Connection::message_size(const uint8_t* buf, size_t n) {
 }
 
 int64_t Connection::busy_ms() const {
-  const int64_t since = busy_since_ms_.load(std::memory_order_relaxed);
-  return since ? steady_ms() - since : 0;
+  const int64_t since = busy_since_ms_.load();
+  if (!since) return 0;
+  return steady_ms() - since - (build_waits_.waited_ms() - waited_at_start_.load());
 }
 
 bool Connection::serve_one() {
@@ -105,11 +106,13 @@ bool Connection::serve_one() {
     }
     transport_.set_read_timeout(options_.stall_timeout_ms);
     current_ = vtest_cmd_name(hdr[1]);
+    waited_at_start_ = build_waits_.waited_ms();
     busy_since_ms_ = std::max<int64_t>(1, steady_ms());
     struct Idle {  // again between messages, however handle() ends
       std::atomic<int64_t>& since;
       ~Idle() { since = 0; }
     } idle{busy_since_ms_};
+    const BuildWaitClock::Scope builds(build_waits_);
     handle(hdr[0], hdr[1]);
     ++messages_;
     return true;

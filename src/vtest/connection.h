@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "clpipe/screen.h"
 #include "vtest/caps.h"
 #include "vtest/decoder.h"
 #include "vtest/resources.h"
@@ -62,8 +63,9 @@ class Connection {
   const Decoder& decoder() const { return decoder_; }
   size_t messages() const { return messages_; }
   const std::string& label() const { return label_; }
-  // How long the current message has been handled, in ms, or 0 between messages. Read
-  // from the server's watchdog thread.
+  // How long the current message has been handled, in ms, or 0 between messages, less
+  // the time it waited for program builds (those have their own budget). Read from the
+  // server's watchdog thread.
   int64_t busy_ms() const;
 
  private:
@@ -93,7 +95,9 @@ class Connection {
   uint32_t version_ = 0;
   bool renderer_created_ = false;
   bool short_read_ = false;  // a read ended before its bytes: the client left or stalled
-  std::atomic<int64_t> busy_since_ms_{0};  // steady clock; 0: between messages
+  std::atomic<int64_t> busy_since_ms_{0};    // steady clock; 0: between messages
+  BuildWaitClock build_waits_;               // this connection's thread's waits for builds
+  std::atomic<int64_t> waited_at_start_{0};  // build_waits_ when the message began
   bool closed_ = false;
   std::string error_;
   size_t messages_ = 0;

@@ -203,6 +203,34 @@ TEST_CASE("a build slowed by a loaded machine is not stopped", "[runtime][builde
   CHECK(std::chrono::steady_clock::now() - t0 > std::chrono::milliseconds(kBudgetMs + 1000));
 }
 
+TEST_CASE("a thread's waits for builder children are counted in its clock", "[runtime][builder]") {
+  ProgramBuilder builder(builder_options(), test::test_device().index(),
+                         test::test_device().description().device_name);
+  BuildWaitClock clock;
+  int64_t waited = 0;
+  {
+    const BuildWaitClock::Scope scope(clock);
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(!builder.build(scale_kernel("clock"), "-cl-std=CL1.2").empty());
+    const int64_t wall_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
+    // The whole build was waited for (the clock's ms and this one round apart).
+    waited = clock.waited_ms();
+    CHECK(waited > 0);
+    CHECK(waited <= wall_ms + 1);
+    CHECK(waited >= wall_ms - 20);
+    // Another thread's build is not this thread's wait.
+    std::thread([&builder] {
+      builder.build(scale_kernel("other thread"), "-cl-std=CL1.2");
+    }).join();
+    CHECK(clock.waited_ms() == waited);
+  }
+  // Nor is a build after the scope.
+  builder.build(scale_kernel("after"), "-cl-std=CL1.2");
+  CHECK(clock.waited_ms() == waited);
+}
+
 TEST_CASE("a build that stalls is stopped at four budgets of wall time", "[runtime][builder]") {
   // A child that computes nothing never reaches its processor-time budget; the wall-time
   // limit stops it, and ~Child reaps it.

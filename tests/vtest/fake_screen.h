@@ -179,6 +179,9 @@ struct FakeConfig {
   bool fail_resource_create = false;
   // A waiting fence_finish takes this long: device work that does not end soon.
   uint32_t fence_finish_ms = 0;
+  // Before that, it waits this long for a program build, counted in the thread's
+  // BuildWaitClock as a builder child's build is.
+  uint32_t build_wait_ms = 0;
 };
 
 // A screen whose caps meet every GL 3.3 requirement of doc 5.3, with every clpipe format
@@ -243,6 +246,11 @@ class FakeScreen : public Screen {
   Result<std::unique_ptr<Context>> context_create() override;
   Status fence_finish(const FenceHandle& f, uint64_t timeout) override {
     if (!f) log_->violation("fence_finish: null fence");
+    if (BuildWaitClock* clock = BuildWaitClock::current(); clock && cfg_.build_wait_ms) {
+      clock->begin_wait();
+      std::this_thread::sleep_for(std::chrono::milliseconds(cfg_.build_wait_ms));
+      clock->end_wait();
+    }
     if (timeout && cfg_.fence_finish_ms)
       std::this_thread::sleep_for(std::chrono::milliseconds(cfg_.fence_finish_ms));
     return Status::ok();

@@ -359,6 +359,25 @@ TEST_CASE("vtest server: a command over its time budget ends its client's proces
   CHECK(log.find("'next-client': connected") != std::string::npos);
 }
 
+TEST_CASE("vtest server: a command's waits for program builds do not count against its budget",
+          "[vtest][server]") {
+  // Builds have their own budget (--build-timeout); on NVIDIA's compiler one takes a
+  // minute. A command that waits 1 s for one, over a 300 ms budget, goes on.
+  const std::string dir = temp_dir();
+  FakeConfig cold = gl33_config();
+  cold.build_wait_ms = 1000;
+  ServerProcess server(
+      dir, [](ServerOptions& o) { o.command_timeout_ms = 300; }, cold);
+  SocketClient a(server.path);
+  a.handshake("cold-build");
+  a.send(submit_and_wait());
+  CHECK(a.recv(12).size() == 12);  // the wait's reply
+  CHECK(server.stop() == 0);
+  const std::string log = read_text(server.log);
+  INFO(log);
+  CHECK(log.find("over the budget") == std::string::npos);
+}
+
 TEST_CASE("vtest server: a command still running after its client hung up ends the process",
           "[vtest][server]") {
   const std::string dir = temp_dir();

@@ -53,10 +53,11 @@ options:
                           (default 30; 0: never)
   --command-timeout=S     end a client's process (its context is lost) when one command
                           runs longer than S seconds, e.g. an endless shader behind a
-                          fence wait (default 120; 0: never); a command still running 1 s
-                          after its client hung up ends it too
+                          fence wait (default 120; 0: never), not counting its waits for
+                          builder children (see --build-timeout); a command still
+                          running 1 s after its client hung up ends it too
   --build-timeout=S       stop a shader program build that takes more than S seconds
-                          of processor time, or four times that in wall time (default 60;
+                          of processor time, or four times that in wall time (default 300;
                           0: never): the command that needed the program fails with a
                           log line, as a GL error, and the client goes on. Each build
                           runs in a child process, so it can be stopped
