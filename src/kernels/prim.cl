@@ -291,12 +291,14 @@ __kernel void records_advance(global uint* draw_base, uint first, uint units,
                               global const uint* total, global uint* status) {
   const uint i = get_global_id(0);
   if (i >= units) return;
+  // Saturating, as the scan is (scan.cl): a scene of 2^32 - 1 records or more reads as
+  // 0xffffffff, which no capacity admits.
   const uint base = draw_base[first];
   if (i + 1 < units) {
-    draw_base[first + i + 1] = base + offsets[dps[first + i + 1].pos_base];
+    draw_base[first + i + 1] = add_sat(base, offsets[dps[first + i + 1].pos_base]);
   } else {
-    draw_base[first + units] = base + total[0];
-    status[0] = base + total[0];
+    draw_base[first + units] = add_sat(base, total[0]);
+    status[0] = add_sat(base, total[0]);
   }
 }
 

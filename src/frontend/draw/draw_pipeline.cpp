@@ -317,10 +317,11 @@ void DrawPipeline::execute() {
   counters_.draws += draws_.size();
 
   // Capacities: kept from earlier scenes, at least this scene's estimate; each an
-  // entry count below 2^32 and a buffer the device can allocate.
+  // entry count below Scanner::kSaturated (so a saturated count never fits) and a buffer
+  // the device can allocate.
   const uint64_t max_records = queue_.device().limits().max_mem_alloc_size / sizeof(ClpTri);
   auto clamp_cap = [&](uint64_t want, uint64_t most, uint32_t cap_limit) {
-    uint64_t c = std::min<uint64_t>({want, most, 0xffffffffu});
+    uint64_t c = std::min<uint64_t>({want, most, Scanner::kSaturated - 1});
     if (cap_limit) c = std::min<uint64_t>(c, cap_limit);
     return uint32_t(std::max<uint64_t>(c, 1));
   };
@@ -344,6 +345,10 @@ void DrawPipeline::execute() {
     const uint64_t want_records = uint64_t(needed_records_) + needed_records_ / 4;
     const uint64_t want_list = uint64_t(needed_list_) + needed_list_ / 4;
     record_cap_limit_ = list_cap_limit_ = 0;  // a test's cap lasts until the first replay
+    if (needed_records_ == Scanner::kSaturated || needed_list_ == Scanner::kSaturated) {
+      runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the scene needs 2^32 - 1 or more ",
+                    needed_records_ == Scanner::kSaturated ? "primitive records" : "bin entries");
+    }
     if (want_records > max_records || want_list > max_list) {
       runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the scene needs ", needed_records_,
                     " primitive records and ", needed_list_,

@@ -123,6 +123,10 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
   uint32_t total = 0;
   queue_.read(gs_out_total_, 0, sizeof(total), &total);
   if (total == 0) return out;
+  if (total == Scanner::kSaturated) {
+    runtime::fail(ErrorCode::kOutOfMemory,
+                  "draw_vbo: the geometry shader emits 2^32 - 1 or more vertices");
+  }
   const uint64_t bytes = uint64_t(total) * no * 16;
   if (bytes > limit) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the geometry shader emits ", total,

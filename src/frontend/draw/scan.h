@@ -16,8 +16,11 @@ class Scanner {
       : queue_(queue), program_(std::move(program)) {}
 
   // data[0..n) becomes its exclusive prefix sum; total[0] (a 4-byte buffer) receives the
-  // sum of all elements. n == 0 writes 0 to total.
+  // sum of all elements. n == 0 writes 0 to total. Sums saturate at kSaturated (scan.cl
+  // says how): a total of kSaturated means 2^32 - 1 or more.
   void exclusive_scan(const cl::Buffer& data, uint32_t n, const cl::Buffer& total);
+
+  static constexpr uint32_t kSaturated = 0xffffffffu;  // CLP_SCAN_SATURATED in scan.cl
 
  private:
   runtime::Queue& queue_;
