@@ -11,6 +11,7 @@
 #include "frontend/compute_global.h"
 #include "frontend/compute_grid.h"
 #include "frontend/features.h"
+#include "frontend/layout.h"
 #include "frontend/limits.h"
 #include "frontend/screen_impl.h"
 
@@ -98,7 +99,7 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::MAX_TEXTURE_ARRAY_LAYERS:
       return int(limits_.max_layers);
     case Cap::MAX_TEXTURE_MB:
-      return clamp_int(limits_.max_alloc >> 20);
+      return clamp_int(std::min(limits_.max_alloc, kMaxViewedTextureBytes) >> 20);
     case Cap::MIN_MAP_BUFFER_ALIGNMENT:
       return int(kMinMapBufferAlignment);
     case Cap::CONSTANT_BUFFER_OFFSET_ALIGNMENT:

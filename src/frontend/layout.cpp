@@ -150,12 +150,22 @@ void validate_template(const ResourceTemplate& t, const TextureLimits& limits) {
     invalid(target, ": format ", format_name(t.format), " is for vertex buffers only");
   }
   const ResourceLayout layout(t);
+  if (t.bind & (Bind::SAMPLER_VIEW | Bind::SHADER_IMAGE))
+    check_viewable_size(layout.size_bytes(), target);
   if (layout.alloc_bytes() > limits.max_alloc) {
     runtime::fail(ErrorCode::kOutOfMemory, target, " ", t.width0, "x", t.height0, "x", t.depth0,
                   " (", t.array_size, " layers, ", unsigned(t.last_level) + 1, " levels) of ",
                   format_name(t.format), " needs ", layout.alloc_bytes(),
                   " bytes, more than the device's largest allocation (", limits.max_alloc,
                   " bytes)");
+  }
+}
+
+void check_viewable_size(uint64_t size_bytes, const char* what) {
+  if (size_bytes > kMaxViewedTextureBytes) {
+    runtime::fail(ErrorCode::kOutOfMemory, what, ": a texture of ", size_bytes,
+                  " bytes cannot be sampled or bound as an image (at most 4 GiB - 1: its views' "
+                  "offsets are 32-bit)");
   }
 }
 

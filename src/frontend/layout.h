@@ -60,6 +60,14 @@ class ResourceLayout {
   uint64_t alloc_bytes_ = 0;
 };
 
+// The most bytes a texture that is sampled or bound as an image may have: its views'
+// descriptors (ClpTexView, kernels/sampling_abi.h) hold 32-bit level offsets and pitches.
+constexpr uint64_t kMaxViewedTextureBytes = 0xffffffffu;
+
+// Throws kOutOfMemory when a texture of size_bytes is too large to be viewed; `what`
+// names the call.
+void check_viewable_size(uint64_t size_bytes, const char* what);
+
 // Size limits of a screen (from the device; see Screen caps MAX_TEXTURE_*).
 struct TextureLimits {
   uint32_t max_2d = 16384;     // width/height of 1D, 2D, RECT and array textures

@@ -8,6 +8,7 @@
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
 #include "frontend/format_support.h"
+#include "frontend/layout.h"
 #include "frontend/limits.h"
 #include "frontend/views.h"
 #include "runtime/error.h"
@@ -257,6 +258,7 @@ Status ContextImpl::set_shader_images(ShaderType shader, unsigned start,
       if (r.is_buffer()) {
         check_buffer_range(r, v.buf_offset, v.buf_size, "image");
       } else {
+        check_viewable_size(r.size_bytes(), "set_shader_images");
         if (v.level >= r.layout().num_levels())
           runtime::invalid("image ", start + i, ": level ", unsigned(v.level), " does not exist");
         if (v.first_layer > v.last_layer || v.last_layer >= r.layout().level(v.level).layers) {

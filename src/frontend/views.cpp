@@ -5,6 +5,7 @@
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
 #include "frontend/format_support.h"
+#include "frontend/layout.h"
 #include "frontend/limits.h"
 #include "runtime/error.h"
 
@@ -92,6 +93,7 @@ Result<SamplerViewHandle> ContextImpl::create_sampler_view(const ResourceRef& re
                          " are empty or exceed the buffer (", r.size_bytes(), " bytes)");
       }
     } else {
+      check_viewable_size(r.size_bytes(), "create_sampler_view");
       if (!view_format_compatible(r.info().format, t.format)) {
         runtime::invalid("view format ", format_name(t.format), " is incompatible with ",
                          format_name(r.info().format));

@@ -149,6 +149,33 @@ TEST_CASE("oversized dimensions, samples and flags are refused", "[frontend][lay
   CHECK(code_of(persistent) == ErrorCode::kUnsupported);
 }
 
+TEST_CASE("textures that are sampled or images stay below 4 GiB", "[frontend][layout]") {
+  // A view's descriptor holds 32-bit level offsets: a 16384^2 RGBA32F texture with its mip
+  // chain (5.3 GiB) would sample level 1 from level 0's bytes. On a device that can
+  // allocate it, it is refused when sampled, and allowed as a render target only.
+  using T = TextureTarget;
+  TextureLimits l = limits();
+  l.max_alloc = uint64_t(64) << 30;
+  const Format f = Format::R32G32B32A32_FLOAT;
+  for (uint32_t bind : {uint32_t(Bind::SAMPLER_VIEW), uint32_t(Bind::SHADER_IMAGE)}) {
+    INFO("bind " << bind);
+    try {
+      validate_template(make_templ(T::TEXTURE_2D, f, 16384, 16384, 1, 1, 14, bind), l);
+      FAIL("a 5.3 GiB sampled texture was accepted");
+    } catch (const clpipe::Error& e) {
+      CHECK(e.code() == ErrorCode::kOutOfMemory);
+      CHECK_THAT(e.what(), Catch::Contains("at most 4 GiB - 1"));
+    }
+  }
+  CHECK(code_of(make_templ(T::TEXTURE_2D, f, 16384, 16384, 1, 1, 14, Bind::RENDER_TARGET), l) ==
+        ErrorCode::kOk);
+  // 4 GiB - 1 at most: 16384 x 16383 RGBA32F is 4 GiB - 256 KiB.
+  CHECK(code_of(make_templ(T::TEXTURE_2D, f, 16384, 16383, 1, 1, 0, Bind::SAMPLER_VIEW), l) ==
+        ErrorCode::kOk);
+  CHECK(code_of(make_templ(T::TEXTURE_2D, f, 16384, 16384, 1, 1, 0, Bind::SAMPLER_VIEW), l) ==
+        ErrorCode::kOutOfMemory);
+}
+
 TEST_CASE("boxes must be non-empty and inside the level", "[frontend][layout]") {
   const ResourceLayout L(
       make_templ(TextureTarget::TEXTURE_2D_ARRAY, Format::R8_UNORM, 8, 4, 1, 3, 1));
