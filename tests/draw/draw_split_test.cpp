@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 
+#include "draw/draw_fixture.h"
 #include "frontend/draw/draw_split.h"
 #include "frontend/frontend_util.h"
 
@@ -446,4 +447,18 @@ TEST_CASE("draw_vbo: pipeline statistics of a draw in chunks count the draw once
   CHECK(r.pipeline_statistics.ia_vertices == 600 + 1600);
   CHECK(r.pipeline_statistics.vs_invocations == 600 + 1600);
   CHECK(r.pipeline_statistics.ia_primitives == 598 + 800);
+}
+
+TEST_CASE("chunk sizes of huge draws under a huge scratch budget do not wrap", "[draw][split]") {
+  // budget x count is 2^34 x 2^30 = 2^64: in 64 bits it wrapped to 0, and the draw went in
+  // chunks of one position.
+  DrawFixture fx;
+  const frontend::draw::DrawSetup s = fx.basic_setup(64, 64);
+  fx.pipeline().set_scratch_budget(uint64_t(1) << 34);
+  CHECK(fx.pipeline().chunk_positions(s, PrimType::TRIANGLES, 1u << 30) ==
+        frontend::draw::kSceneMaxPositions);
+  fx.pipeline().set_scratch_budget(uint64_t(64) << 20);
+  const uint64_t small = fx.pipeline().chunk_positions(s, PrimType::TRIANGLES, 1u << 30);
+  CHECK(small > 1);
+  CHECK(small < frontend::draw::kSceneMaxPositions);
 }

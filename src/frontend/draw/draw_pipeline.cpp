@@ -150,8 +150,13 @@ uint64_t DrawPipeline::scratch_bytes(const DrawSetup& s, PrimType mode, uint32_t
 
 uint64_t DrawPipeline::chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const {
   const uint64_t per_instance = std::max<uint64_t>(scratch_bytes(s, mode, count, 1), 1);
-  return std::max<uint64_t>(std::min(scratch_budget_ * count / per_instance, kSceneMaxPositions),
-                            1);
+  // budget x count passes 2^64 only for a budget of 4 GiB or more: then in floating point.
+  const uint64_t fit =
+      scratch_budget_ <= UINT64_MAX / std::max<uint32_t>(count, 1)
+          ? scratch_budget_ * count / per_instance
+          : uint64_t(std::min(double(scratch_budget_) * count / double(per_instance),
+                              double(kSceneMaxPositions)));
+  return std::max<uint64_t>(std::min(fit, kSceneMaxPositions), 1);
 }
 
 uint64_t DrawPipeline::scratch_capacity() const {
@@ -439,7 +444,7 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
 
   // 1. Vertex pass.
   if (restart) ensure(restart_, restart_cap_, size_t(count) * 4);
-  run_vertex(t, r, 1, (total + 3) / 4);
+  run_vertex(t, r, 1, uint32_t((uint64_t(total) + 3) / 4));
   // Without rasterization only stream output and the primitive counts of queries are
   // left to compute.
   const bool discard = s.rasterizer.rasterizer_discard;
@@ -452,7 +457,7 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   // 2. Restart segments.
   if (restart) {
     ensure(seg_index_, seg_index_cap_, size_t(count) * 4);
-    ensure(seg_first_, seg_first_cap_, size_t(count + 1) * 4);
+    ensure(seg_first_, seg_first_cap_, (size_t(count) + 1) * 4);
     queue_.copy(restart_, 0, seg_index_, 0, size_t(count) * 4);
     scanner_.exclusive_scan(seg_index_, count, total_);
     cl::Kernel& k = queue_.kernel(core_, "restart_segments");
@@ -553,7 +558,7 @@ void DrawPipeline::plan_scene() {
     }
     // Scene limits keep both sums below 2^32: at most 2^24 positions of 2^16 draws.
     vp.item_base = vertex.items;
-    vertex.items += (r.positions + 3) / 4;
+    vertex.items += uint32_t((uint64_t(r.positions) + 3) / 4);
     ++vertex.count;
     if (!setup.count) {
       setup.first = r.first_unit;
