@@ -95,7 +95,8 @@ struct ProgramBuilderOptions {
 class BuildWaitClock {
  public:
   // All waits so far, the one in progress included, in ms. Read from any thread: a read
-  // that races with the end of a wait may count that wait twice, never too little.
+  // that races with the end of a wait may count that wait twice (a watchdog then sees its
+  // command as shorter for one look), but never misses a finished one.
   int64_t waited_ms() const;
 
   class Scope {

@@ -80,7 +80,8 @@ struct TextureLimits {
 
 // Throws clpipe::Error (kInvalidArgument for a template that breaks a rule of the API,
 // kUnsupported for valid requests clpipe cannot do: samples, flags; kOutOfMemory when the
-// layout exceeds one device allocation). Format support per bind is checked by the caller.
+// layout exceeds one device allocation, or kMaxViewedTextureBytes for a texture bound for
+// sampling or images). Format support per bind is checked by the caller.
 void validate_template(const ResourceTemplate& templ, const TextureLimits& limits);
 
 // Throws kInvalidArgument unless box is non-empty and inside `level` of the layout.
