@@ -11,10 +11,29 @@
 
 using namespace clpipe;
 
-TEST_CASE("draw scan: exclusive prefix sums and totals at every size class", "[draw][scan]") {
+namespace {
+
+// A scanner on the test device, and one scan of host data: the offsets and the total.
+struct ScanRun {
   test::DrawFixture f;
-  frontend::draw::Scanner scanner(f.queue(), f.pipeline().core_program());
+  frontend::draw::Scanner scanner{f.queue(), f.pipeline().core_program()};
   const cl::Buffer total = f.queue().create_buffer(4);
+
+  std::vector<uint32_t> scan(const std::vector<uint32_t>& in, uint32_t* sum) {
+    const uint32_t n = uint32_t(in.size());
+    const cl::Buffer data = f.buffer(in.data(), n * 4);
+    scanner.exclusive_scan(data, n, total);
+    std::vector<uint32_t> out(n);
+    f.queue().read(data, 0, n * 4, out.data());
+    f.queue().read(total, 0, 4, sum);
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("draw scan: exclusive prefix sums and totals at every size class", "[draw][scan]") {
+  ScanRun s;
   std::mt19937 rng(7);
   // Below, at and above one block (256), the single-launch limit (16384), and two levels
   // of block sums (> 65536).
@@ -23,12 +42,8 @@ TEST_CASE("draw scan: exclusive prefix sums and totals at every size class", "[d
     std::vector<uint32_t> in(n);
     for (uint32_t& v : in)
       v = rng() % 7;
-    const cl::Buffer data = f.buffer(in.data(), n * 4);
-    scanner.exclusive_scan(data, n, total);
-    std::vector<uint32_t> out(n);
     uint32_t sum = 0;
-    f.queue().read(data, 0, n * 4, out.data());
-    f.queue().read(total, 0, 4, &sum);
+    const std::vector<uint32_t> out = s.scan(in, &sum);
     uint32_t run = 0;
     size_t wrong = 0;
     for (uint32_t i = 0; i < n; ++i) {
@@ -40,19 +55,17 @@ TEST_CASE("draw scan: exclusive prefix sums and totals at every size class", "[d
   }
   // n == 0 writes a zero total.
   const uint32_t junk = 12345;
-  f.queue().write(total, 0, 4, &junk, true);
-  scanner.exclusive_scan(total, 0, total);
+  s.f.queue().write(s.total, 0, 4, &junk, true);
+  s.scanner.exclusive_scan(s.total, 0, s.total);
   uint32_t zero = 1;
-  f.queue().read(total, 0, 4, &zero);
+  s.f.queue().read(s.total, 0, 4, &zero);
   CHECK(zero == 0);
 }
 
 TEST_CASE("draw scan: sums of 2^32 - 1 or more saturate instead of wrapping", "[draw][scan]") {
   // A bin histogram of a 16384^2 framebuffer (2^20 tiles) under 4096 full-screen quads
   // sums past 2^32; wrapped, its total fitted a small list and the tile pass read past it.
-  test::DrawFixture f;
-  frontend::draw::Scanner scanner(f.queue(), f.pipeline().core_program());
-  const cl::Buffer total = f.queue().create_buffer(4);
+  ScanRun s;
   constexpr uint32_t kSat = frontend::draw::Scanner::kSaturated;
   // One launch (n <= 16384) and several levels of block sums; the big counts sit in
   // different blocks so that the block sums carry the saturation too.
@@ -61,12 +74,8 @@ TEST_CASE("draw scan: sums of 2^32 - 1 or more saturate instead of wrapping", "[
     std::vector<uint32_t> in(n, 1);
     in[n / 4] = 0x80000000u;
     in[n / 2] = 0x7fffffffu;  // the inclusive sum reaches 2^32 - 1 here
-    const cl::Buffer data = f.buffer(in.data(), n * 4);
-    scanner.exclusive_scan(data, n, total);
-    std::vector<uint32_t> out(n);
     uint32_t sum = 0;
-    f.queue().read(data, 0, n * 4, out.data());
-    f.queue().read(total, 0, 4, &sum);
+    const std::vector<uint32_t> out = s.scan(in, &sum);
     CHECK(sum == kSat);
     // Every offset is its true value, or kSat from the first that reaches 2^32 - 1 on.
     uint64_t run = 0;
