@@ -23,13 +23,13 @@ std::string printable(const std::string& s) {
   return out;
 }
 
+}  // namespace
+
 int64_t steady_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
-
-}  // namespace
 
 Connection::Connection(Transport& transport, ScreenFactory factory, ConnectionOptions options,
                        std::string label)
@@ -104,14 +104,29 @@ bool Connection::serve_one() {
       short_read_ = true;
       protocol_error("truncated message header (", got, " of 8 bytes) ", transport_.error());
     }
+    if (std::atomic<int64_t>* idle = options_.idle_since) {
+      int64_t since = idle->load();
+      if (since == kEvictedClient || !idle->compare_exchange_strong(since, 0)) {
+        closed_ = true;
+        error_ = "evicted";
+        log_at(LogLevel::kInfo, label_,
+               ": idle, and its slot went to a new client; closing the connection");
+        return false;
+      }
+    }
     transport_.set_read_timeout(options_.stall_timeout_ms);
     current_ = vtest_cmd_name(hdr[1]);
     waited_at_start_ = build_waits_.waited_ms();
     busy_since_ms_ = std::max<int64_t>(1, steady_ms());
     struct Idle {  // again between messages, however handle() ends
-      std::atomic<int64_t>& since;
-      ~Idle() { since = 0; }
-    } idle{busy_since_ms_};
+      std::atomic<int64_t>& busy_since;
+      std::atomic<int64_t>* idle_since;
+      ~Idle() {
+        busy_since = 0;
+        // 0 since the claim above, and the server never changes a 0: a plain store.
+        if (idle_since) idle_since->store(std::max<int64_t>(1, steady_ms()));
+      }
+    } idle{busy_since_ms_, options_.idle_since};
     const BuildWaitClock::Scope builds(build_waits_);
     handle(hdr[0], hdr[1]);
     ++messages_;

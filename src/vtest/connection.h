@@ -37,7 +37,18 @@ struct ConnectionOptions {
   uint32_t handshake_timeout_ms = 10000;
   uint32_t idle_timeout_ms = 0;
   uint32_t stall_timeout_ms = 30000;
+  // A word the client shares with the server (null: none; see Server::evict_idle_client):
+  // the steady-clock ms since which the client has been idle between messages, 0 while it
+  // handles a message, kEvictedClient once the server has taken its slot. Both sides
+  // change it by compare-and-swap, the server only from an idle value and the client only
+  // from the value it stored, so an eviction never cuts a command short.
+  std::atomic<int64_t>* idle_since = nullptr;
 };
+
+constexpr int64_t kEvictedClient = -1;
+// The clock of idle_since, in ms: the steady clock, CLOCK_MONOTONIC on Linux, which all
+// processes of the machine share.
+int64_t steady_ms();
 
 class Connection {
  public:

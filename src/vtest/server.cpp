@@ -68,34 +68,48 @@ std::string gl_text(unsigned v) {
 
 }  // namespace
 
+template <typename T>
+SharedArray<T>::SharedArray(size_t n) {
+  void* p =
+      ::mmap(nullptr, n * sizeof(T), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return;
+  data_ = static_cast<T*>(p);
+  n_ = n;
+  for (size_t i = 0; i < n; ++i)
+    new (&data_[i]) T();
+}
+
+template <typename T>
+SharedArray<T>::~SharedArray() {
+  if (data_) ::munmap(data_, n_ * sizeof(T));
+}
+
 Server::Server(ServerOptions options, ScreenFactory factory)
     : options_(std::move(options)), factory_(std::move(factory)) {
   const uint32_t slots = std::max<uint32_t>(options_.max_clients, 1);
   slot_used_.assign(slots, false);
   if (options_.max_total_bytes) {
-    // Shared with the children forked later (MAP_SHARED survives fork).
-    void* p = ::mmap(nullptr, slots * sizeof(std::atomic<uint64_t>), PROT_READ | PROT_WRITE,
-                     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
+    memory_slots_ = SharedArray<std::atomic<uint64_t>>(slots);
+    if (!memory_slots_)
       log_at(LogLevel::kWarning, errno_text("mmap"), ": no memory budget shared by clients");
-    } else {
-      memory_slots_ = static_cast<std::atomic<uint64_t>*>(p);
-      for (uint32_t i = 0; i < slots; ++i)
-        new (&memory_slots_[i]) std::atomic<uint64_t>(0);
-    }
+  }
+  if (options_.evict_idle_ms && options_.fork_per_client) {
+    idle_since_ = SharedArray<std::atomic<int64_t>>(slots);
+    if (!idle_since_)
+      log_at(LogLevel::kWarning, errno_text("mmap"), ": idle clients will not be evicted");
   }
 }
 
 Server::~Server() {
   if (listen_fd_ >= 0) ::close(listen_fd_);
-  if (memory_slots_) ::munmap(memory_slots_, slot_used_.size() * sizeof(std::atomic<uint64_t>));
 }
 
 ConnectionOptions Server::client_options(uint32_t slot) const {
   ConnectionOptions o = options_.connection;
+  if (idle_since_) o.idle_since = &idle_since_[slot];
   if (memory_slots_) {
     MemoryLimits& m = o.limits.shared_memory;
-    m.slots = memory_slots_;
+    m.slots = memory_slots_.data();
     m.slot_count = uint32_t(slot_used_.size());
     m.own_slot = slot;
     m.shared_bytes = options_.max_total_bytes;
@@ -275,15 +289,17 @@ void Server::accept_one() {
     if (memory_slots_) memory_slots_[0] = 0;
     return;
   }
-  if (children_.size() >= options_.max_clients) {
+  if (children_.size() >= options_.max_clients && !evict_idle_client(n)) {
     log_at(LogLevel::kWarning, "client ", n, " refused: ", children_.size(),
-           " clients already (--max-clients)");
+           " clients already (--max-clients), none idle for ", options_.evict_idle_ms / 1000.0,
+           " s (--evict-idle)");
     ::close(fd);
     return;
   }
   // A free memory slot: there are max_clients, and fewer children.
   const uint32_t slot =
       uint32_t(std::find(slot_used_.begin(), slot_used_.end(), false) - slot_used_.begin());
+  if (idle_since_) idle_since_[slot] = std::max<int64_t>(1, steady_ms());  // idle until it speaks
   const pid_t pid = ::fork();
   if (pid < 0) {
     log_at(LogLevel::kError, "client ", n, ": ", errno_text("fork"));
@@ -295,6 +311,39 @@ void Server::accept_one() {
   slot_used_[slot] = true;
   children_[pid] = Child{n, slot};
   log_at(LogLevel::kDebug, "client ", n, " served by pid ", pid);
+}
+
+bool Server::evict_idle_client(uint64_t for_client) {
+  if (!idle_since_) return false;
+  for (;;) {
+    const int64_t now = steady_ms();
+    pid_t victim = -1;
+    int64_t since = 0;
+    for (const auto& [pid, child] : children_) {
+      const int64_t s = idle_since_[child.slot].load();
+      if (s > 0 && now - s >= int64_t(options_.evict_idle_ms) && (victim < 0 || s < since)) {
+        victim = pid;
+        since = s;
+      }
+    }
+    if (victim < 0) return false;
+    const Child child = children_.at(victim);
+    // Fails only when the client has just begun a message: then look again.
+    if (!idle_since_[child.slot].compare_exchange_strong(since, kEvictedClient)) continue;
+    log_at(LogLevel::kInfo, "client ", child.number, " (pid ", victim, ") idle for ",
+           (now - since) / 1000.0, " s: its slot goes to client ", for_client,
+           ", as all are taken (--max-clients, --evict-idle)");
+    // Its process blocks in a read (no timeout when --idle-timeout is 0): end it, and
+    // wait until it is reaped, which frees the slot.
+    ::kill(victim, SIGTERM);
+    for (uint32_t waited = 0; children_.count(victim); waited += 10) {
+      if (waited >= options_.shutdown_grace_ms && waited < options_.shutdown_grace_ms + 10)
+        ::kill(victim, SIGKILL);
+      reap(false);
+      if (children_.count(victim)) ::usleep(10000);
+    }
+    return true;
+  }
 }
 
 namespace {

@@ -29,7 +29,12 @@ struct ServerOptions {
   // false: serve clients one after another inside the server process (for debuggers);
   // a client then blocks all others and a crash takes the server down.
   bool fork_per_client = true;
-  uint32_t max_clients = 64;  // concurrent children; more connections are refused
+  uint32_t max_clients = 64;  // concurrent children
+  // When all max_clients slots are taken, a new connection takes the slot of the client
+  // idle longest between messages, if it has been idle this long (0: never); otherwise it
+  // is refused. So idle connections cannot lock new clients out for longer than this,
+  // while a paused program keeps its context as long as the server has room.
+  uint32_t evict_idle_ms = 10000;
   // Build the caps once in a probe child at start (and fail early without a device).
   bool probe_caps = true;
   uint32_t shutdown_grace_ms = 2000;
@@ -42,6 +47,30 @@ struct ServerOptions {
   // tool's default is three quarters of the machine's memory). A client's allocation that
   // would pass it fails like one past its own limit (Limits::max_client_bytes).
   uint64_t max_total_bytes = 0;
+};
+
+// n default-constructed Ts in memory shared with the children forked later (MAP_SHARED
+// survives fork); empty when the mapping failed.
+template <typename T>
+class SharedArray {
+ public:
+  SharedArray() = default;
+  explicit SharedArray(size_t n);
+  ~SharedArray();
+  SharedArray(const SharedArray&) = delete;
+  SharedArray& operator=(const SharedArray&) = delete;
+  SharedArray& operator=(SharedArray&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(n_, o.n_);
+    return *this;
+  }
+  T* data() const { return data_; }
+  T& operator[](size_t i) const { return data_[i]; }
+  explicit operator bool() const { return data_ != nullptr; }
+
+ private:
+  T* data_ = nullptr;
+  size_t n_ = 0;
 };
 
 class Server {
@@ -68,6 +97,9 @@ class Server {
  private:
   Status probe_caps();
   void accept_one();
+  // With every slot taken: ends the client idle longest, if idle for evict_idle_ms, and
+  // reaps it. False when no client may be evicted.
+  bool evict_idle_client(uint64_t for_client);
   void serve_in_child(int client_fd, uint64_t client_number, uint32_t memory_slot);
   // The connection options of a client with its memory slot.
   ConnectionOptions client_options(uint32_t memory_slot) const;
@@ -86,7 +118,9 @@ class Server {
   // One counter per concurrent client in memory the children share (MemoryLimits::slots):
   // a child counts its bytes in its own slot; the server zeroes the slot when the child
   // has ended, however it ended, so that a crashed client's bytes do not stay counted.
-  std::atomic<uint64_t>* memory_slots_ = nullptr;
+  SharedArray<std::atomic<uint64_t>> memory_slots_;
+  // ConnectionOptions::idle_since of the client in each slot.
+  SharedArray<std::atomic<int64_t>> idle_since_;
   std::vector<bool> slot_used_;
   dev_t socket_dev_ = 0;
   ino_t socket_ino_ = 0;

@@ -1,7 +1,8 @@
 // The forking server on a temporary socket, with the fake screen: clients in separate
 // processes, one killed in the middle of a message while another keeps being served, a
 // misbehaving client disconnected with a logged reason, fds passed with SCM_RIGHTS, the
-// socket-path rules, and a clean stop on SIGTERM.
+// socket-path rules, idle clients evicted when the slots are full, and a clean stop on
+// SIGTERM.
 #include <catch2/catch.hpp>
 
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <thread>
 
 #include "vtest/server.h"
@@ -320,6 +322,58 @@ TEST_CASE("vtest server: connections that never speak are closed, and free their
   CHECK(log.find("no CREATE_RENDERER (no data for 300 ms); closing the connection") !=
         std::string::npos);
   CHECK(log.find("'after-the-silent-ones': connected") != std::string::npos);
+}
+
+TEST_CASE("vtest server: with every slot taken, a new client gets the slot of one idle long enough",
+          "[vtest][server]") {
+  const std::string dir = temp_dir();
+  ServerProcess server(dir, [](ServerOptions& o) {
+    o.max_clients = 2;
+    o.evict_idle_ms = 1500;
+  });
+  auto ping = [](SocketClient& c) {
+    c.send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
+    return c.recv_dwords(2) == std::vector<uint32_t>{0, VtestCmd::PING_PROTOCOL_VERSION};
+  };
+  // The server's start-up check took a slot too, until its process is reaped: the second
+  // client may need a few tries.
+  SocketClient idle(server.path);
+  idle.handshake("idle-client");
+  std::unique_ptr<SocketClient> active;
+  for (int i = 0; i < 250 && !active; ++i) {
+    active = std::make_unique<SocketClient>(server.path);
+    std::vector<uint8_t> m = create_renderer_message("active-client");
+    const std::vector<uint8_t> p = message(VtestCmd::PING_PROTOCOL_VERSION, {});
+    m.insert(m.end(), p.begin(), p.end());
+    (void)!::send(active->fd, m.data(), m.size(), MSG_NOSIGNAL);
+    if (active->recv_dwords(2) != std::vector<uint32_t>{0, 10}) {
+      active.reset();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+  REQUIRE(active);
+  // Both spoke within 1.5 s: a third client is refused.
+  CHECK(ping(idle));
+  {
+    SocketClient early(server.path);
+    CHECK(early.recv(1).empty());
+  }
+  // For 2 s one client keeps talking and the other says nothing.
+  for (int i = 0; i < 20; ++i) {
+    CHECK(ping(*active));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  SocketClient late(server.path);
+  late.handshake("late-client");
+  CHECK(ping(late));
+  CHECK(ping(*active));
+  CHECK(idle.recv(1).empty());  // evicted: its connection is closed
+  CHECK(server.stop() == 0);
+  const std::string log = read_text(server.log);
+  INFO(log);
+  CHECK(log.find("none idle for 1.5 s (--evict-idle)") != std::string::npos);
+  CHECK(log.find(") idle for ") != std::string::npos);
+  CHECK(log.find("'late-client': connected") != std::string::npos);
 }
 
 namespace {

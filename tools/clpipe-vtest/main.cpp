@@ -40,7 +40,11 @@ options:
                           $XDG_CACHE_HOME/clpipe)
   --gl-version=X.Y        advertise at most this GL version (2.0 .. 3.3, default 3.3);
                           less is advertised when the device's caps miss a requirement
-  --max-clients=N         concurrent clients (default 64); more are refused
+  --max-clients=N         concurrent clients (default 64); when all are taken, a new
+                          client takes the slot of the client idle longest if that one
+                          has been idle for --evict-idle seconds, else it is refused
+  --evict-idle=S          (default 10; 0: never evict) so idle connections lock new
+                          clients out for S seconds at most
   --max-client-memory=MB  memory one client may hold (resources, draw scratch, guest
                           stores), in MiB (default 4096)
   --max-total-memory=MB   memory all clients together may hold, in MiB (default: three
@@ -164,6 +168,9 @@ Args parse(int argc, char** argv) {
                      : arg == "--idle-timeout"    ? c.idle_timeout_ms
                                                   : c.stall_timeout_ms;
       ms = uint32_t(n) * 1000;
+    } else if (arg == "--evict-idle") {
+      if (!parse_number(need(), &n) || n > 86400) usage_error("bad --evict-idle");
+      a.server.evict_idle_ms = uint32_t(n) * 1000;
     } else if (arg == "--command-timeout") {
       if (!parse_number(need(), &n) || n > 86400) usage_error("bad --command-timeout");
       a.server.command_timeout_ms = uint32_t(n) * 1000;
