@@ -43,7 +43,8 @@ options:
   --max-clients=N         concurrent clients (default 64); when all are taken, a new
                           client takes the slot of the client idle longest if that one
                           has been idle for --evict-idle seconds, else it is refused
-  --evict-idle=S          (default 10; 0: never evict) so idle connections lock new
+  --evict-idle=S          the idle time after which a client may lose its slot that
+                          way (default 10; 0: never): idle connections lock new
                           clients out for S seconds at most
   --max-client-memory=MB  memory one client may hold (resources, draw scratch, guest
                           stores), in MiB (default 4096)
