@@ -1,5 +1,6 @@
 // ContextImpl: construction, flush and barriers, resource references and the bookkeeping of
 // host data held for queued uploads.
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -21,8 +22,8 @@ ContextImpl::ContextImpl(std::shared_ptr<ScreenImpl> screen)
       blitter_(queue_, screen_->programs(), ops_, id_) {}
 
 ContextImpl::~ContextImpl() {
-  // Recorded draws still run (a context may go without a last flush); queued commands
-  // may read host data in uploads_, so wait before it goes.
+  // Recorded draws still run (a context may go without a last flush), and the context's
+  // objects stay until the commands that use them have finished.
   flush_scene_nothrow();
   try {
     queue_.finish();
@@ -79,32 +80,59 @@ bool ContextImpl::is_resource_referenced(const ResourceRef& res, unsigned) {
   return impl->referenced_by(id_);
 }
 
+namespace {
+
+struct HeldUpload {
+  std::shared_ptr<std::vector<uint8_t>> data;
+  std::shared_ptr<std::atomic<size_t>> bytes;  // ContextImpl::upload_bytes_
+};
+
+// OpenCL calls it once the write has finished or failed, on a thread of its own, possibly
+// after the context has gone: it touches only what HeldUpload owns.
+void CL_CALLBACK free_upload(cl_event, cl_int, void* user) {
+  auto* held = static_cast<HeldUpload*>(user);
+  *held->bytes -= held->data->size();
+  delete held;
+}
+
+}  // namespace
+
 void ContextImpl::keep_until_done(const cl::Event& event,
                                   std::shared_ptr<std::vector<uint8_t>> data) {
   // Bounded: an application that uploads without ever flushing waits for its oldest
-  // upload once kMaxPendingUploads copies or kMaxPendingUploadBytes are held.
+  // upload once kMaxPendingUploads writes or kMaxPendingUploadBytes are held.
   constexpr size_t kMaxPendingUploads = 256;
   constexpr size_t kMaxPendingUploadBytes = size_t(64) << 20;
   reap_uploads();
-  upload_bytes_ += data->size();
-  uploads_.emplace_back(event, std::move(data));
-  while (uploads_.size() > kMaxPendingUploads || upload_bytes_ > kMaxPendingUploadBytes) {
+  *upload_bytes_ += data->size();
+  auto held = std::make_unique<HeldUpload>(HeldUpload{std::move(data), upload_bytes_});
+  if (cl::Event(event).setCallback(CL_COMPLETE, free_upload, held.get()) != CL_SUCCESS) {
+    // No callback: keep the copy until the write has run.
     queue_.flush();
-    CLP_CHECK(uploads_.front().first.wait());
+    const cl_int status = event.wait();
+    free_upload(nullptr, 0, held.release());
+    CLP_CHECK(status);
+    return;
+  }
+  held.release();  // the callback's now
+  uploads_.push_back(event);
+  while (!uploads_.empty() &&
+         (uploads_.size() > kMaxPendingUploads || *upload_bytes_ > kMaxPendingUploadBytes)) {
+    queue_.flush();
+    CLP_CHECK(uploads_.front().wait());
+    uploads_.pop_front();
     reap_uploads();
   }
 }
 
 void ContextImpl::reap_uploads() {
-  // Commands finish in queue order, so the finished uploads are a prefix.
-  size_t done = 0;
-  for (; done < uploads_.size(); ++done) {
+  // Commands finish in queue order, so the finished writes are a prefix.
+  while (!uploads_.empty()) {
     cl_int status = CL_COMPLETE;
-    uploads_[done].first.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status);
+    uploads_.front().getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status);
     if (status > CL_COMPLETE) break;
-    upload_bytes_ -= uploads_[done].second->size();
+    uploads_.pop_front();
   }
-  uploads_.erase(uploads_.begin(), uploads_.begin() + done);
 }
 
 }  // namespace clpipe::frontend

@@ -9,6 +9,7 @@
 // uses (ResourceImpl::note_use). Used by one thread at a time.
 #pragma once
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <utility>
@@ -173,6 +174,10 @@ class ContextImpl final : public Context {
   // Test knob: DrawPipeline::set_scratch_budget; and the scratch it holds.
   void set_scene_scratch_budget(uint64_t bytes);
   uint64_t scene_scratch_capacity() const { return pipeline_ ? pipeline_->scratch_capacity() : 0; }
+  // Bytes of subdata copies whose writes have not finished (tests).
+  size_t held_upload_bytes() const { return *upload_bytes_; }
+  // Test knob: the context's queue, to hold it behind an event.
+  runtime::Queue& queue_for_tests() { return queue_; }
 
  private:
   ResourceImpl& resource(const ResourceRef& res, const char* what) {
@@ -183,7 +188,7 @@ class ContextImpl final : public Context {
   // Fills the whole box of a surface's layers; rect in texels of the surface's level.
   void fill_surface(const Surface& surf, unsigned x, unsigned y, unsigned w, unsigned h,
                     const FillPattern& pattern);
-  // Keeps host data alive until the command reading it has finished.
+  // Keeps host data alive until the command reading it has finished, and frees it then.
   void keep_until_done(const cl::Event& event, std::shared_ptr<std::vector<uint8_t>> data);
   void reap_uploads();
   // Scenes (scene.cpp): draws are recorded, and run when their results are needed or
@@ -232,9 +237,12 @@ class ContextImpl final : public Context {
   } derived_;
   uint64_t derivations_ = 0;
   Status scene_error_;  // a failure of flush_scene_nothrow, reported by flush()
-  // Host copies of subdata uploads with the write that reads them, oldest first.
-  std::deque<std::pair<cl::Event, std::shared_ptr<std::vector<uint8_t>>>> uploads_;
-  size_t upload_bytes_ = 0;  // bytes held in uploads_
+  // Host copies of subdata uploads belong to their writes' completion callbacks, which free
+  // them (a client may never make another call on this context: vtest's transfer context).
+  // upload_bytes_ counts the copies not yet freed, uploads_ the writes not yet seen
+  // finished, oldest first; both bound what is held (keep_until_done).
+  std::deque<cl::Event> uploads_;
+  std::shared_ptr<std::atomic<size_t>> upload_bytes_ = std::make_shared<std::atomic<size_t>>(0);
 };
 
 }  // namespace clpipe::frontend

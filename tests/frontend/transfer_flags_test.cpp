@@ -6,6 +6,10 @@
 // work of the context (what every queued command does through ResourceImpl::note_use).
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <thread>
+#include <vector>
+
 #include "frontend/context_impl.h"
 #include "frontend_util.h"
 
@@ -329,4 +333,25 @@ TEST_CASE("many uploads without a flush land in order", "[frontend][transfer]") 
     std::fill(want.begin() + offset, want.begin() + offset + size, uint8_t(i));
   }
   CHECK(read_box(*ctx, buf, 0, make_box_1d(0, 4096)) == want);
+}
+
+TEST_CASE("a subdata copy is freed when its write has run, with no further call",
+          "[frontend][transfer]") {
+  auto ctx = new_context();
+  auto& c = dynamic_cast<frontend::ContextImpl&>(*ctx);
+  auto buf = create_buffer(1 << 20);
+  // The context's queue waits for a gate, so the write cannot run before the checks.
+  cl::UserEvent gate = user_event();
+  const std::vector<cl::Event> waits{gate};
+  REQUIRE(c.queue_for_tests().handle().enqueueBarrierWithWaitList(&waits) == CL_SUCCESS);
+  std::vector<uint8_t> data(1 << 20, 7);
+  REQUIRE(ctx->buffer_subdata(buf, Map::WRITE, 0, 1 << 20, data.data()).is_ok());
+  CHECK(c.held_upload_bytes() == size_t(1) << 20);
+  gate.setStatus(CL_COMPLETE);
+  c.queue_for_tests().flush();
+  // Nothing else is asked of the context (vtest's transfer context sees no call for long).
+  for (int i = 0; i < 1000 && c.held_upload_bytes() != 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  CHECK(c.held_upload_bytes() == 0);
+  CHECK(read_box(*ctx, buf, 0, make_box_1d(0, 1 << 20)) == data);
 }
