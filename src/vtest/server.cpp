@@ -258,7 +258,8 @@ int Server::run() {
   if (listen_fd_ < 0) return 1;
   while (!g_stop) {
     pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {g_wake[0], POLLIN, 0}};
-    const int r = ::poll(fds, g_wake[0] >= 0 ? 2 : 1, 1000);
+    // Connections waiting for a slot are looked at every 100 ms.
+    const int r = ::poll(fds, g_wake[0] >= 0 ? 2 : 1, waiting_.empty() ? 1000 : 100);
     if (g_wake[0] >= 0 && (fds[1].revents & POLLIN)) {
       char drain[64];
       while (::read(g_wake[0], drain, sizeof drain) > 0) {
@@ -266,6 +267,7 @@ int Server::run() {
     }
     reap(false);
     if (g_stop) break;
+    place_waiting();
     if (r > 0 && (fds[0].revents & POLLIN)) accept_one();
   }
   shutdown();
@@ -289,13 +291,37 @@ void Server::accept_one() {
     if (memory_slots_) memory_slots_[0] = 0;
     return;
   }
-  if (children_.size() >= options_.max_clients && !evict_idle_client(n)) {
-    log_at(LogLevel::kWarning, "client ", n, " refused: ", children_.size(),
-           " clients already (--max-clients), none idle for ", options_.evict_idle_ms / 1000.0,
-           " s (--evict-idle)");
+  if (waiting_.size() >= options_.max_clients) {
+    log_at(LogLevel::kWarning, "client ", n, " refused: ", waiting_.size(),
+           " connections already wait for a slot");
     ::close(fd);
     return;
   }
+  waiting_.push_back(Waiting{fd, n, steady_ms()});
+  place_waiting();
+}
+
+void Server::place_waiting() {
+  while (!waiting_.empty()) {
+    const Waiting w = waiting_.front();
+    const int64_t waited = steady_ms() - w.since_ms;
+    if (children_.size() < options_.max_clients || evict_idle_client(w.number)) {
+      waiting_.pop_front();
+      start_child(w.fd, w.number);
+    } else if (waited >= int64_t(options_.evict_idle_ms)) {
+      // Every client that was idle when this one came has spoken since: all are busy.
+      waiting_.pop_front();
+      log_at(LogLevel::kWarning, "client ", w.number, " refused after waiting ", waited / 1000.0,
+             " s: ", children_.size(), " clients already (--max-clients), none idle for ",
+             options_.evict_idle_ms / 1000.0, " s (--evict-idle)");
+      ::close(w.fd);
+    } else {
+      return;
+    }
+  }
+}
+
+void Server::start_child(int fd, uint64_t n) {
   // A free memory slot: there are max_clients, and fewer children.
   const uint32_t slot =
       uint32_t(std::find(slot_used_.begin(), slot_used_.end(), false) - slot_used_.begin());
@@ -459,6 +485,9 @@ void Server::shutdown() {
         st.st_ino == socket_ino_)
       ::unlink(options_.socket_path.c_str());
   }
+  for (const Waiting& w : waiting_)
+    ::close(w.fd);
+  waiting_.clear();
   for (const auto& [pid, child] : children_)
     ::kill(pid, SIGTERM);
   for (uint32_t waited = 0; !children_.empty() && waited < options_.shutdown_grace_ms;

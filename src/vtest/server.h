@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -31,9 +32,10 @@ struct ServerOptions {
   bool fork_per_client = true;
   uint32_t max_clients = 64;  // concurrent children
   // When all max_clients slots are taken, a new connection takes the slot of the client
-  // idle longest between messages, if it has been idle this long (0: never); otherwise it
-  // is refused. So idle connections cannot lock new clients out for longer than this,
-  // while a paused program keeps its context as long as the server has room.
+  // idle longest between messages, once that one has been idle this long (0: never). It
+  // waits for that, or for a client to end, at most this long, then it is refused. So
+  // idle connections cannot lock new clients out, while a paused program keeps its
+  // context as long as the server has room.
   uint32_t evict_idle_ms = 10000;
   // Build the caps once in a probe child at start (and fail early without a device).
   bool probe_caps = true;
@@ -97,6 +99,10 @@ class Server {
  private:
   Status probe_caps();
   void accept_one();
+  // Serves the waiting connections that have a slot now; refuses those that waited
+  // evict_idle_ms.
+  void place_waiting();
+  void start_child(int fd, uint64_t client_number);
   // With every slot taken: ends the client idle longest, if idle for evict_idle_ms, and
   // reaps it. False when no client may be evicted.
   bool evict_idle_client(uint64_t for_client);
@@ -115,6 +121,12 @@ class Server {
     uint32_t slot;  // of memory_slots_
   };
   std::map<pid_t, Child> children_;
+  struct Waiting {
+    int fd;
+    uint64_t number;
+    int64_t since_ms;  // steady_ms()
+  };
+  std::deque<Waiting> waiting_;  // accepted connections without a slot, oldest first
   // One counter per concurrent client in memory the children share (MemoryLimits::slots):
   // a child counts its bytes in its own slot; the server zeroes the slot when the child
   // has ended, however it ended, so that a crashed client's bytes do not stay counted.

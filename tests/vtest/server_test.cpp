@@ -324,8 +324,10 @@ TEST_CASE("vtest server: connections that never speak are closed, and free their
   CHECK(log.find("'after-the-silent-ones': connected") != std::string::npos);
 }
 
-TEST_CASE("vtest server: with every slot taken, a new client gets the slot of one idle long enough",
-          "[vtest][server]") {
+TEST_CASE(
+    "vtest server: with every slot taken, a new client waits for the slot of one idle long "
+    "enough",
+    "[vtest][server]") {
   const std::string dir = temp_dir();
   ServerProcess server(dir, [](ServerOptions& o) {
     o.max_clients = 2;
@@ -335,6 +337,12 @@ TEST_CASE("vtest server: with every slot taken, a new client gets the slot of on
     c.send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
     return c.recv_dwords(2) == std::vector<uint32_t>{0, VtestCmd::PING_PROTOCOL_VERSION};
   };
+  auto connect_and_ping = [](SocketClient& c, const std::string& name) {
+    std::vector<uint8_t> m = create_renderer_message(name);
+    const std::vector<uint8_t> p = message(VtestCmd::PING_PROTOCOL_VERSION, {});
+    m.insert(m.end(), p.begin(), p.end());
+    (void)!::send(c.fd, m.data(), m.size(), MSG_NOSIGNAL);
+  };
   // The server's start-up check took a slot too, until its process is reaped: the second
   // client may need a few tries.
   SocketClient idle(server.path);
@@ -342,27 +350,28 @@ TEST_CASE("vtest server: with every slot taken, a new client gets the slot of on
   std::unique_ptr<SocketClient> active;
   for (int i = 0; i < 250 && !active; ++i) {
     active = std::make_unique<SocketClient>(server.path);
-    std::vector<uint8_t> m = create_renderer_message("active-client");
-    const std::vector<uint8_t> p = message(VtestCmd::PING_PROTOCOL_VERSION, {});
-    m.insert(m.end(), p.begin(), p.end());
-    (void)!::send(active->fd, m.data(), m.size(), MSG_NOSIGNAL);
+    connect_and_ping(*active, "active-client");
     if (active->recv_dwords(2) != std::vector<uint32_t>{0, 10}) {
       active.reset();
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   }
   REQUIRE(active);
-  // Both spoke within 1.5 s: a third client is refused.
-  CHECK(ping(idle));
+  // While both keep talking, a third client waits 1.5 s, then is refused.
   {
     SocketClient early(server.path);
+    connect_and_ping(early, "early-client");
+    for (int i = 0; i < 20; ++i) {
+      CHECK(ping(idle));
+      CHECK(ping(*active));
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     CHECK(early.recv(1).empty());
   }
-  // For 2 s one client keeps talking and the other says nothing.
-  for (int i = 0; i < 20; ++i) {
-    CHECK(ping(*active));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  // Now one of them says nothing: a new client waits until it has been idle for 1.5 s and
+  // gets its slot. (The other stays quiet meanwhile too, but spoke last.)
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(ping(*active));
   SocketClient late(server.path);
   late.handshake("late-client");
   CHECK(ping(late));
@@ -372,6 +381,7 @@ TEST_CASE("vtest server: with every slot taken, a new client gets the slot of on
   const std::string log = read_text(server.log);
   INFO(log);
   CHECK(log.find("none idle for 1.5 s (--evict-idle)") != std::string::npos);
+  CHECK(log.find("'early-client'") == std::string::npos);
   CHECK(log.find(") idle for ") != std::string::npos);
   CHECK(log.find("'late-client': connected") != std::string::npos);
 }

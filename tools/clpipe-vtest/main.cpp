@@ -41,11 +41,10 @@ options:
   --gl-version=X.Y        advertise at most this GL version (2.0 .. 3.3, default 3.3);
                           less is advertised when the device's caps miss a requirement
   --max-clients=N         concurrent clients (default 64); when all are taken, a new
-                          client takes the slot of the client idle longest if that one
-                          has been idle for --evict-idle seconds, else it is refused
-  --evict-idle=S          the idle time after which a client may lose its slot that
-                          way (default 10; 0: never): idle connections lock new
-                          clients out for S seconds at most
+                          client waits for the slot of the client idle longest, which
+                          it gets once that one has been idle for --evict-idle seconds;
+                          if none is within those seconds, it is refused
+  --evict-idle=S          that idle time (default 10; 0: never evict, refuse at once)
   --max-client-memory=MB  memory one client may hold (resources, draw scratch, guest
                           stores), in MiB (default 4096)
   --max-total-memory=MB   memory all clients together may hold, in MiB (default: three
