@@ -91,6 +91,11 @@ typedef struct {
   // Viewport and window.
   CLP_F32 vp_scale[4], vp_translate[4];
   CLP_I32 scissor[4];  // [x0, y0, x1, y1) already intersected with the framebuffer
+  // The scissor box cut to the pixels whose centres lie in the viewport: the bounds of
+  // triangles. They are clipped to the guard band, not to the viewport's edges, so this
+  // box takes the place of those clip planes. Points and lines use the scissor box: GL
+  // clips them by their vertices only, and a wide one may reach past the viewport.
+  CLP_I32 tri_box[4];
   CLP_U32 fb_width, fb_height;
   CLP_U32 tiles_x, tiles_y;
   CLP_F32 depth_min, depth_max;  // viewport depth range, for depth clamp

@@ -56,11 +56,11 @@ long clp_floor_div(long a, long b) {  // b > 0
 
 // Emits one triangle with fixed-point corners X, Y (any orientation). z, invw and the
 // weights are per corner; sprite (points) is the centre and size, or 0. Returns 1 if the
-// triangle has area and touches the scissor box (then it is written through o when
-// o != 0), else 0.
-uint clp_emit_fixed(global const ClpDrawParams* dp, long X[3], long Y[3], float z[3], float invw[3],
-                    float W[3][3], uint flags, float zoffset, const uint* vert, uint prim_id,
-                    const float* sprite, ClpOut* o) {
+// triangle has area and touches box, the [x0, y0, x1, y1) pixel bounds (then it is
+// written through o when o != 0), else 0.
+uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box, long X[3], long Y[3],
+                    float z[3], float invw[3], float W[3][3], uint flags, float zoffset,
+                    const uint* vert, uint prim_id, const float* sprite, ClpOut* o) {
   long area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
   if (area == 0) return 0;
   int order[3] = {0, 1, 2};
@@ -74,17 +74,17 @@ uint clp_emit_fixed(global const ClpDrawParams* dp, long X[3], long Y[3], float 
     ys[i] = Y[order[i]];
   }
   const long off = (dp->flags & CLP_DRAW_HALF_PIXEL_CENTER) ? CLP_SUBPIXEL_ONE / 2 : 0;
-  // Pixel bounding box of the samples that can be inside, clipped to the scissor box.
+  // Pixel bounding box of the samples that can be inside, clipped to box.
   long xmin = min(xs[0], min(xs[1], xs[2])), xmax = max(xs[0], max(xs[1], xs[2]));
   long ymin = min(ys[0], min(ys[1], ys[2])), ymax = max(ys[0], max(ys[1], ys[2]));
   long bx0 = clp_floor_div(xmin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
   long by0 = clp_floor_div(ymin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
   long bx1 = clp_floor_div(xmax - off, CLP_SUBPIXEL_ONE) + 1;
   long by1 = clp_floor_div(ymax - off, CLP_SUBPIXEL_ONE) + 1;
-  bx0 = max(bx0, (long)dp->scissor[0]);
-  by0 = max(by0, (long)dp->scissor[1]);
-  bx1 = min(bx1, (long)dp->scissor[2]);
-  by1 = min(by1, (long)dp->scissor[3]);
+  bx0 = max(bx0, (long)box[0]);
+  by0 = max(by0, (long)box[1]);
+  bx1 = min(bx1, (long)box[2]);
+  by1 = min(by1, (long)box[3]);
   if (bx0 >= bx1 || by0 >= by1) return 0;
   if (!o || o->room == 0) return 1;
   global ClpTri* out = o->next;
@@ -147,7 +147,7 @@ uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0, const Cl
     for (int k = 0; k < 3; ++k)
       W[i][k] = v[i]->w[k];
   }
-  return clp_emit_fixed(dp, X, Y, z, iw, W, flags, zoffset, vert, prim_id, 0, o);
+  return clp_emit_fixed(dp, dp->tri_box, X, Y, z, iw, W, flags, zoffset, vert, prim_id, 0, o);
 }
 
 // Emits the quad (c0, c1, c2, c3) as two triangles sharing the diagonal c0-c2. Corners
@@ -170,7 +170,7 @@ uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4], const C
       for (int k = 0; k < 3; ++k)
         W[i][k] = c->w[k];
     }
-    n += clp_emit_fixed(dp, x, y, z, iw, W, flags, zoffset, vert, prim_id, sprite, o);
+    n += clp_emit_fixed(dp, dp->scissor, x, y, z, iw, W, flags, zoffset, vert, prim_id, sprite, o);
   }
   return n;
 }

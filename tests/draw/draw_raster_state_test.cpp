@@ -207,3 +207,31 @@ TEST_CASE("polygon stipple, scissor and rasterizer discard", "[draw][rasterizer]
   r.s.rasterizer.rasterizer_discard = true;
   CHECK(count(r.draw(full)) == 0);
 }
+
+TEST_CASE("triangles past the viewport are cut at its edge, as clipping would",
+          "[draw][rasterizer][clip]") {
+  Run r;
+  // The left half of the target: NDC x in [-1, 1] is window x in [0, 16).
+  r.s.viewport.scale[0] = 8;
+  r.s.viewport.translate[0] = 8;
+  // A rectangle from NDC x = -1 to 3 (window 0 to 32): inside the guard band, so it is not
+  // clipped geometrically.
+  const std::vector<std::array<float, 4>> wide = {{-1, -1, 0, 1}, {3, -1, 0, 1}, {-1, 1, 0, 1},
+                                                  {3, -1, 0, 1},  {3, 1, 0, 1},  {-1, 1, 0, 1}};
+  auto columns = [&](uint32_t from, uint32_t to) {
+    const Image img = r.draw(wide);
+    for (uint32_t y = 0; y < kH; ++y)
+      for (uint32_t x = 0; x < kW; ++x)
+        CHECK((img.rgba(x, y)[3] != 0) == (x >= from && x < to));
+  };
+  columns(0, 16);
+  // With a scissor box, both.
+  r.s.rasterizer.scissor = true;
+  r.s.scissor = ScissorState{10, 0, 30, 32};
+  columns(10, 16);
+  r.s.rasterizer.scissor = false;
+  // A viewport of [0.25, 16.75): the pixels whose centres are inside, 0 to 16.
+  r.s.viewport.scale[0] = 8.25f;
+  r.s.viewport.translate[0] = 8.5f;
+  columns(0, 17);
+}

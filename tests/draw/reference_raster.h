@@ -3,7 +3,8 @@
 // integer edge functions with the top-left (or bottom-left) fill convention, sample at
 // the pixel centre (or corner), perspective-correct and linear barycentrics computed
 // from the edge functions in double precision. No clipping: tests keep their vertices
-// inside the clip volume (the guard band makes x/y clipping invisible).
+// inside the clip volume (the device clips x and y only at a guard band, and cuts
+// triangles to the viewport's pixels instead).
 #pragma once
 
 #include <array>

@@ -146,6 +146,26 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   dp.scissor[1] = y0;
   dp.scissor[2] = std::max(x0, x1);
   dp.scissor[3] = std::max(y0, y1);
+  if (!o.window_space_position) {
+    // Pixel i is inside when its centre i + c lies in [lo, hi) of the viewport (a centre
+    // on the left or top edge is inside, as the fill rule has it for a clipped edge).
+    const double c = r.half_pixel_center ? 0.5 : 0.0;
+    // The first pixel whose centre is at or past edge, within [-1, limit].
+    auto first = [c](double edge, int limit) {
+      return std::isfinite(edge) ? int(std::clamp(std::ceil(edge - c), -1.0, double(limit)))
+                                 : limit;
+    };
+    const double tx = s.viewport.translate[0], hx = std::fabs(double(s.viewport.scale[0]));
+    const double ty = s.viewport.translate[1], hy = std::fabs(double(s.viewport.scale[1]));
+    x0 = std::max(x0, first(tx - hx, x1));
+    x1 = std::min(x1, first(tx + hx, x1));
+    y0 = std::max(y0, first(ty - hy, y1));
+    y1 = std::min(y1, first(ty + hy, y1));
+  }
+  dp.tri_box[0] = x0;
+  dp.tri_box[1] = y0;
+  dp.tri_box[2] = std::max(x0, x1);
+  dp.tri_box[3] = std::max(y0, y1);
   dp.fb_width = s.fb_width;
   dp.fb_height = s.fb_height;
   dp.tiles_x = (s.fb_width + CLP_TILE_SIZE - 1) / CLP_TILE_SIZE;
