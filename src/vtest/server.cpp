@@ -265,7 +265,7 @@ int Server::run() {
       while (::read(g_wake[0], drain, sizeof drain) > 0) {
       }
     }
-    reap(false);
+    reap();
     if (g_stop) break;
     place_waiting();
     if (r > 0 && (fds[0].revents & POLLIN)) accept_one();
@@ -359,15 +359,9 @@ bool Server::evict_idle_client(uint64_t for_client) {
     log_at(LogLevel::kInfo, "client ", child.number, " (pid ", victim, ") idle for ",
            (now - since) / 1000.0, " s: its slot goes to client ", for_client,
            ", as all are taken (--max-clients, --evict-idle)");
-    // Its process blocks in a read (no timeout when --idle-timeout is 0): end it, and
-    // wait until it is reaped, which frees the slot.
-    ::kill(victim, SIGTERM);
-    for (uint32_t waited = 0; children_.count(victim); waited += 10) {
-      if (waited >= options_.shutdown_grace_ms && waited < options_.shutdown_grace_ms + 10)
-        ::kill(victim, SIGKILL);
-      reap(false);
-      if (children_.count(victim)) ::usleep(10000);
-    }
+    // Its process blocks in a read (no timeout when --idle-timeout is 0): end it. Once
+    // reaped, its slot is free.
+    end_children({victim});
     return true;
   }
 }
@@ -450,10 +444,10 @@ void Server::serve_in_child(int client_fd, uint64_t n, uint32_t slot) {
   ::_exit(status);
 }
 
-void Server::reap(bool block) {
+void Server::reap() {
   for (;;) {
     int st = 0;
-    const pid_t pid = ::waitpid(-1, &st, block ? 0 : WNOHANG);
+    const pid_t pid = ::waitpid(-1, &st, WNOHANG);
     if (pid <= 0) {
       if (pid < 0 && errno == EINTR) continue;
       return;
@@ -471,7 +465,24 @@ void Server::reap(bool block) {
              WTERMSIG(st));
     else if (WEXITSTATUS(st) != 0)
       log_at(LogLevel::kInfo, "client ", n, " (pid ", pid, ") ended after an error");
-    if (block && children_.empty()) return;
+  }
+}
+
+void Server::end_children(const std::vector<pid_t>& pids) {
+  auto alive = [&] {
+    return std::any_of(pids.begin(), pids.end(), [&](pid_t p) { return children_.count(p); });
+  };
+  for (pid_t p : pids)
+    ::kill(p, SIGTERM);
+  bool killed = false;
+  for (uint32_t waited = 0; alive(); waited += 10) {
+    if (!killed && waited >= options_.shutdown_grace_ms) {
+      for (pid_t p : pids)
+        if (children_.count(p)) ::kill(p, SIGKILL);
+      killed = true;
+    }
+    reap();
+    if (alive()) ::usleep(10000);
   }
 }
 
@@ -488,16 +499,10 @@ void Server::shutdown() {
   for (const Waiting& w : waiting_)
     ::close(w.fd);
   waiting_.clear();
+  std::vector<pid_t> pids;
   for (const auto& [pid, child] : children_)
-    ::kill(pid, SIGTERM);
-  for (uint32_t waited = 0; !children_.empty() && waited < options_.shutdown_grace_ms;
-       waited += 10) {
-    reap(false);
-    if (!children_.empty()) ::usleep(10000);
-  }
-  for (const auto& [pid, child] : children_)
-    ::kill(pid, SIGKILL);
-  if (!children_.empty()) reap(true);
+    pids.push_back(pid);
+  end_children(pids);
   log_at(LogLevel::kInfo, "stopped after ", clients_seen_, " clients");
 }
 

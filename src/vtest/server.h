@@ -110,7 +110,10 @@ class Server {
   void serve_in_child(int client_fd, uint64_t client_number, uint32_t memory_slot);
   // The connection options of a client with its memory slot.
   ConnectionOptions client_options(uint32_t memory_slot) const;
-  void reap(bool block);
+  // Reaps the children that have ended, and frees their slots.
+  void reap();
+  // Asks the children to end (SIGTERM; SIGKILL after shutdown_grace_ms) and reaps them.
+  void end_children(const std::vector<pid_t>& pids);
   void shutdown();
 
   ServerOptions options_;

@@ -139,6 +139,26 @@ struct SocketClient {
   int fd;
 };
 
+// Sends CREATE_RENDERER and a ping (answered with {0, 10} once the client is served).
+void send_hello(SocketClient& c, const std::string& name) {
+  std::vector<uint8_t> m = create_renderer_message(name);
+  const std::vector<uint8_t> ping = message(VtestCmd::PING_PROTOCOL_VERSION, {});
+  m.insert(m.end(), ping.begin(), ping.end());
+  (void)!::send(c.fd, m.data(), m.size(), MSG_NOSIGNAL);
+}
+
+// A client whose hello was answered, trying again for up to 5 s while no slot is free
+// (a finished client's process may take a moment to be reaped); null if none was.
+std::unique_ptr<SocketClient> served_client(const std::string& path, const std::string& name) {
+  for (int i = 0; i < 250; ++i) {
+    auto c = std::make_unique<SocketClient>(path);
+    send_hello(*c, name);
+    if (c->recv_dwords(2) == std::vector<uint32_t>{0, 10}) return c;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 TEST_CASE("vtest server: a client killed mid-message leaves the others served", "[vtest][server]") {
@@ -304,18 +324,8 @@ TEST_CASE("vtest server: connections that never speak are closed, and free their
   SocketClient silent1(server.path), silent2(server.path);
   CHECK(silent1.recv(1).empty());
   CHECK(silent2.recv(1).empty());
-  // Then a real client is served (its processes may take a moment to be reaped).
-  bool served = false;
-  for (int i = 0; i < 250 && !served; ++i) {
-    SocketClient c(server.path);
-    std::vector<uint8_t> m = create_renderer_message("after-the-silent-ones");
-    const std::vector<uint8_t> ping = message(VtestCmd::PING_PROTOCOL_VERSION, {});
-    m.insert(m.end(), ping.begin(), ping.end());
-    (void)!::send(c.fd, m.data(), m.size(), MSG_NOSIGNAL);
-    served = c.recv_dwords(2) == std::vector<uint32_t>{0, 10};
-    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  CHECK(served);
+  // Then a real client is served.
+  CHECK(served_client(server.path, "after-the-silent-ones"));
   CHECK(server.stop() == 0);
   const std::string log = read_text(server.log);
   INFO(log);
@@ -337,30 +347,16 @@ TEST_CASE(
     c.send(message(VtestCmd::PING_PROTOCOL_VERSION, {}));
     return c.recv_dwords(2) == std::vector<uint32_t>{0, VtestCmd::PING_PROTOCOL_VERSION};
   };
-  auto connect_and_ping = [](SocketClient& c, const std::string& name) {
-    std::vector<uint8_t> m = create_renderer_message(name);
-    const std::vector<uint8_t> p = message(VtestCmd::PING_PROTOCOL_VERSION, {});
-    m.insert(m.end(), p.begin(), p.end());
-    (void)!::send(c.fd, m.data(), m.size(), MSG_NOSIGNAL);
-  };
   // The server's start-up check took a slot too, until its process is reaped: the second
   // client may need a few tries.
   SocketClient idle(server.path);
   idle.handshake("idle-client");
-  std::unique_ptr<SocketClient> active;
-  for (int i = 0; i < 250 && !active; ++i) {
-    active = std::make_unique<SocketClient>(server.path);
-    connect_and_ping(*active, "active-client");
-    if (active->recv_dwords(2) != std::vector<uint32_t>{0, 10}) {
-      active.reset();
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  }
+  const std::unique_ptr<SocketClient> active = served_client(server.path, "active-client");
   REQUIRE(active);
   // While both keep talking, a third client waits 1.5 s, then is refused.
   {
     SocketClient early(server.path);
-    connect_and_ping(early, "early-client");
+    send_hello(early, "early-client");
     for (int i = 0; i < 20; ++i) {
       CHECK(ping(idle));
       CHECK(ping(*active));
