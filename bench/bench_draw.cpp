@@ -1,7 +1,7 @@
 // Throughput of draw_vbo on the selected device, with the device time of each pass
 // (OpenCL profiling through Context::collect_pass_times): many tiny triangles, medium
-// triangles, a full-screen fill, a blended fill, and depth overdraw drawn front to back
-// and back to front. Prints figures only.
+// triangles, a full-screen fill, a blended fill, both again as eight layers in one scene,
+// and depth overdraw drawn front to back and back to front. Prints figures only.
 //
 //   build/bench/bench_draw [WxH] [reps] [filter]
 //     (default 1024x768, 5 timed runs per case; filter: run the cases whose name
@@ -288,6 +288,10 @@ int main(int argc, char** argv) {
   std::vector<float> depths;
   for (int i = 0; i < 8; ++i)
     depths.push_back(0.1f + 0.1f * float(i));
+  // Eight layers in one scene, as glbench's fill and blend draw them: the per-layer cost
+  // of the tile pass without its once-per-tile load and store.
+  b.run("opaque fill x8", layers(b, depths, 0xff3060a0u), false, false, 8 * full);
+  b.run("blended fill x8", layers(b, depths, 0x803060a0u), true, false, 8 * full);
   b.run("depth overdraw x8, front to back", layers(b, depths, 0xff20c040u), false, true, 8 * full);
   std::reverse(depths.begin(), depths.end());
   b.run("depth overdraw x8, back to front", layers(b, depths, 0xff20c040u), false, true, 8 * full);
