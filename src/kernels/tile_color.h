@@ -153,6 +153,7 @@ void clp_combine_v(global const ClpRasterParams* rp, uint r, const vf* src_in, c
   const uint fmt = CLP_KEYED_RT(rp, r, format), flags = CLP_KEYED_RT(rp, r, flags);
   const uint mask = CLP_KEYED_RT(rp, r, colormask);
   vf s[4], s1[4], res[4];
+#pragma unroll
   for (int c = 0; c < 4; ++c) {
     s[c] = src_in[c];
     s1[c] = src1_in[c];
@@ -164,10 +165,12 @@ void clp_combine_v(global const ClpRasterParams* rp, uint r, const vf* src_in, c
   if (flags & CLP_RT_BLEND) {
     // UNORM buffers: sources and the constant colour clamp to [0, 1] (clp_combine).
     const float4 k = clamp(vload4(0, rp->blend_color), 0.0f, 1.0f);
+#pragma unroll
     for (int c = 0; c < 4; ++c) {
       s[c] = clamp(s[c], 0.0f, 1.0f);
       s1[c] = clamp(s1[c], 0.0f, 1.0f);
     }
+#pragma unroll
     for (int c = 0; c < 4; ++c) {
       const bool alpha = c == 3;
       const uint func = alpha ? CLP_KEYED_RT(rp, r, alpha_func) : CLP_KEYED_RT(rp, r, rgb_func);
@@ -177,9 +180,11 @@ void clp_combine_v(global const ClpRasterParams* rp, uint r, const vf* src_in, c
                               clp_blend_factor_v(df, c, s, s1, dst, k));
     }
   } else {
+#pragma unroll
     for (int c = 0; c < 4; ++c)
       res[c] = s[c];
   }
+#pragma unroll
   for (int c = 0; c < 4; ++c)
     out[c] = ((mask >> c) & 1u) ? res[c] : dst[c];
   if (round) {

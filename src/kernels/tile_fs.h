@@ -61,16 +61,19 @@ struct ClpStageCtx {
 void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, bool need_lp,
                  bool need_ll) {
   vf q[3];
+#pragma unroll
   for (int k = 0; k < 3; ++k)
     q[k] = b[k] * c->inv_w_c[k];
   const vf sum = q[0] + q[1] + q[2];
   *inv_w = sum;
   if (need_lp) {
     const vf r = (vf)(1.0f) / sum;
+#pragma unroll
     for (int i = 0; i < 3; ++i)
       lp[i] = (q[0] * c->w_c[0][i] + q[1] * c->w_c[1][i] + q[2] * c->w_c[2][i]) * r;
   }
   if (need_ll) {
+#pragma unroll
     for (int i = 0; i < 3; ++i)
       ll[i] = b[0] * c->w_c[0][i] + b[1] * c->w_c[1][i] + b[2] * c->w_c[2][i];
   }
@@ -178,6 +181,7 @@ vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semanti
   // offset moves the evaluation point.
   if (where != 2) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
   vf b[3], lp[3], ll[3], inv_w;
+#pragma unroll
   for (int k = 0; k < 3; ++k)
     b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
   clp_weights(c, b, lp, ll, &inv_w, CLP_FS_NEEDS_LP, CLP_FS_NEEDS_LL);
