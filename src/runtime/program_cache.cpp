@@ -80,11 +80,29 @@ std::string ProgramCache::disk_path(const std::string& source, const std::string
   return disk_dir_ + "/" + Sha256::hex(h.finish()) + ".clbin";
 }
 
-ProgramRef ProgramCache::get(const std::string& source, const std::string& options) {
+namespace {
+
+// The memory entry's key of (source, options).
+std::string memory_key(const std::string& source, const std::string& options) {
   Sha256 h;
   h.update_field(options);
   h.update_field(source);
-  const std::string key = Sha256::hex(h.finish());
+  return Sha256::hex(h.finish());
+}
+
+}  // namespace
+
+bool ProgramCache::contains(const std::string& source, const std::string& options) const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.count(memory_key(source, options))) return true;
+  }
+  std::error_code ec;
+  return !disk_dir_.empty() && std::filesystem::is_regular_file(disk_path(source, options), ec);
+}
+
+ProgramRef ProgramCache::get(const std::string& source, const std::string& options) {
+  const std::string key = memory_key(source, options);
 
   std::promise<ProgramRef> promise;
   std::shared_future<ProgramRef> existing;

@@ -57,6 +57,10 @@ class ProgramCache {
   // Throws Error(kCompileError) with the build log when the source does not build.
   ProgramRef get(const std::string& source, const std::string& options = {});
 
+  // Whether get(source, options) would find the program without building it from source:
+  // in memory, or as a disk entry (not yet checked: a corrupt one is rebuilt by get()).
+  bool contains(const std::string& source, const std::string& options = {}) const;
+
   ProgramCacheStats stats() const;
   const std::string& disk_dir() const { return disk_dir_; }
   // Path of the disk entry that get(source, options) would use.

@@ -192,7 +192,10 @@ TEST_CASE("tile variants: in auto, textures' state is compiled in for one key dr
   DrawFixture fx;
   const ClpRasterParams rp = sample_params();
   const TwoTextures t;
-  TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, 1});
+  // A memory-only cache of its own, so that no variant is in it before its build is due
+  // (a cached variant is due at once: the test after the next).
+  runtime::ProgramCache cache(test_device(), "");
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
   const FsTextures a = t.rgba8(), b = t.r8();
   uint64_t scene = 1;
   CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
@@ -227,9 +230,11 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   DrawFixture fx;
   const StageBinding fs = fx.varying_fs();
   REQUIRE(fs.tile_variants);
-  TileVariants& v = *fs.tile_variants;
+  REQUIRE(fs.tile_variants->generic() == fs.program);
+  // The same shader's variants in a memory-only cache of their own, as above.
+  runtime::ProgramCache cache(test_device(), "");
+  TileVariants v(cache, fx.varying_fs_code());
   const runtime::ProgramRef generic = v.generic();
-  REQUIRE(generic == fs.program);
   const ClpRasterParams rp = sample_params();
 
   CHECK(v.select(rp, {}, 1, TileVariantMode::kGeneric) == generic);
@@ -288,6 +293,43 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   }
   CHECK(v.built() == TileVariants::kMaxVariants);
   CHECK(programs.size() == TileVariants::kMaxVariants);
+}
+
+TEST_CASE("tile variants: in auto, a variant the program cache holds is due in its first scene",
+          "[draw][variants]") {
+  DrawFixture fx;
+  const ClpRasterParams rp = sample_params();
+  const TwoTextures t;
+  const std::string dir = make_temp_dir("variant-cache");
+  ClpRasterParams other = rp;
+  other.depth_func = uint32_t(CompareFunc::GREATER);
+  {
+    // A first run of the program draws both keys long enough to build their variants.
+    runtime::ProgramCache cache(test_device(), dir);
+    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+    v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
+    v.select(rp, {}, 1, TileVariantMode::kAlways);
+    REQUIRE(v.built() == 2);
+  }
+  // A new run (new process: a cache with the same folder and nothing in memory).
+  runtime::ProgramCache cache(test_device(), dir);
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+  // Both cached keys start loading in their first scene, the textured one included
+  // (otherwise due in its kTextureKeyScenes-th scene): the first scene draws generic, the
+  // second specialised.
+  CHECK(v.select(rp, t.rgba8(), 1, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  const runtime::ProgramRef with = v.select(rp, t.rgba8(), 2, TileVariantMode::kAuto);
+  CHECK(with != v.generic());
+  CHECK(v.built() == 2);
+  // A key that the first run never drew waits for its second scene, as before.
+  CHECK(v.select(other, {}, 2, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  CHECK(v.select(other, {}, 3, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  CHECK(v.select(other, {}, 4, TileVariantMode::kAuto) != v.generic());
+  CHECK(v.built() == 3);
+  CHECK(cache.stats().builds == 1);  // the new key; the others came from the disk
 }
 
 TEST_CASE("a tile variant that fails to build leaves its draws on the generic program",

@@ -42,7 +42,9 @@ std::vector<int> run_add(const ProgramRef& p, int v) {
 
 TEST_CASE("a built program runs, and a second request hits the memory cache", "[runtime][cache]") {
   ProgramCache cache(test::test_device(), "");
+  CHECK_FALSE(cache.contains(add_kernel("memory")));
   ProgramRef p = cache.get(add_kernel("memory"));
+  CHECK(cache.contains(add_kernel("memory")));
   CHECK(p->origin == Program::Origin::kSource);
   CHECK(run_add(p, 10) == std::vector<int>{11, 12, 13, 14});
   ProgramRef again = cache.get(add_kernel("memory"));
@@ -65,6 +67,10 @@ TEST_CASE("a fresh cache loads a program from disk", "[runtime][cache]") {
     CHECK(std::filesystem::exists(cache.disk_path(src, "")));
   }
   ProgramCache cache(test::test_device(), dir);
+  // contains(): on disk, with nothing in memory; not for other options.
+  CHECK(cache.contains(src));
+  CHECK_FALSE(cache.contains(src, "-DFOO=1"));
+  CHECK_FALSE(ProgramCache(test::test_device(), "").contains(src));
   ProgramRef p = cache.get(src);
   CHECK(p->origin == Program::Origin::kDisk);
   CHECK(cache.stats().disk_hits == 1);

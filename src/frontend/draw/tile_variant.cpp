@@ -234,7 +234,10 @@ runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t
     return e.program ? e.program : meanwhile;
   }
   if (e.failed || started_ >= kMaxVariants) return meanwhile;
-  if (mode == TileVariantMode::kAuto && e.scenes < due_scenes) return meanwhile;
+  if (mode == TileVariantMode::kAuto && e.scenes < due_scenes) {
+    if (e.cached < 0) e.cached = cache_.contains(variant_source(key));
+    if (!e.cached) return meanwhile;
+  }
   ++started_;
   if (mode == TileVariantMode::kAuto) {
     try {
@@ -249,11 +252,15 @@ runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t
   return e.program ? e.program : meanwhile;
 }
 
+std::string TileVariants::variant_source(const TileVariantKey& key) const {
+  GeneratedCode code = code_;
+  code.prelude = tile_variant_defines(key) + code.prelude;
+  return stage_program_source(code, "tile.cl");
+}
+
 runtime::ProgramRef TileVariants::build(const TileVariantKey& key) const {
   try {
-    GeneratedCode code = code_;
-    code.prelude = tile_variant_defines(key) + code.prelude;
-    return build_stage_program(cache_, code, "tile.cl");
+    return cache_.get(variant_source(key));
   } catch (const std::exception& err) {
     // The generic program draws the same pixels: its draws go on without the variant.
     std::fprintf(stderr,

@@ -105,7 +105,8 @@ enum class TileVariantMode {
              // of its own while the generic program keeps drawing (no frame waits for
              // a build): single-frame programs (most tests) pay no extra build,
              // repeated frames run specialised once the build is done (keys with
-             // textures' state: kTextureKeyScenes)
+             // textures' state: kTextureKeyScenes); from the first scene when the
+             // variant is in the program cache already (a program run before)
   kAlways,   // from the first draw, built before it (tests of the variants)
 };
 TileVariantMode tile_variant_mode_from_env();
@@ -157,16 +158,19 @@ class TileVariants {
     uint64_t last_scene = ~uint64_t(0);
     uint32_t scenes = 0;  // scenes that drew with the key
     bool failed = false;
+    int8_t cached = -1;  // kAuto: whether the program cache held the variant (-1: not asked)
     runtime::ProgramRef program;
     std::future<runtime::ProgramRef> pending;  // kAuto's build (null result: it failed)
   };
 
   // select() for `key` with mutex_ held: its variant once built, else `meanwhile`; in
-  // kAuto, its build starts in the key's `due_scenes`-th scene.
+  // kAuto, its build starts in the key's `due_scenes`-th scene, or in its first when the
+  // program cache holds the variant (a load, not a build, which the wait is meant to spare).
   runtime::ProgramRef select_key(const TileVariantKey& key, uint64_t scene, TileVariantMode mode,
                                  uint32_t due_scenes, const runtime::ProgramRef& meanwhile);
   // The variant of `key`, or null (logged) when it does not build.
   runtime::ProgramRef build(const TileVariantKey& key) const;
+  std::string variant_source(const TileVariantKey& key) const;
 
   runtime::ProgramCache& cache_;
   const GeneratedCode code_;
