@@ -466,7 +466,9 @@ int serve(size_t device_index, const std::string& device_name) {
   cl_int status = CL_SUCCESS;
   cl::Context context(device, nullptr, nullptr, nullptr, &status);
   if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clCreateContext").what());
-  std::vector<cl::Program> kept;
+  // Never freed, also when this function returns (idle, parent gone, kMaxBuilds):
+  // released, the programs would delete their folders (above).
+  std::vector<cl::Program>& kept = *new std::vector<cl::Program>;
   while (kept.size() < kMaxBuilds) {
     pollfd p{runtime::kChannelFd, POLLIN, 0};
     int n;
