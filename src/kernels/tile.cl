@@ -450,10 +450,13 @@ void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
                    global const ClpTri* t, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
   ctx->rp = rp;
   ctx->dp = dp;
-  ctx->verts = verts;
+  const uint no = dp->num_outputs;
 #pragma unroll
-  for (int v = 0; v < 3; ++v) ctx->vert[v] = t->vert[v];
-  ctx->provoking = t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u];
+  for (int v = 0; v < 3; ++v) {
+    ctx->vert[v] = t->vert[v];
+    ctx->vrow[v] = verts + (size_t)t->vert[v] * no;
+  }
+  ctx->vrow[3] = verts + (size_t)t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u] * no;
   ctx->flags = t->flags;
   ctx->prim_id = t->prim_id;
 #pragma unroll

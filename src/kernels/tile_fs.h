@@ -38,9 +38,10 @@
 struct ClpStageCtx {
   global const ClpRasterParams* rp;
   global const ClpDrawParams* dp;
-  global const float4* verts;
-  uint vert[3];    // post-transform vertices of the primitive
-  uint provoking;  // post-transform vertex giving flat values
+  uint vert[3];  // post-transform vertices of the primitive
+  // The output rows of the corners (0-2) and of the provoking vertex (3, flat values),
+  // found once per block rather than once per varying channel.
+  global const float4* vrow[4];
   uint flags;      // ClpTri.flags
   uint prim_id;
   float sprite[3];  // point centre and size (sprites)
@@ -87,8 +88,9 @@ vf clp_sample_y(const ClpStageCtx* c) {
   return c->py + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
 
-float clp_vertex_value(const ClpStageCtx* c, uint v, int reg, int chan, bool clamp01) {
-  const float4 r = c->verts[(size_t)v * c->dp->num_outputs + reg];
+// Channel `chan` of output `reg` of vertex row `row` (ClpStageCtx::vrow).
+float clp_vertex_value(const ClpStageCtx* c, int row, int reg, int chan, bool clamp01) {
+  const float4 r = c->vrow[row][reg];
   float x = chan == 0 ? r.x : chan == 1 ? r.y : chan == 2 ? r.z : r.w;
   if (clamp01) x = clamp(x, 0.0f, 1.0f);
   return x;
@@ -137,10 +139,10 @@ vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp
   const bool clamp01 = color && (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_CLAMP_VERTEX_COLOR);
   // TGSI interpolate modes: 0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR.
   const bool flat = interp == 0 || (interp == 3 && (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_FLATSHADE));
-  if (flat) return (vf)(clp_vertex_value(c, c->provoking, src, chan, clamp01));
-  const float v0 = clp_vertex_value(c, c->vert[0], src, chan, clamp01);
-  const float v1 = clp_vertex_value(c, c->vert[1], src, chan, clamp01);
-  const float v2 = clp_vertex_value(c, c->vert[2], src, chan, clamp01);
+  if (flat) return (vf)(clp_vertex_value(c, 3, src, chan, clamp01));
+  const float v0 = clp_vertex_value(c, 0, src, chan, clamp01);
+  const float v1 = clp_vertex_value(c, 1, src, chan, clamp01);
+  const float v2 = clp_vertex_value(c, 2, src, chan, clamp01);
   const vf* l = interp == 1 ? ll : lp;
   // Relative to vertex 0, so that a value equal at all vertices is reproduced exactly.
   return v0 + l[1] * (v1 - v0) + l[2] * (v2 - v0);
