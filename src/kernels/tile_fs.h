@@ -42,7 +42,7 @@ struct ClpStageCtx {
   // The output rows of the corners (0-2) and of the provoking vertex (3, flat values),
   // found once per block rather than once per varying channel.
   global const float4* vrow[4];
-  uint flags;      // ClpTri.flags
+  uint flags;  // ClpTri.flags
   uint prim_id;
   float sprite[3];  // point centre and size (sprites)
   vf px, py;        // pixel coordinates of the lanes (integers)
