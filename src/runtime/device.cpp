@@ -129,6 +129,8 @@ Device::Device(const DeviceCandidate& candidate)
   limits_.native_vector_width_float = device_info<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint>(d);
   limits_.fragment_lanes = choose_fragment_lanes(
       description_.is_gpu, limits_.native_vector_width_float, std::getenv("CLPIPE_LANES"));
+  limits_.whole_tile_items =
+      choose_whole_tile_items(description_.is_gpu, std::getenv("CLPIPE_TILE_ITEMS"));
 }
 
 uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
@@ -140,6 +142,16 @@ uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
   }
   if (is_gpu) return 4;
   return native_vector_width_float >= 16 ? 16 : 8;
+}
+
+bool choose_whole_tile_items(bool is_gpu, const char* env_items) {
+  if (env_items && *env_items) {
+    const std::string v = env_items;
+    if (v == "tile") return true;
+    if (v == "block") return false;
+    invalid("CLPIPE_TILE_ITEMS=", v, ": a tile-pass work-item shades a \"tile\" or a \"block\"");
+  }
+  return !is_gpu;
 }
 
 std::string Device::cache_identity() const {

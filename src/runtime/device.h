@@ -55,11 +55,19 @@ struct DeviceLimits {
   // 16 wide (AVX-512), else 8: CPU implementations such as PoCL do not vectorise across
   // work-items, so the lanes are the SIMD width.
   uint32_t fragment_lanes = 4;
+  // Whether a work-item of the tile pass shades a whole tile (kernels/tile.cl): on a CPU,
+  // which runs a work-group's work-items one after the other, so a primitive's set-up is
+  // then done once per tile instead of once per block; on a GPU one block per work-item
+  // keeps its SIMD lanes busy. $CLPIPE_TILE_ITEMS=tile or =block forces one.
+  bool whole_tile_items = false;
 };
 
 // The fragment_lanes rule above; throws Error(kInvalidArgument) for a bad $CLPIPE_LANES.
 uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
                                const char* env_lanes);
+// The whole_tile_items rule above; throws Error(kInvalidArgument) for a bad
+// $CLPIPE_TILE_ITEMS.
+bool choose_whole_tile_items(bool is_gpu, const char* env_items);
 
 // The selected device with its OpenCL context: one per Screen.
 class Device {

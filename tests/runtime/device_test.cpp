@@ -89,3 +89,21 @@ TEST_CASE("fragment lanes: the CPU's vector width, a quad on GPUs, CLPIPE_LANES 
   const uint32_t lanes = clpipe::test::test_device().limits().fragment_lanes;
   CHECK((lanes == 4 || lanes == 8 || lanes == 16));
 }
+
+TEST_CASE("tile-pass work-items: a whole tile on CPUs, a block on GPUs, CLPIPE_TILE_ITEMS forces",
+          "[runtime][device]") {
+  CHECK(choose_whole_tile_items(false, nullptr));
+  CHECK(!choose_whole_tile_items(true, nullptr));
+  CHECK(choose_whole_tile_items(false, ""));
+  CHECK(choose_whole_tile_items(true, "tile"));
+  CHECK(!choose_whole_tile_items(false, "block"));
+  for (const char* bad : {"1", "Tile", "blocks", "tile ", "quad"}) {
+    try {
+      choose_whole_tile_items(false, bad);
+      FAIL("accepted CLPIPE_TILE_ITEMS=" << bad);
+    } catch (const clpipe::Error& e) {
+      CHECK(e.code() == ErrorCode::kInvalidArgument);
+      CHECK(std::string(e.what()).find("CLPIPE_TILE_ITEMS") != std::string::npos);
+    }
+  }
+}
