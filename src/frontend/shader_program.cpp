@@ -51,6 +51,7 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   opt.int64 = true;
   opt.local_mem_size = device.limits().local_mem_size;
   opt.fragment_lanes = device.limits().fragment_lanes;
+  opt.fragment_whole_tile = device.limits().whole_tile_items;
   if (compute) opt.shared_memory_size = compute->req_local_mem;
   compiler::EmittedShader code = compiler::emit_opencl(compiled.ir, compiled.info, opt);
   dump_shader(compiled, template_name, code);

@@ -1,12 +1,13 @@
 // The tile pass of a scene's run of draws (ClpRunParams): one work-group per
-// CLP_TILE_SIZE^2 screen tile, one block of CLP_LANES pixels per work-item (2x2, 4x2 or
-// 4x4: whole quads, lanes in the quad-major order of shader_abi.h). Each work-item loads
-// its pixels' depth/stencil once (and their colour at most once, when a fragment first
-// reads it), walks the run's part of the tile's primitive list in API order with each
-// record's own draw state (coverage with the fill convention, early or late
-// depth/stencil, the fragment shader, alpha test, blending or logic op, colour masks),
-// and stores the pixels it changed once at the end. No barriers, no atomics: a pixel
-// belongs to exactly one work-item.
+// CLP_TILE_SIZE^2 screen tile, in blocks of CLP_LANES pixels (2x2, 4x2 or 4x4: whole
+// quads, lanes in the quad-major order of shader_abi.h); a work-item shades one block or
+// all the tile's (CLP_TILE_WHOLE below). Each work-item loads its pixels' depth/stencil
+// once (and their colour at most once, when a fragment first reads it), walks the run's
+// part of the tile's primitive list in API order with each record's own draw state
+// (coverage with the fill convention, early or late depth/stencil, the fragment shader,
+// alpha test, blending or logic op, colour masks) over its blocks, and stores the pixels
+// it changed once at the end. No barriers, no atomics: a pixel belongs to exactly one
+// work-item.
 //
 // This file is a template: the program is
 //   [generated prelude] [shader_abi.h, libraries] [generated body] [this file]
@@ -59,7 +60,25 @@
 // (2 (q % 2), 2 (q / 2)), then x + 2 y within the quad.
 #define CLP_BLOCK_W (CLP_LANES >= 8 ? 4 : 2)
 #define CLP_BLOCK_H (CLP_LANES == 16 ? 4 : 2)
-#define CLP_TILE_ITEMS ((CLP_TILE_SIZE / CLP_BLOCK_W) * (CLP_TILE_SIZE / CLP_BLOCK_H))
+// The region of a work-item: the whole tile when CLP_TILE_WHOLE (a CPU: a primitive's
+// set-up and its tests against the tile are done once for all the tile's blocks, as a
+// core runs one work-item at a time), else one block (a GPU: the blocks spread over its
+// SIMD lanes). The prelude defines CLP_TILE_WHOLE from the device (EmitOptions), and the
+// host launches CLP_TILE_ITEMS work-items per tile to match (draw_pipeline.cpp).
+#ifndef CLP_TILE_WHOLE
+#define CLP_TILE_WHOLE 0
+#endif
+#if CLP_TILE_WHOLE
+#define CLP_ITEM_W CLP_TILE_SIZE
+#define CLP_ITEM_H CLP_TILE_SIZE
+#else
+#define CLP_ITEM_W CLP_BLOCK_W
+#define CLP_ITEM_H CLP_BLOCK_H
+#endif
+#define CLP_ITEM_COLS (CLP_ITEM_W / CLP_BLOCK_W)
+#define CLP_ITEM_ROWS (CLP_ITEM_H / CLP_BLOCK_H)
+#define CLP_ITEM_BLOCKS (CLP_ITEM_COLS * CLP_ITEM_ROWS)
+#define CLP_TILE_ITEMS ((CLP_TILE_SIZE / CLP_ITEM_W) * (CLP_TILE_SIZE / CLP_ITEM_H))
 int clp_lane_dx(int l) {
   return ((l >> 2) & 1) * 2 + (l & 1);
 }
@@ -417,18 +436,13 @@ vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
   return pass;
 }
 
-// The lanes of the block whose top-left pixel is at fixed-point (X, Y) inside edge e of
-// primitive t: E(x, y) = a x + b y + c > 0 at (X + dx_l, Y + dy_l) pixels. *corner is
-// E(X, Y), exact in 64 bits (every term fits, draw_shared.h); the lanes differ from it by
-// dx_l A + dy_l B with A, B the edge's steps per pixel. A block the edge leaves whole on
-// one side is decided from its extreme lanes, without lane vectors. A block the edge
+// The lanes of a block inside an edge E(x, y) = a x + b y + c > 0, from e0 = E(X, Y) at the
+// block's top-left pixel (exact in 64 bits: every term fits, draw_shared.h) and the edge's
+// steps per pixel A, B: lane l has E = e0 + dx_l A + dy_l B. A block the edge leaves whole
+// on one side is decided from its extreme lanes, without lane vectors. A block the edge
 // crosses has every lane's E between those extremes, lo <= 0 < hi: when hi - lo < 2^31,
 // every partial sum below lies in (-2^31, 2^31) and 32-bit lanes are exact; else 64-bit.
-vi clp_edge_cover(global const ClpTri* t, int e, long X, long Y, long* corner) {
-  const long a = t->edge_a[e], b = t->edge_b[e];
-  const long e0 = a * X + b * Y + t->edge_c[e];
-  *corner = e0;
-  const long A = a * CLP_SUBPIXEL_ONE, B = b * CLP_SUBPIXEL_ONE;
+vi clp_edge_cover(long e0, long A, long B) {
   const long lo = e0 + min(A, 0L) * (CLP_BLOCK_W - 1) + min(B, 0L) * (CLP_BLOCK_H - 1);
   const long hi = e0 + max(A, 0L) * (CLP_BLOCK_W - 1) + max(B, 0L) * (CLP_BLOCK_H - 1);
   if (lo > 0) return (vi)(-1);
@@ -442,12 +456,11 @@ vi clp_edge_cover(global const ClpTri* t, int e, long X, long Y, long* corner) {
   return CLP_CONVERT_VI(E > (vlong)(0));
 }
 
-// The fragment stage's view of primitive t at the block with pixels (lx, ly): corner
-// barycentrics (planes p), fragment depth z, and the interpolation weights derived from
-// them.
-void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
-                   global const ClpDrawParams* dp, global const float4* verts,
-                   global const ClpTri* t, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
+// The fragment stage's view of primitive t, first what holds for every block (p: the
+// planes' gradients)...
+void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* rp,
+                        global const ClpDrawParams* dp, global const float4* verts,
+                        global const ClpTri* t, const ClpBaryPlanes* p) {
   ctx->rp = rp;
   ctx->dp = dp;
   const uint no = dp->num_outputs;
@@ -460,22 +473,29 @@ void clp_stage_ctx(ClpStageCtx* ctx, global const ClpRasterParams* rp,
   ctx->flags = t->flags;
   ctx->prim_id = t->prim_id;
 #pragma unroll
-  for (int k = 0; k < 3; ++k) ctx->sprite[k] = t->point[k];
-  ctx->px = CLP_CONVERT_VF(lx);
-  ctx->py = CLP_CONVERT_VF(ly);
-#pragma unroll
   for (int k = 0; k < 3; ++k) {
-    ctx->b[k] = (vf)(p->base[k]) + CLP_CONVERT_VF(CLP_LANE_DX) * p->grad_x[k] +
-                CLP_CONVERT_VF(CLP_LANE_DY) * p->grad_y[k];
+    ctx->sprite[k] = t->point[k];
     ctx->inv_w_c[k] = t->inv_w[k];
 #pragma unroll
     for (int i = 0; i < 3; ++i) ctx->w_c[k][i] = t->w[k][i];
     ctx->grad_x[k] = p->grad_x[k];
     ctx->grad_y[k] = p->grad_y[k];
   }
+}
+
+// ... then at the block with pixels (lx, ly): corner barycentrics (planes p), fragment
+// depth z, and the interpolation weights derived from them.
+void clp_stage_ctx_block(ClpStageCtx* ctx, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
+  ctx->px = CLP_CONVERT_VF(lx);
+  ctx->py = CLP_CONVERT_VF(ly);
+#pragma unroll
+  for (int k = 0; k < 3; ++k) {
+    ctx->b[k] = (vf)(p->base[k]) + CLP_CONVERT_VF(CLP_LANE_DX) * p->grad_x[k] +
+                CLP_CONVERT_VF(CLP_LANE_DY) * p->grad_y[k];
+  }
   // Per-pixel clipping interpolates clip distances perspective-correct (clp_pixel_clip).
   clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w,
-              CLP_FS_NEEDS_LP || (t->flags & CLP_TRI_PIXEL_CLIP), CLP_FS_NEEDS_LL);
+              CLP_FS_NEEDS_LP || (ctx->flags & CLP_TRI_PIXEL_CLIP), CLP_FS_NEEDS_LL);
   ctx->z = z;
 }
 
@@ -517,93 +537,110 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   list_end = clp_lower_bound(bin_list, list_begin, list_end, draw_base[run.end_draw]);
   if (list_begin >= list_end) return;
 
+  // The work-item's region of the tile, and its blocks: block b at column b %
+  // CLP_ITEM_COLS and row b / CLP_ITEM_COLS.
   const uint lid = get_local_id(0);
   const int tx = (int)(tile % rp0->tiles_x), ty = (int)(tile / rp0->tiles_x);
-  const int qx = tx * CLP_TILE_SIZE + (int)(lid % (CLP_TILE_SIZE / CLP_BLOCK_W)) * CLP_BLOCK_W;
-  const int qy = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / CLP_BLOCK_W)) * CLP_BLOCK_H;
-  const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
-  const vi exists = (lx < (vi)((int)rp0->fb_width)) & (ly < (vi)((int)rp0->fb_height));
-  if (!clp_any(exists)) return;
+  const int rx = tx * CLP_TILE_SIZE + (int)(lid % (CLP_TILE_SIZE / CLP_ITEM_W)) * CLP_ITEM_W;
+  const int ry = ty * CLP_TILE_SIZE + (int)(lid / (CLP_TILE_SIZE / CLP_ITEM_W)) * CLP_ITEM_H;
+  const int fbw = (int)rp0->fb_width, fbh = (int)rp0->fb_height;
+  if (rx >= fbw || ry >= fbh) return;
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
-  // Colour buffer pixels are loaded when a fragment first combines with them, and not
-  // at all where fragments replace them whole (no blending, logic op or colour mask).
+  // The state of each block. Colour buffer pixels are loaded when a fragment first
+  // combines with them, and not at all where fragments replace them whole (no blending,
+  // logic op or colour mask).
 #ifdef CLP_TILE_SOA
-  vf color[CLP_MAX_RTS][4];  // channel c of every lane's pixel (tile_color.h)
+  vf color[CLP_ITEM_BLOCKS][CLP_MAX_RTS][4];  // channel c of every lane's pixel (tile_color.h)
 #else
-  float4 color[CLP_MAX_RTS][CLP_LANES];
+  float4 color[CLP_ITEM_BLOCKS][CLP_MAX_RTS][CLP_LANES];
 #endif
-  uint known[CLP_MAX_RTS];  // bit lane: the lane's colour is the pixel's
-  uint dirty[CLP_MAX_RTS];  // bit lane: the pixel changed
-  // Only the bound buffers' entries are read (every loop over buffers stops at nrt).
-  for (uint r = 0; r < nrt; ++r) {
-    known[r] = dirty[r] = 0u;
-#ifdef CLP_TILE_SOA
-    for (int c = 0; c < 4; ++c)
-      color[r][c] = (vf)(0.0f);
-#endif
-  }
+  uint known[CLP_ITEM_BLOCKS][CLP_MAX_RTS];       // bit lane: the lane's colour is the pixel's
+  uint dirty[CLP_ITEM_BLOCKS][CLP_MAX_RTS];       // bit lane: the pixel changed
+  vu zlo[CLP_ITEM_BLOCKS], zhi[CLP_ITEM_BLOCKS];  // lane l: clp_zs_load's (x, y) of its pixel
+  uint zs_dirty[CLP_ITEM_BLOCKS];
+  uint exist_bits[CLP_ITEM_BLOCKS];        // bit lane: the lane's pixel is inside the framebuffer
   const uint round_each = run.round_each;  // bit rt: round after every fragment
   // Only the depth/stencil test reads or changes the depth/stencil buffer.
   const uint zfmt = CLP_KEYED_ZS_FORMAT(rp0);
   const uint zbytes = clp_zs_bytes(zfmt);
-  global uchar* zblock = zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
-  vu zlo = (vu)(0u), zhi = (vu)(0u);  // lane l: clp_zs_load's (x, y) of its pixel
-  uint zs_dirty = 0;
-  const uint exist_bits = clp_lane_bits(exists);
   const uint all_lanes = (1u << CLP_LANES) - 1u;
-  if (run.zs_load && zbytes == 4 && exist_bits == all_lanes) {
-    zlo = clp_block_load_rows(zblock, rp0->zs_pitch);  // the words clp_zs_load assembles
-  } else if (run.zs_load) {
-    // Lane by lane with constant lanes into arrays: inserting into a vector at a variable
-    // lane goes through memory.
-    uint z0[CLP_LANES], z1[CLP_LANES];
-    for (int l = 0; l < CLP_LANES; ++l) {
-      const uint2 z = ((exist_bits >> l) & 1u)
-                          ? clp_zs_load(zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch +
-                                                  (size_t)clp_lane_dx(l) * zbytes)
-                          : (uint2)(0u);
-      z0[l] = z.x;
-      z1[l] = z.y;
+  for (int b = 0; b < CLP_ITEM_BLOCKS; ++b) {
+    const int qx = rx + (b % CLP_ITEM_COLS) * CLP_BLOCK_W,
+              qy = ry + (b / CLP_ITEM_COLS) * CLP_BLOCK_H;
+    const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
+    exist_bits[b] = clp_lane_bits((lx < (vi)(fbw)) & (ly < (vi)(fbh)));
+    // Only the bound buffers' entries are read (every loop over buffers stops at nrt).
+    for (uint r = 0; r < nrt; ++r) {
+      known[b][r] = dirty[b][r] = 0u;
+#ifdef CLP_TILE_SOA
+      for (int c = 0; c < 4; ++c)
+        color[b][r][c] = (vf)(0.0f);
+#endif
     }
-    zlo = CLP_PACK(z0);
-    zhi = CLP_PACK(z1);
+    zs_dirty[b] = 0u;
+    zlo[b] = zhi[b] = (vu)(0u);
+    if (!run.zs_load || !exist_bits[b]) continue;
+    global uchar* zblock =
+        zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
+    if (zbytes == 4 && exist_bits[b] == all_lanes) {
+      zlo[b] = clp_block_load_rows(zblock, rp0->zs_pitch);  // the words clp_zs_load assembles
+    } else {
+      // Lane by lane with constant lanes into arrays: inserting into a vector at a variable
+      // lane goes through memory.
+      uint z0[CLP_LANES], z1[CLP_LANES];
+      for (int l = 0; l < CLP_LANES; ++l) {
+        const uint2 z = ((exist_bits[b] >> l) & 1u)
+                            ? clp_zs_load(zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch +
+                                                    (size_t)clp_lane_dx(l) * zbytes)
+                            : (uint2)(0u);
+        z0[l] = z.x;
+        z1[l] = z.y;
+      }
+      zlo[b] = CLP_PACK(z0);
+      zhi[b] = CLP_PACK(z1);
+    }
   }
 
   const bool count = (rp0->flags & CLP_RAST_COUNT) != 0;
   uint samples_passed = 0, shaded = 0;
-  const long X = (long)qx << CLP_SUBPIXEL_BITS, Y = (long)qy << CLP_SUBPIXEL_BITS;
+  const long RX = (long)rx << CLP_SUBPIXEL_BITS, RY = (long)ry << CLP_SUBPIXEL_BITS;
 
   for (uint i = list_begin; i < list_end; ++i) {
     global const ClpTri* t = &tris[bin_list[i]];
+    // The part of the region inside the bounding box (which includes the scissor), and
+    // the blocks that meet it.
+    const int bx0 = max(t->bbox[0], rx), by0 = max(t->bbox[1], ry);
+    const int bx1 = min(t->bbox[2], min(rx + CLP_ITEM_W, fbw));
+    const int by1 = min(t->bbox[3], min(ry + CLP_ITEM_H, fbh));
+    if (bx0 >= bx1 || by0 >= by1) continue;
+    const int c0 = CLP_ITEM_COLS == 1 ? 0 : (bx0 - rx) / CLP_BLOCK_W;
+    const int c1 = CLP_ITEM_COLS == 1 ? 0 : (bx1 - 1 - rx) / CLP_BLOCK_W;
+    const int r0 = CLP_ITEM_ROWS == 1 ? 0 : (by0 - ry) / CLP_BLOCK_H;
+    const int r1 = CLP_ITEM_ROWS == 1 ? 0 : (by1 - 1 - ry) / CLP_BLOCK_H;
+    // The edges at the region's top-left pixel and their steps per pixel; whether each
+    // leaves the whole box inside (its smallest value there, at one of the box's corners,
+    // is > 0): then its blocks need no lane test of it.
+    long er[3], ea[3], eb[3];
+    bool edges_in = true;
+#pragma unroll
+    for (int e = 0; e < 3; ++e) {
+      const long a = t->edge_a[e], bb = t->edge_b[e];
+      er[e] = a * RX + bb * RY + t->edge_c[e];
+      ea[e] = a * CLP_SUBPIXEL_ONE;
+      eb[e] = bb * CLP_SUBPIXEL_ONE;
+      const long lo = er[e] + ea[e] * (ea[e] < 0 ? bx1 - 1 - rx : bx0 - rx) +
+                      eb[e] * (eb[e] < 0 ? by1 - 1 - ry : by0 - ry);
+      edges_in = edges_in && lo > 0;
+    }
     // The state of the record's draw.
     global const ClpDrawParams* dp = dps + t->draw;
     global const ClpRasterParams* rp = rps + dp->raster_index;
     global const float4* dverts = verts + dp->verts_base;
-    // Coverage: inside the bounding box (which includes the scissor) and all edges, each
-    // decided for the whole block where it can be.
-    const int bx0 = t->bbox[0], by0 = t->bbox[1], bx1 = t->bbox[2], by1 = t->bbox[3];
-    if (qx >= bx1 || qy >= by1 || qx + CLP_BLOCK_W <= bx0 || qy + CLP_BLOCK_H <= by0) continue;
-    vi cov = exists;
-    if (qx < bx0 || qy < by0 || qx + CLP_BLOCK_W > bx1 || qy + CLP_BLOCK_H > by1) {
-      cov &= (lx >= (vi)(bx0)) & (lx < (vi)(bx1)) & (ly >= (vi)(by0)) & (ly < (vi)(by1));
-    }
-    long corner[3];
-    cov &= clp_edge_cover(t, 0, X, Y, &corner[0]);
-    cov &= clp_edge_cover(t, 1, X, Y, &corner[1]);
-    cov &= clp_edge_cover(t, 2, X, Y, &corner[2]);
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
     const uint rflags = CLP_KEYED_FLAGS(rp);
-    if ((rflags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE) {
-      // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
-      for (int l = 0; l < CLP_LANES; ++l) {
-        const uint row = rp->stipple[CLP_LANE(ly, l) & 31];
-        if (!((row >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
-      }
-    }
-    if (!clp_any(cov)) continue;
-
+    const bool stipple = (rflags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE;
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
     const bool zs_test =
         (rflags & CLP_RAST_ZS_PRESENT) && (rflags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
@@ -613,151 +650,194 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
     const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
                           ((bool)CLP_FS_EARLY_ALLOWED && !(rflags & CLP_RAST_ALPHA_TEST));
-    // Corner barycentrics, planes over the block from the exact edge functions at its
-    // corner (without the fill bias): corner k is opposite edge k + 1.
+    // Corner barycentrics, planes over each block from the exact edge functions at its
+    // top-left pixel (without the fill bias): corner k is opposite edge k + 1.
     ClpBaryPlanes bary;
+    long bias[3];
 #pragma unroll
     for (int k = 0; k < 3; ++k) {
       const int e = k == 2 ? 0 : k + 1;
-      const long bias = (t->flags >> (CLP_TRI_BIAS_SHIFT + e)) & 1u;
-      bary.base[k] = (float)(corner[e] - bias) * t->inv_area;
+      bias[k] = (t->flags >> (CLP_TRI_BIAS_SHIFT + e)) & 1u;
       bary.grad_x[k] = (float)t->edge_a[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
       bary.grad_y[k] = (float)t->edge_b[e] * (float)CLP_SUBPIXEL_ONE * t->inv_area;
     }
-    const vf z = clp_fragment_z(rp, t, &bary);
-
-    // The stage context is only filled for blocks that get shaded (or clipped per pixel):
-    // most blocks of an overdrawn scene fail the early depth test before.
+    // The stage context is only filled for primitives with a block that gets shaded (or
+    // clipped per pixel): most blocks of an overdrawn scene fail the early depth test.
     ClpStageCtx ctx;
-    bool ctx_ready = false;
-    vi alive = cov;
-    if (t->flags & CLP_TRI_PIXEL_CLIP) {
-      clp_stage_ctx(&ctx, rp, dp, dverts, t, &bary, lx, ly, z);
-      ctx_ready = true;
-      alive &= clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
-      if (!clp_any(alive)) continue;
-    }
-    if (early_zs && zs_test) {
-      zs_dirty |= clp_lane_bits(alive);
-      if (zs_quad) {
-        alive = clp_depth_test_v(rp, z, alive, &zlo);
-      } else {
-        for (int l = 0; l < CLP_LANES; ++l) {
-          if (!CLP_LANE(alive, l)) continue;
-          uint2 p = clp_zs_lane(zlo, zhi, l);
-          if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &p)) alive = clp_clear_lane(alive, l);
-          clp_zs_set_lane(&zlo, &zhi, l, p);
+    bool ctx_prim = false;
+
+    for (int row = r0; row <= r1; ++row) {
+      for (int col = c0; col <= c1; ++col) {
+        const int b = CLP_ITEM_BLOCKS == 1 ? 0 : row * CLP_ITEM_COLS + col;
+        const int qx = rx + col * CLP_BLOCK_W, qy = ry + row * CLP_BLOCK_H;
+        const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
+        // Coverage: inside the box and all edges, each decided for the whole block where it
+        // can be.
+        vi cov = clp_lane_mask(exist_bits[b]);
+        if (qx < bx0 || qy < by0 || qx + CLP_BLOCK_W > bx1 || qy + CLP_BLOCK_H > by1) {
+          cov &= (lx >= (vi)(bx0)) & (lx < (vi)(bx1)) & (ly >= (vi)(by0)) & (ly < (vi)(by1));
         }
-      }
-      if (!clp_any(alive)) continue;
-    }
-    if (!ctx_ready) clp_stage_ctx(&ctx, rp, dp, dverts, t, &bary, lx, ly, z);
-    if (count) {
-      shaded += clp_lanes(alive);
-      // With the depth/stencil tests before the shader, passing them is what counts.
-      if (early_zs) samples_passed += clp_lanes(alive);
-    }
-
-    // Shade the whole block: uncovered lanes run as helpers for derivatives.
-    ctx.covered = alive;
-    ClpShaderIo io;
-    io.exec_mask = (vi)(-1);
-    io.helper_mask = ~alive;
-    // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
-    // previous block's values or a device's stale registers. The compiler drops the
-    // stores the shader's own unconditional writes overwrite.
+        long corner[3];
 #pragma unroll
-    for (int r = 0; r < CLP_NUM_OUTPUTS; ++r) {
-#pragma unroll
-      for (int c = 0; c < 4; ++c)
-        io.out[r][c] = (vf)(0.0f);
-    }
-    clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
-    alive &= io.exec_mask;
-    if (!clp_any(alive)) continue;
+        for (int e = 0; e < 3; ++e) {
+          corner[e] = er[e] + ea[e] * (qx - rx) + eb[e] * (qy - ry);
+          if (!edges_in) cov &= clp_edge_cover(corner[e], ea[e], eb[e]);
+        }
+        if (stipple) {
+          // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
+          for (int l = 0; l < CLP_LANES; ++l) {
+            const uint srow = rp->stipple[CLP_LANE(ly, l) & 31];
+            if (!((srow >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
+          }
+        }
+        if (!clp_any(cov)) continue;
 
-    if (rflags & CLP_RAST_ALPHA_TEST) {
-      const int areg = clp_fs_color_reg(0);
-      const vf a = areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
-      alive &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
-    }
-    if (!early_zs && zs_test) {
-      vf zf = z;
+#pragma unroll
+        for (int k = 0; k < 3; ++k) {
+          const int e = k == 2 ? 0 : k + 1;
+          bary.base[k] = (float)(corner[e] - bias[k]) * t->inv_area;
+        }
+        const vf z = clp_fragment_z(rp, t, &bary);
+
+        bool ctx_ready = false;
+        vi alive = cov;
+        if (t->flags & CLP_TRI_PIXEL_CLIP) {
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
+          ctx_prim = true;
+          clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
+          ctx_ready = true;
+          alive &= clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
+          if (!clp_any(alive)) continue;
+        }
+        if (early_zs && zs_test) {
+          zs_dirty[b] |= clp_lane_bits(alive);
+          if (zs_quad) {
+            alive = clp_depth_test_v(rp, z, alive, &zlo[b]);
+          } else {
+            for (int l = 0; l < CLP_LANES; ++l) {
+              if (!CLP_LANE(alive, l)) continue;
+              uint2 p = clp_zs_lane(zlo[b], zhi[b], l);
+              if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &p)) alive = clp_clear_lane(alive, l);
+              clp_zs_set_lane(&zlo[b], &zhi[b], l, p);
+            }
+          }
+          if (!clp_any(alive)) continue;
+        }
+        if (!ctx_ready) {
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
+          ctx_prim = true;
+          clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
+        }
+        if (count) {
+          shaded += clp_lanes(alive);
+          // With the depth/stencil tests before the shader, passing them is what counts.
+          if (early_zs) samples_passed += clp_lanes(alive);
+        }
+
+        // Shade the whole block: uncovered lanes run as helpers for derivatives.
+        ctx.covered = alive;
+        ClpShaderIo io;
+        io.exec_mask = (vi)(-1);
+        io.helper_mask = ~alive;
+        // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
+        // previous block's values or a device's stale registers. The compiler drops the
+        // stores the shader's own unconditional writes overwrite.
+#pragma unroll
+        for (int r = 0; r < CLP_NUM_OUTPUTS; ++r) {
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            io.out[r][c] = (vf)(0.0f);
+        }
+        clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
+        alive &= io.exec_mask;
+        if (!clp_any(alive)) continue;
+
+        if (rflags & CLP_RAST_ALPHA_TEST) {
+          const int areg = clp_fs_color_reg(0);
+          const vf a = areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
+          alive &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
+        }
+        if (!early_zs && zs_test) {
+          vf zf = z;
 #if CLP_FS_DEPTH_REG >= 0
-      zf = io.out[CLP_FS_DEPTH_REG][2];
-      if (rflags & CLP_RAST_DEPTH_CLAMP) zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
-      zf = clamp(zf, 0.0f, 1.0f);
+          zf = io.out[CLP_FS_DEPTH_REG][2];
+          if (rflags & CLP_RAST_DEPTH_CLAMP)
+            zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
+          zf = clamp(zf, 0.0f, 1.0f);
 #endif
-      zs_dirty |= clp_lane_bits(alive);
-      if (zs_quad) {
-        alive = clp_depth_test_v(rp, zf, alive, &zlo);
-      } else {
-        for (int l = 0; l < CLP_LANES; ++l) {
-          if (!CLP_LANE(alive, l)) continue;
-          int ref = -1;
+          zs_dirty[b] |= clp_lane_bits(alive);
+          if (zs_quad) {
+            alive = clp_depth_test_v(rp, zf, alive, &zlo[b]);
+          } else {
+            for (int l = 0; l < CLP_LANES; ++l) {
+              if (!CLP_LANE(alive, l)) continue;
+              int ref = -1;
 #if CLP_FS_STENCIL_REG >= 0
-          // A stencil reference exported by the shader (.y, an integer) replaces the state's.
-          ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
+              // A stencil reference exported by the shader (.y, an integer) replaces the state's.
+              ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
 #endif
-          uint2 p = clp_zs_lane(zlo, zhi, l);
-          if (!clp_zs_test(rp, front, CLP_LANE(zf, l), ref, &p)) alive = clp_clear_lane(alive, l);
-          clp_zs_set_lane(&zlo, &zhi, l, p);
+              uint2 p = clp_zs_lane(zlo[b], zhi[b], l);
+              if (!clp_zs_test(rp, front, CLP_LANE(zf, l), ref, &p))
+                alive = clp_clear_lane(alive, l);
+              clp_zs_set_lane(&zlo[b], &zhi[b], l, p);
+            }
+          }
         }
-      }
-    }
-    if (count && !early_zs) samples_passed += clp_lanes(alive);
-    if (!clp_any(alive)) continue;
+        if (count && !early_zs) samples_passed += clp_lanes(alive);
+        if (!clp_any(alive)) continue;
 
-    for (uint r = 0; r < nrt; ++r) {
-      if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
-      const int reg =
-          (rflags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0) : clp_fs_color_reg((int)r);
-      if (reg < 0) continue;  // the shader does not write this buffer
-      const int reg1 = clp_fs_color_reg(1);
-      const bool dual = (rflags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
-      const bool round = (round_each >> r) & 1u;
-      const uint rtflags = CLP_KEYED_RT(rp, r, flags);
-      const bool reads_dst =
-          CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
-          (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) && (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
+        for (uint r = 0; r < nrt; ++r) {
+          if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
+          const int reg =
+              (rflags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0) : clp_fs_color_reg((int)r);
+          if (reg < 0) continue;  // the shader does not write this buffer
+          const int reg1 = clp_fs_color_reg(1);
+          const bool dual = (rflags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
+          const bool round = (round_each >> r) & 1u;
+          const uint rtflags = CLP_KEYED_RT(rp, r, flags);
+          const bool reads_dst = CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
+                                 (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) &&
+                                  (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
 #ifdef CLP_TILE_SOA
-      // Every lane at once; the live ones keep the result.
-      const uint live = clp_lane_bits(alive);
-      global uchar* block =
-          cbuf[r] + rp0->rt[r].offset + (size_t)qy * rp0->rt[r].pitch + (size_t)qx * 4u;
-      if (reads_dst && (live & ~known[r])) {
-        vf loaded[4];
-        clp_soa_load(CLP_KEYED_RT(rp0, r, format), block, rp0->rt[r].pitch, live & ~known[r],
-                     loaded);
-        const vi fresh = alive & ~clp_lane_mask(known[r]);
+          // Every lane at once; the live ones keep the result.
+          const uint live = clp_lane_bits(alive);
+          global uchar* block =
+              cbuf[r] + rp0->rt[r].offset + (size_t)qy * rp0->rt[r].pitch + (size_t)qx * 4u;
+          if (reads_dst && (live & ~known[b][r])) {
+            vf loaded[4];
+            clp_soa_load(CLP_KEYED_RT(rp0, r, format), block, rp0->rt[r].pitch, live & ~known[b][r],
+                         loaded);
+            const vi fresh = alive & ~clp_lane_mask(known[b][r]);
 #pragma unroll
-        for (int c = 0; c < 4; ++c)
-          color[r][c] = select(color[r][c], loaded[c], fresh);
-      }
-      vf src1[4], result[4];
+            for (int c = 0; c < 4; ++c)
+              color[b][r][c] = select(color[b][r][c], loaded[c], fresh);
+          }
+          vf src1[4], result[4];
 #pragma unroll
-      for (int c = 0; c < 4; ++c)
-        src1[c] = dual ? io.out[reg1][c] : (vf)(0.0f);
-      clp_combine_v(rp, r, io.out[reg], src1, color[r], round, result);
+          for (int c = 0; c < 4; ++c)
+            src1[c] = dual ? io.out[reg1][c] : (vf)(0.0f);
+          clp_combine_v(rp, r, io.out[reg], src1, color[b][r], round, result);
 #pragma unroll
-      for (int c = 0; c < 4; ++c)
-        color[r][c] = select(color[r][c], result[c], alive);
-      known[r] |= live;
-      dirty[r] |= live;
+          for (int c = 0; c < 4; ++c)
+            color[b][r][c] = select(color[b][r][c], result[c], alive);
+          known[b][r] |= live;
+          dirty[b][r] |= live;
 #else
-      for (int l = 0; l < CLP_LANES; ++l) {
-        if (!CLP_LANE(alive, l)) continue;
-        const uint bit = 1u << l;
-        if (reads_dst && !(known[r] & bit)) {
-          color[r][l] = clp_rt_load(rp0, r, cbuf[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
-        }
-        const float4 src = clp_out_rgba(&io, reg, l);
-        const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
-        color[r][l] = clp_combine(rp, r, src, src1, color[r][l], round);
-        known[r] |= bit;
-        dirty[r] |= bit;
-      }
+          for (int l = 0; l < CLP_LANES; ++l) {
+            if (!CLP_LANE(alive, l)) continue;
+            const uint bit = 1u << l;
+            if (reads_dst && !(known[b][r] & bit)) {
+              color[b][r][l] = clp_rt_load(rp0, r, cbuf[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
+            }
+            const float4 src = clp_out_rgba(&io, reg, l);
+            const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
+            color[b][r][l] = clp_combine(rp, r, src, src1, color[b][r][l], round);
+            known[b][r] |= bit;
+            dirty[b][r] |= bit;
+          }
 #endif
+        }
+      }
     }
   }
 
@@ -765,34 +845,39 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     clp_counter_add(counters + CLP_COUNTER_SAMPLES_PASSED, samples_passed);
     clp_counter_add(counters + CLP_COUNTER_PS_INVOCATIONS, shaded);
   }
-  for (uint r = 0; r < nrt; ++r) {
-    global const ClpRtState* rt = &rp0->rt[r];
-    const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
+  for (int b = 0; b < CLP_ITEM_BLOCKS; ++b) {
+    const int qx = rx + (b % CLP_ITEM_COLS) * CLP_BLOCK_W,
+              qy = ry + (b / CLP_ITEM_COLS) * CLP_BLOCK_H;
+    for (uint r = 0; r < nrt; ++r) {
+      if (!dirty[b][r]) continue;
+      global const ClpRtState* rt = &rp0->rt[r];
+      const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
 #ifdef CLP_TILE_SOA
-    if (dirty[r]) {
       clp_soa_store(fmt, cbuf[r] + rt->offset + (size_t)qy * rt->pitch + (size_t)qx * 4u, rt->pitch,
-                    dirty[r], color[r]);
-    }
+                    dirty[b][r], color[b][r]);
 #else
-    for (int l = 0; l < CLP_LANES; ++l) {
-      if (!(dirty[r] & (1u << l))) continue;
-      global uchar* p = cbuf[r] + rt->offset + (size_t)CLP_LANE(ly, l) * rt->pitch +
-                        (size_t)CLP_LANE(lx, l) * clp_format_block_bytes(fmt);
-      clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[r][l]));
-    }
+      for (int l = 0; l < CLP_LANES; ++l) {
+        if (!(dirty[b][r] & (1u << l))) continue;
+        global uchar* p = cbuf[r] + rt->offset + (size_t)(qy + clp_lane_dy(l)) * rt->pitch +
+                          (size_t)(qx + clp_lane_dx(l)) * clp_format_block_bytes(fmt);
+        clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[b][r][l]));
+      }
 #endif
-  }
-  // A whole block of 4-byte pixels at once where every lane holds its pixel's value: all
-  // changed, or all loaded (the unchanged ones are stored as they were).
-  if (zbytes == 4 && zs_dirty &&
-      (zs_dirty == all_lanes || (run.zs_load && exist_bits == all_lanes))) {
-    clp_block_store_rows(zblock, rp0->zs_pitch, zlo);
-    return;
-  }
-  for (int l = 0; l < CLP_LANES; ++l) {
-    if (!((zs_dirty >> l) & 1u)) continue;
-    clp_zs_store(zfmt,
-                 zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch + (size_t)clp_lane_dx(l) * zbytes,
-                 clp_zs_lane(zlo, zhi, l));
+    }
+    if (!zs_dirty[b]) continue;
+    global uchar* zblock =
+        zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
+    // A whole block of 4-byte pixels at once where every lane holds its pixel's value: all
+    // changed, or all loaded (the unchanged ones are stored as they were).
+    if (zbytes == 4 && (zs_dirty[b] == all_lanes || (run.zs_load && exist_bits[b] == all_lanes))) {
+      clp_block_store_rows(zblock, rp0->zs_pitch, zlo[b]);
+      continue;
+    }
+    for (int l = 0; l < CLP_LANES; ++l) {
+      if (!((zs_dirty[b] >> l) & 1u)) continue;
+      clp_zs_store(
+          zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch + (size_t)clp_lane_dx(l) * zbytes,
+          clp_zs_lane(zlo[b], zhi[b], l));
+    }
   }
 }

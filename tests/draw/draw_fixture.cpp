@@ -77,7 +77,8 @@ GeneratedCode DrawFixture::varying_fs_code(int interp) {
   GeneratedCode c;
   c.prelude =
       "#define CLP_STAGE_FRAGMENT 1\n#define CLP_LANES " +
-      std::to_string(queue_.device().limits().fragment_lanes) +
+      std::to_string(queue_.device().limits().fragment_lanes) + "\n#define CLP_TILE_WHOLE " +
+      std::to_string(int(queue_.device().limits().whole_tile_items)) +
       "\n#define CLP_NUM_INPUTS 1\n"
       "#define CLP_NUM_OUTPUTS 1\n#define CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_ARGS\n"
       "#define CLP_FS_COLOR_REG_0 0\n#define CLP_FS_COLOR_REG_1 -1\n#define CLP_FS_COLOR_REG_2 -1\n"
@@ -109,6 +110,7 @@ StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body)
   c.prelude =
       "#define CLP_STAGE_FRAGMENT 1\n#define CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_ARGS\n";
   def("CLP_LANES", int(queue_.device().limits().fragment_lanes));
+  def("CLP_TILE_WHOLE", int(queue_.device().limits().whole_tile_items));
   def("CLP_NUM_INPUTS", int(spec.inputs));
   def("CLP_NUM_OUTPUTS", int(spec.outputs));
   for (int i = 0; i < 8; ++i)

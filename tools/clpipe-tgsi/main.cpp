@@ -227,6 +227,7 @@ std::unique_ptr<BuildContext> make_build_context() {
   ctx->emit.fp64 = ctx->device->limits().fp64;
   ctx->emit.local_mem_size = ctx->device->limits().local_mem_size;
   ctx->emit.fragment_lanes = ctx->device->limits().fragment_lanes;
+  ctx->emit.fragment_whole_tile = ctx->device->limits().whole_tile_items;
   return ctx;
 }
 

@@ -39,6 +39,9 @@ struct EmitOptions {
   // Lanes of a fragment-shader work-item (CLP_LANES): 4, 8 or 16 pixels, whole 2x2 quads
   // (shader_abi.h). Other stages run 4 lanes, compute 1.
   uint32_t fragment_lanes = 4;
+  // A fragment-shader work-item of the tile pass shades a whole tile (CLP_TILE_WHOLE,
+  // kernels/tile.cl), else one block of fragment_lanes pixels.
+  bool fragment_whole_tile = false;
 };
 
 // One kernel parameter of CLP_RESOURCE_PARAMS, in order. All are `global` buffers except

@@ -335,6 +335,7 @@ std::string Emitter::prelude() const {
   };
   def(stage_macro(s_.stage), "1");
   def("CLP_LANES", std::to_string(lanes_));
+  if (s_.stage == ShaderType::FRAGMENT && opt_.fragment_whole_tile) def("CLP_TILE_WHOLE", "1");
   def("CLP_NUM_INPUTS", std::to_string(info_.num_inputs));
   def("CLP_NUM_OUTPUTS", std::to_string(info_.num_outputs));
   std::string params, args;

@@ -771,10 +771,11 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     for (const StageArg& a : s.fs.resources)
       args << resolve(a, t.resources);
     const size_t groups = size_t(run.tiles_w) * tiles_h;
-    // One work-item per block of fragment_lanes pixels: the tile program was emitted for
-    // this device's lanes (program_for), so its reqd_work_group_size is this.
+    // One work-item per tile, or per block of fragment_lanes pixels: the tile program was
+    // emitted for this device's limits (program_for), so its reqd_work_group_size is this.
+    const runtime::DeviceLimits& limits = queue_.device().limits();
     const size_t items =
-        size_t(CLP_TILE_SIZE) * CLP_TILE_SIZE / queue_.device().limits().fragment_lanes;
+        limits.whole_tile_items ? 1 : size_t(CLP_TILE_SIZE) * CLP_TILE_SIZE / limits.fragment_lanes;
     queue_.launch(k, {groups * items}, {items}, "tile");
   }
 }

@@ -181,6 +181,7 @@ TEST_CASE("emit corpus: a stratified sample builds on the device", "[emit][corpu
   EmitOptions options;
   options.fp64 = clpipe::test::test_device().limits().fp64;
   options.fragment_lanes = clpipe::test::test_device().limits().fragment_lanes;
+  options.fragment_whole_tile = clpipe::test::test_device().limits().whole_tile_items;
   std::map<ShaderType, std::vector<std::pair<std::string, EmittedShader>>> by_stage;
   for (size_t i : sample) {
     validate(corpus[i].ir);

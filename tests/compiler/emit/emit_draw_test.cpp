@@ -55,6 +55,7 @@ TEST_CASE("emit: emitted VS and FS draw through vertex.cl and tile.cl", "[emit][
   DrawFixture fx;
   compiler::EmitOptions opt;  // the tile pass runs this device's fragment lanes
   opt.fragment_lanes = fx.queue().device().limits().fragment_lanes;
+  opt.fragment_whole_tile = fx.queue().device().limits().whole_tile_items;
   const auto vs = compiler::compile_tgsi(R"(VERT
 DCL IN[0]
 DCL IN[1]
