@@ -190,6 +190,7 @@ CLP_VTEX_INLINE void clp_vtex_load(global const uchar* data, vu addr, uint bytes
   uint t[CLP_LANES];
   if (bytes == 8u) {
     uint t1[CLP_LANES];
+#pragma unroll
     for (int l = 0; l < CLP_LANES; ++l) {
       const uint2 p = as_uint2(vload8(0, data + a[l]));
       t[l] = p.x;
@@ -197,12 +198,15 @@ CLP_VTEX_INLINE void clp_vtex_load(global const uchar* data, vu addr, uint bytes
     }
     raw[1] = CLP_PACK(t1);
   } else if (bytes == 4u) {
+#pragma unroll
     for (int l = 0; l < CLP_LANES; ++l)
       t[l] = as_uint(vload4(0, data + a[l]));
   } else if (bytes == 2u) {
+#pragma unroll
     for (int l = 0; l < CLP_LANES; ++l)
       t[l] = as_ushort(vload2(0, data + a[l]));
   } else {
+#pragma unroll
     for (int l = 0; l < CLP_LANES; ++l)
       t[l] = data[a[l]];
   }
@@ -213,6 +217,7 @@ CLP_VTEX_INLINE void clp_vtex_load(global const uchar* data, vu addr, uint bytes
 CLP_VTEX_INLINE void clp_vtex_load_pair(global const uchar* data, vu addr, vu* first, vu* second) {
   CLP_UNPACK(uint, addr, a);
   uint t0[CLP_LANES], t1[CLP_LANES];
+#pragma unroll
   for (int l = 0; l < CLP_LANES; ++l) {
     const uint2 p = as_uint2(vload8(0, data + a[l]));
     t0[l] = p.x;
@@ -296,6 +301,7 @@ vi clp_vtex_compare(uint func, vf ref, vf texel) {
 CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref, vf* out) {
   if (k->rgba8) {
     // clp_vtex_decode's operations for these formats, without its loops over channels.
+#pragma unroll
     for (int c = 0; c < 4; ++c) {
       const vu code = (raw[0] >> k->byte_shift[c]) & 0xffu;
       out[c] = ((k->srgb >> c) & 1u) ? clp_vsrgb8_to_linear(code)
@@ -320,6 +326,7 @@ CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref,
       break;
   }
   const vf value = select((vf)(0.0f), (vf)(1.0f), clp_vtex_compare(k->compare_func, ref, depth));
+#pragma unroll
   for (int c = 0; c < 4; ++c)
     out[c] = value;
 }
@@ -341,6 +348,7 @@ CLP_VTEX_INLINE void clp_vtex_footprint(global const uchar* data, const ClpVTexC
     clp_vtex_load(data, row1 + c0, k->bytes, r[2]);
     clp_vtex_load(data, row1 + c1, k->bytes, r[3]);
   }
+#pragma unroll
   for (int n = 0; n < 4; ++n)
     clp_vtex_texel(k, r[n], ref, t[n]);
 }
@@ -390,6 +398,7 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
                        t0);
     if (k->seamless) {
       // clp_filter_level's seamless cube form: one sum, as written there.
+#pragma unroll
       for (int n = 0; n < 4; ++n) {
         r[n] = (1.0f - a) * (1.0f - b) * t0[0][n] + a * (1.0f - b) * t0[1][n] +
                (1.0f - a) * b * t0[2][n] + a * b * t0[3][n];
@@ -398,8 +407,10 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
       // clp_filter_level's general form: weights (s * t) * r, slice by slice.
       const vf wc0 = k->three_d ? 1.0f - c : (vf)(1.0f);
       const vf w[4] = {(1.0f - a) * (1.0f - b), a * (1.0f - b), (1.0f - a) * b, a * b};
+#pragma unroll
       for (int n = 0; n < 4; ++n) {
         vf acc = (vf)(0.0f);
+#pragma unroll
         for (int m = 0; m < 4; ++m)
           acc += w[m] * wc0 * t0[m][n];
         r[n] = acc;
@@ -408,7 +419,9 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
         vf t1[4][4];
         clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(k1) * lv.slice, lv.row, i0, i1, j0, j1, ref,
                            t1);
+#pragma unroll
         for (int n = 0; n < 4; ++n) {
+#pragma unroll
           for (int m = 0; m < 4; ++m)
             r[n] += w[m] * c * t1[m][n];
         }
@@ -586,6 +599,7 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   }
   // Texel offsets move the spatial axes; cube maps take none.
   vi off[3];
+#pragma unroll
   for (int a = 0; a < 3; ++a)
     off[a] = cube || (a == 2 && !k.three_d) ? (vi)(0) : select((vi)(0), c->offset[a], mask);
   // clp_shadow_value: fixed-point depth compares a reference clamped to [0, 1].
@@ -600,9 +614,11 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
     if (!clp_vtex_filter(v, data, &k, mask, u, w, q, off, (int)base + l1, layer, ref, r1)) {
       return false;
     }
+#pragma unroll
     for (int a = 0; a < 4; ++a)
       r[a] = select(r[a], mix(r[a], r1[a], frac), frac > 0.0f);
   }
+#pragma unroll
   for (int a = 0; a < 4; ++a)
     out[a] = select((vf)(0.0f), clp_vtex_swizzle(key->swizzle[a], r), mask);
   return true;
