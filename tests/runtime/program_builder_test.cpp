@@ -129,7 +129,26 @@ TEST_CASE("a build past its time budget is stopped and its child killed", "[runt
 
 namespace {
 
-// A running child of this process, or -1.
+// Whether process `pid` (a /proc entry) runs the builder: "--build-program" is among the
+// NUL-separated words of its command line.
+bool runs_builder(const char* pid) {
+  char path[300];
+  std::snprintf(path, sizeof path, "/proc/%s/cmdline", pid);
+  FILE* f = std::fopen(path, "r");
+  if (!f) return false;
+  char text[4097];
+  const size_t n = std::fread(text, 1, sizeof text - 1, f);
+  std::fclose(f);
+  text[n] = '\0';
+  for (size_t i = 0; i < n; i += std::strlen(text + i) + 1) {
+    if (std::strcmp(text + i, "--build-program") == 0) return true;
+  }
+  return false;
+}
+
+// A running builder child of this process, or -1. Only a child that has started the
+// builder (its command line names --build-program) counts: posix_spawn's parent waits
+// until its child has exec'ed, so a child stopped before that would hang the parent.
 pid_t running_child() {
   DIR* proc = ::opendir("/proc");
   if (!proc) return -1;
@@ -146,7 +165,7 @@ pid_t running_child() {
     char state = 0;
     int ppid = 0;
     if (rest && std::sscanf(rest + 1, " %c %d", &state, &ppid) == 2 && ppid == ::getpid() &&
-        state != 'Z') {
+        state != 'Z' && runs_builder(e->d_name)) {
       found = std::atoi(e->d_name);
       break;
     }
