@@ -3,7 +3,8 @@
 // nearest, bilinear and trilinear filtering, at 1:1 (magnification edge) and at 2.6:1
 // minification (so that trilinear blends two levels). Prints figures only.
 //
-//   build/bench/bench_texture [WxH] [reps]   (default 1024x768, best of 5 runs)
+//   build/bench/bench_texture [WxH] [reps] [filter]
+//     (default 1024x768, best of 5 runs; filter: run the cases whose name contains it)
 //
 // Msamples/s counts texture samples (one per pixel); Mtexels/s the texels those samples
 // read (1 nearest, 4 bilinear, 8 trilinear when two levels are blended). "cpu" is the
@@ -70,6 +71,7 @@ struct Bench {
   std::shared_ptr<Screen> screen;
   std::unique_ptr<Context> ctx;
   ResourceRef color, texture, vbuf;
+  std::string only;  // run the cases whose name contains this
 
   void finish() {
     FenceHandle fence;
@@ -165,6 +167,7 @@ struct Bench {
   }
 
   void run(const char* name, TexFilter filter, TexMipFilter mip, float repeat, int taps) {
+    if (std::string(name).find(only) == std::string::npos) return;
     SamplerState ss;
     ss.min_img_filter = ss.mag_img_filter = filter;
     ss.min_mip_filter = mip;
@@ -194,12 +197,13 @@ struct Bench {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Bench b{1024, 768, 5, nullptr, nullptr, {}, {}, {}};
+  Bench b{1024, 768, 5, nullptr, nullptr, {}, {}, {}, {}};
   if (argc > 1 && std::sscanf(argv[1], "%ux%u", &b.w, &b.h) != 2) {
-    std::fprintf(stderr, "usage: bench_texture [WxH] [reps]\n");
+    std::fprintf(stderr, "usage: bench_texture [WxH] [reps] [filter]\n");
     return 2;
   }
   if (argc > 2) b.reps = std::max(1, std::atoi(argv[2]));
+  if (argc > 3) b.only = argv[3];
   if (b.w == 0 || b.h == 0 || b.w > 8192 || b.h > 8192) {
     std::fprintf(stderr, "bench_texture: size must be 1..8192 per side\n");
     return 2;
