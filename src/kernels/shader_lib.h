@@ -16,8 +16,48 @@
 
 #include "shader_lib_shared.h"
 
+// floor() rounds with one instruction where the compiler offers the elementwise builtin;
+// PoCL's floor() is a sequence of about thirteen (truncate, correct, special cases). Both
+// are exact, so they give the same results.
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_elementwise_floor)
+#define CLP_FLOOR(x) __builtin_elementwise_floor(x)
+#endif
+#endif
+#ifndef CLP_FLOOR
+#define CLP_FLOOR(x) floor(x)
+#endif
+
 #if CLP_LANES > 1
-#define CLP_ANY(m) any(m)
+// The OR and the AND of the lanes of v: halves combined (a few vector operations, where
+// PoCL's any() and all() test the lanes one by one, each with a branch).
+uint clp_or_lanes(vu v) {
+#if CLP_LANES == 16
+  const uint8 v8 = v.lo | v.hi;
+  const uint4 v4 = v8.lo | v8.hi;
+#elif CLP_LANES == 8
+  const uint4 v4 = v.lo | v.hi;
+#else
+  const uint4 v4 = v;
+#endif
+  const uint2 v2 = v4.lo | v4.hi;
+  return v2.x | v2.y;
+}
+uint clp_and_lanes(vu v) {
+#if CLP_LANES == 16
+  const uint8 v8 = v.lo & v.hi;
+  const uint4 v4 = v8.lo & v8.hi;
+#elif CLP_LANES == 8
+  const uint4 v4 = v.lo & v.hi;
+#else
+  const uint4 v4 = v;
+#endif
+  const uint2 v2 = v4.lo & v4.hi;
+  return v2.x & v2.y;
+}
+// any() and all(): whether the top bit of some lane (of every lane) of m is set.
+#define CLP_ANY(m) ((int)clp_or_lanes(CLP_AS_VU(m)) < 0)
+#define CLP_ALL(m) ((int)clp_and_lanes(CLP_AS_VU(m)) < 0)
 #if CLP_LANES == 4
 #define CLP_LANE_IDS ((vi)(0, 1, 2, 3))
 #elif CLP_LANES == 8
@@ -33,6 +73,7 @@
 #define CLP_PACK(a) CLP_VN(vload)(0, a)
 #else
 #define CLP_ANY(m) ((m) != 0)
+#define CLP_ALL(m) ((m) != 0)
 #define CLP_ONE_LANE(l) ((vi)(-1))
 #define CLP_LANE_IDS ((vi)(0))
 #define CLP_UNPACK(T, v, a) \
@@ -42,7 +83,8 @@
 #endif
 #define CLP_F2I_SAT(x) CLP_VN2(convert_int, _sat_rtz)(x)
 #define CLP_F2U_SAT(x) CLP_VN2(convert_uint, _sat_rtz)(x)
-#define CLP_F2I_FLOOR(x) CLP_VN2(convert_int, _sat_rtn)(x)
+// convert_int_sat_rtn: the saturating conversion of the exact floor.
+#define CLP_F2I_FLOOR(x) CLP_VN2(convert_int, _sat)(CLP_FLOOR(x))
 #define CLP_CVT_VU CLP_VN(convert_uint)
 #define CLP_CVT_VI CLP_VN(convert_int)
 #define CLP_AS_VUL CLP_VN(as_ulong)

@@ -367,29 +367,9 @@ void clp_counter_add(global uint* c, uint n) {
   if (old + n < old) atomic_inc(&c[1]);
 }
 
-// The OR of the lanes of v: the halves ORed together (a few vector operations instead of
-// one extract per lane).
-uint clp_or_lanes(vu v) {
-#if CLP_LANES == 16
-  const uint8 v8 = v.lo | v.hi;
-  const uint4 v4 = v8.lo | v8.hi;
-#elif CLP_LANES == 8
-  const uint4 v4 = v.lo | v.hi;
-#else
-  const uint4 v4 = v;
-#endif
-  const uint2 v2 = v4.lo | v4.hi;
-  return v2.x | v2.y;
-}
-
 // Bit l set where lane l of m is set.
 uint clp_lane_bits(vi m) {
   return clp_or_lanes(CLP_AS_VU(m != (vi)(0)) & ((vu)(1u) << CLP_AS_VU(CLP_LANE_IDS)));
-}
-
-// Whether a lane of mask m (lanes -1 or 0) is set (PoCL's any() tests the lanes one by one).
-bool clp_any(vi m) {
-  return clp_or_lanes(CLP_AS_VU(m)) != 0u;
 }
 
 uint clp_lanes(vi m) {
@@ -690,7 +670,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             if (!((srow >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
           }
         }
-        if (!clp_any(cov)) continue;
+        if (!CLP_ANY(cov)) continue;
 
 #pragma unroll
         for (int k = 0; k < 3; ++k) {
@@ -707,7 +687,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
           ctx_ready = true;
           alive &= clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
-          if (!clp_any(alive)) continue;
+          if (!CLP_ANY(alive)) continue;
         }
         if (early_zs && zs_test) {
           zs_dirty[b] |= clp_lane_bits(alive);
@@ -721,7 +701,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               clp_zs_set_lane(&zlo[b], &zhi[b], l, p);
             }
           }
-          if (!clp_any(alive)) continue;
+          if (!CLP_ANY(alive)) continue;
         }
         if (!ctx_ready) {
           if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
@@ -750,7 +730,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         }
         clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
         alive &= io.exec_mask;
-        if (!clp_any(alive)) continue;
+        if (!CLP_ANY(alive)) continue;
 
         if (rflags & CLP_RAST_ALPHA_TEST) {
           const int areg = clp_fs_color_reg(0);
@@ -784,7 +764,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           }
         }
         if (count && !early_zs) samples_passed += clp_lanes(alive);
-        if (!clp_any(alive)) continue;
+        if (!CLP_ANY(alive)) continue;
 
         for (uint r = 0; r < nrt; ++r) {
           if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
