@@ -1,0 +1,83 @@
+// The depth/stencil side of the tile pass: the test of one lane against its pixel
+// (stencil, depth bounds, depth), the whole-block depth test of draws without stencil,
+// and the lane accessors of a block's depth/stencil words. Included by tile.cl after its
+// CLP_KEYED_* state accessors, which fold a specialised program's state into constants.
+#ifndef CLPIPE_TILE_ZS_H
+#define CLPIPE_TILE_ZS_H
+
+#include "raster_shared.h"
+#include "raster_zs.h"
+
+// Depth/stencil test of one lane; updates *zs (the pixel) and returns whether the
+// fragment survives. z is the fragment's window depth; ref_override >= 0 is a stencil
+// reference exported by the shader.
+bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
+                 uint2* zs) {
+  const uint fmt = CLP_KEYED_ZS_FORMAT(rp), rflags = CLP_KEYED_FLAGS(rp);
+  const uint face = (!front && (rflags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
+  const bool stencil = (rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
+  const bool depth = (rflags & CLP_RAST_DEPTH_TEST) && clp_zs_depth_bits(fmt) > 0;
+  uint s = clp_zs_get_stencil(fmt, *zs);
+  const uint ref = ref_override >= 0 ? ((uint)ref_override & 0xffu) : rp->stencil_ref[face];
+  if (stencil) {
+    const uint vm = rp->stencil_valuemask[face];
+    if (!clp_compare_u(rp->stencil_func[face], ref & vm, s & vm)) {
+      const uint ns = clp_stencil_op(rp->stencil_fail[face], s, ref);
+      const uint wm = rp->stencil_writemask[face];
+      *zs = clp_zs_set_stencil(fmt, *zs, (s & ~wm) | (ns & wm));
+      return false;
+    }
+  }
+  bool zpass = true;
+  if (depth) {
+    if (rflags & CLP_RAST_DEPTH_BOUNDS) {
+      const float stored = clp_zs_depth_value(fmt, clp_zs_get_depth(fmt, *zs));
+      if (stored < rp->depth_bounds_min || stored > rp->depth_bounds_max) zpass = false;
+    }
+    const uint key = clp_zs_depth_key(fmt, z);
+    const uint stored = clp_zs_get_depth(fmt, *zs);
+    zpass = zpass && (clp_zs_depth_float(fmt)
+                          ? clp_compare_f(CLP_KEYED_DEPTH_FUNC(rp), as_float(key), as_float(stored))
+                          : clp_compare_u(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
+    if (zpass && (rflags & CLP_RAST_DEPTH_WRITE)) *zs = clp_zs_set_depth(fmt, *zs, key);
+  }
+  if (stencil) {
+    const uint ns =
+        clp_stencil_op(zpass ? rp->stencil_zpass[face] : rp->stencil_zfail[face], s, ref);
+    const uint wm = rp->stencil_writemask[face];
+    *zs = clp_zs_set_stencil(fmt, *zs, (s & ~wm) | (ns & wm));
+  }
+  return zpass;
+}
+
+// The depth/stencil pixels of a block are kept as two vu: the first and the second
+// word of each lane's pixel (clp_zs_load's uint2).
+uint2 clp_zs_lane(vu lo, vu hi, int l) {
+  return (uint2)(CLP_LANE(lo, l), CLP_LANE(hi, l));
+}
+
+void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
+  const vi at = CLP_LANE_IDS == (vi)(l);
+  *lo = select(*lo, (vu)(v.x), at);
+  *hi = select(*hi, (vu)(v.y), at);
+}
+
+// The depth test of the `live` lanes at once, for draws without stencil and depth
+// bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass and
+// writes their depth to *lo when depth writes are on.
+vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
+  const uint fmt = CLP_KEYED_ZS_FORMAT(rp);
+  if (!(CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
+  const vu key = clp_zs_depth_key_v(fmt, z);
+  const vu stored = clp_zs_get_depth_v(fmt, *lo);
+  const vi pass =
+      live & (clp_zs_depth_float(fmt)
+                  ? clp_compare_f_v(CLP_KEYED_DEPTH_FUNC(rp), CLP_AS_VF(key), CLP_AS_VF(stored))
+                  : clp_compare_u_v(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
+  if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_WRITE) {
+    *lo = select(*lo, clp_zs_set_depth_v(fmt, *lo, key), CLP_AS_VU(pass));
+  }
+  return pass;
+}
+
+#endif  // CLPIPE_TILE_ZS_H
