@@ -127,8 +127,10 @@ ClpTexKey clp_tex_key_read(global const ClpTexView* v, global const ClpSamplerSt
 __attribute__((always_inline)) ClpTexKey clp_tex_key_words(uint view, uint sampler) {
   ClpTexKey k;
   k.format = view & 0xffffu;
+#pragma unroll
   for (int i = 0; i < 4; ++i)
     k.swizzle[i] = (view >> (CLP_TEXKEY_SWIZZLE_SHIFT + 3 * i)) & 7u;
+#pragma unroll
   for (int i = 0; i < 3; ++i)
     k.wrap[i] = (sampler >> (3 * i)) & 7u;
   k.min_img_filter = (sampler >> CLP_TEXKEY_MIN_IMG_SHIFT) & 1u;

@@ -30,19 +30,22 @@
 #define CLP_VTEX_INLINE __attribute__((always_inline))
 
 // Bytes per texel of a format the vector path decodes, or 0.
-uint clp_vtex_format_bytes(uint fmt) {
+CLP_VTEX_INLINE uint clp_vtex_format_bytes(uint fmt) {
   if (!clp_format_is_valid(fmt)) return 0u;
-  const ClpFormatDesc d = clp_format_desc(fmt);
-  if (d.colorspace == CLP_CS_ZS || d.special != CLP_SPECIAL_NONE) return 0u;
-  if (d.block_bytes != 1u && d.block_bytes != 2u && d.block_bytes != 4u && d.block_bytes != 8u)
+  constant const ClpFormatDesc* d = &clp_format_table[fmt];  // as clp_vtex_rgba8_layout
+  if (d->colorspace == CLP_CS_ZS || d->special != CLP_SPECIAL_NONE) return 0u;
+  if (d->block_bytes != 1u && d->block_bytes != 2u && d->block_bytes != 4u && d->block_bytes != 8u)
     return 0u;
+#pragma unroll
   for (uint c = 0; c < 4u; ++c) {
-    if (d.type[c] == CLP_TYPE_VOID) continue;
-    const bool unorm8 = d.type[c] == CLP_TYPE_UNORM && d.bits[c] == 8u && (d.shift[c] & 7u) == 0u;
-    const bool half16 = d.type[c] == CLP_TYPE_FLOAT && d.bits[c] == 16u && (d.shift[c] & 15u) == 0u;
+    if (d->type[c] == CLP_TYPE_VOID) continue;
+    const bool unorm8 =
+        d->type[c] == CLP_TYPE_UNORM && d->bits[c] == 8u && (d->shift[c] & 7u) == 0u;
+    const bool half16 =
+        d->type[c] == CLP_TYPE_FLOAT && d->bits[c] == 16u && (d->shift[c] & 15u) == 0u;
     if (!unorm8 && !half16) return 0u;
   }
-  return d.block_bytes;
+  return d->block_bytes;
 }
 
 // Bytes per texel of a depth format the vector path compares against, or 0.
@@ -83,7 +86,7 @@ int clp_vreduce_max(vi x) {
 
 // Positive remainder (clp_wrap_repeat); sizes that are powers of two by a mask.
 vi clp_vwrap_repeat(vi i, vi size) {
-  if (all((size & (size - 1)) == 0)) return i & (size - 1);
+  if (CLP_ALL((size & (size - 1)) == 0)) return i & (size - 1);
   const vi r = i % size;
   return select(r, r + size, r < 0);
 }
@@ -116,7 +119,7 @@ CLP_VTEX_INLINE void clp_vwrap_linear(uint wrap, vf x, vi size, vi* i0, vi* i1, 
   if (wrap == CLP_WRAP_CLAMP_TO_EDGE) x = clamp(x, (vf)(-1.0f), fs + 1.0f);
   if (wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE) x = clamp(x, -fs - 0.5f, fs + 0.5f);
   x -= 0.5f;
-  const vf f = floor(x);
+  const vf f = CLP_FLOOR(x);
   *a = x - f;
   const vi j = CLP_F2I_FLOOR(f);
   *i0 = clp_vwrap_index(wrap, j, size);
@@ -134,7 +137,7 @@ typedef struct {
 CLP_VTEX_INLINE ClpVLevel clp_vtex_level(global const ClpTexView* v, vi level, vu layer) {
   ClpVLevel r;
   const int first = CLP_LANE(level, 0);
-  if (all(level == first)) {
+  if (CLP_ALL(level == first)) {
     const uint L = (uint)first;
     r.w = (vi)((int)clp_level_size(v->width, L));
     r.h = (vi)((int)clp_level_size(v->height, L));
@@ -181,7 +184,7 @@ bool clp_vtex_levels_inside(global const ClpTexView* v, int first, int last, uin
 }
 
 CLP_DEFINE_HALF_TO_FLOAT(clp_vhalf_to_float_bits, vu, CLP_CONVERT_VF, CLP_AS_VU)
-CLP_DEFINE_LOD_LOG2(clp_vlod_log2, vf, vi, CLP_AS_VI, CLP_AS_VF, CLP_CONVERT_VF, any)
+CLP_DEFINE_LOD_LOG2(clp_vlod_log2, vf, vi, CLP_AS_VI, CLP_AS_VF, CLP_CONVERT_VF, CLP_ANY)
 
 // The raw texels at byte offsets `addr` (checked by the caller): bytes 0..3 in raw[0],
 // 4..7 of 8-byte texels in raw[1].
@@ -227,6 +230,12 @@ CLP_VTEX_INLINE void clp_vtex_load_pair(global const uchar* data, vu addr, vu* f
   *second = CLP_PACK(t1);
 }
 
+// A code below 2^24 as a float, exactly: converted as a signed integer, one instruction
+// (the unsigned conversion takes several where the ISA has none).
+vf clp_vcode_to_float(vu code) {
+  return CLP_CONVERT_VF(CLP_AS_VI(code));
+}
+
 // clp_srgb8_to_linear per lane.
 vf clp_vsrgb8_to_linear(vu code) {
   CLP_UNPACK(uint, code, k);
@@ -239,8 +248,9 @@ vf clp_vsrgb8_to_linear(vu code) {
 // The RGBA of raw texels before the view swizzle: clp_decode_float of each lane's texel
 // (clp_unorm_to_float, the sRGB table for sRGB colour channels, half floats exactly,
 // the format's swizzle).
-CLP_VTEX_INLINE void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* rgba) {
+CLP_VTEX_INLINE void clp_vtex_decode(constant const ClpFormatDesc* d, const vu* raw, vf* rgba) {
   vf ch[4];
+#pragma unroll
   for (uint c = 0; c < 4u; ++c) {
     const uint shift = d->shift[c];
     const vu word = (shift >= 32u ? raw[1] : raw[0]) >> (shift & 31u);
@@ -249,41 +259,46 @@ CLP_VTEX_INLINE void clp_vtex_decode(const ClpFormatDesc* d, const vu* raw, vf* 
       ch[c] = (vf)(0.0f);
     } else if (d->type[c] == CLP_TYPE_FLOAT) {
       ch[c] = CLP_AS_VF(clp_vhalf_to_float_bits(word & 0xffffu));
-    } else if (clp_fmt_channel_is_srgb(*d, c)) {
+    } else if (((d->flags >> (CLP_FLAG_SRGB_SHIFT + c)) & 1u) != 0u) {
       ch[c] = clp_vsrgb8_to_linear(code);
     } else {
-      ch[c] = clp_vdiv_mersenne(CLP_CONVERT_VF(code), 8u);
+      ch[c] = clp_vdiv_mersenne(clp_vcode_to_float(code), 8u);
     }
   }
+#pragma unroll
   for (uint k = 0; k < 4u; ++k) {
     const uint s = d->swizzle[k];
     rgba[k] = s < 4u ? ch[s] : (vf)(s == CLP_SWZ_ONE ? 1.0f : 0.0f);
   }
 }
 
-// Whether every component of `d` (after its swizzle) is an 8-bit channel of one 4-byte
-// word; if so, the shift of each component's channel and the sRGB ones as bits.
-bool clp_vtex_rgba8_layout(const ClpFormatDesc* d, uint* byte_shift, uint* srgb) {
-  if (d->block_bytes != 4u) return false;
-  *srgb = 0u;
+// The layout of a format whose four components (after its swizzle) are 8-bit UNORM
+// channels of one 4-byte word (RGBA8, BGRA8 and their sRGB forms), packed in one word:
+// bits 2c and 2c + 1 the byte of component c, bit 8 + c set where component c goes
+// through the sRGB table, bit 12 set for such a format; 0 for any other. It reads the
+// constant table itself (not a private copy of its entry), so that for a constant format
+// the whole word folds to a constant and the decode below to fixed shifts.
+CLP_VTEX_INLINE uint clp_vtex_rgba8_layout(uint fmt) {
+  if (!clp_format_is_valid(fmt)) return 0u;
+  constant const ClpFormatDesc* d = &clp_format_table[fmt];
+  if (d->block_bytes != 4u) return 0u;
+  uint layout = 1u << 12;
+#pragma unroll
   for (uint k = 0; k < 4u; ++k) {
     const uint c = d->swizzle[k];
-    if (c >= 4u || d->type[c] != CLP_TYPE_UNORM || d->bits[c] != 8u) return false;
-    byte_shift[k] = d->shift[c];
-    if (clp_fmt_channel_is_srgb(*d, c)) *srgb |= 1u << k;
+    if (c >= 4u || d->type[c] != CLP_TYPE_UNORM || d->bits[c] != 8u || (d->shift[c] & 7u) != 0u)
+      return 0u;
+    layout |= (d->shift[c] / 8u) << (2u * k);
+    if (((d->flags >> (CLP_FLAG_SRGB_SHIFT + c)) & 1u) != 0u) layout |= 1u << (8u + k);
   }
-  return true;
+  return layout;
 }
 
 // What every lane of a call shares: how texels are read, wrapped, filtered, compared.
 typedef struct {
-  ClpFormatDesc d;
+  constant const ClpFormatDesc* d;  // the format's table entry (read there, see above)
   uint fmt, bytes;  // view format, bytes per texel
-  // Formats whose four components are 8-bit channels of one 4-byte word (RGBA8, BGRA8
-  // and their sRGB forms): component c is byte byte_shift[c] / 8, through the sRGB table
-  // where bit c of srgb is set (clp_vtex_rgba8_layout).
-  bool rgba8;
-  uint byte_shift[4], srgb;
+  uint rgba8;       // clp_vtex_rgba8_layout of the format (0 unless RGBA8, BGRA8 or sRGB)
   uint wrap_s, wrap_t, wrap_r;  // seamless cube faces: CLAMP_TO_EDGE (footprints checked)
   bool three_d;
   bool linear, normalized, seamless;
@@ -303,26 +318,26 @@ CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref,
     // clp_vtex_decode's operations for these formats, without its loops over channels.
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
-      const vu code = (raw[0] >> k->byte_shift[c]) & 0xffu;
-      out[c] = ((k->srgb >> c) & 1u) ? clp_vsrgb8_to_linear(code)
-                                     : clp_vdiv_mersenne(CLP_CONVERT_VF(code), 8u);
+      const vu code = (raw[0] >> (8u * ((k->rgba8 >> (2 * c)) & 3u))) & 0xffu;
+      out[c] = ((k->rgba8 >> (8 + c)) & 1u) ? clp_vsrgb8_to_linear(code)
+                                            : clp_vdiv_mersenne(clp_vcode_to_float(code), 8u);
     }
     return;
   }
   if (!k->shadow) {
-    clp_vtex_decode(&k->d, raw, out);
+    clp_vtex_decode(k->d, raw, out);
     return;
   }
   vf depth;
   switch (k->fmt) {
     case CLP_FMT_Z16_UNORM:
-      depth = clp_vdiv_mersenne(CLP_CONVERT_VF(raw[0] & 0xffffu), 16u);
+      depth = clp_vdiv_mersenne(clp_vcode_to_float(raw[0] & 0xffffu), 16u);
       break;
     case CLP_FMT_Z32_FLOAT:
       depth = CLP_AS_VF(raw[0]);
       break;
     default:  // Z24S8, Z24X8
-      depth = clp_vdiv_mersenne(CLP_CONVERT_VF(raw[0] & 0xffffffu), 24u);
+      depth = clp_vdiv_mersenne(clp_vcode_to_float(raw[0] & 0xffffffu), 24u);
       break;
   }
   const vf value = select((vf)(0.0f), (vf)(1.0f), clp_vtex_compare(k->compare_func, ref, depth));
@@ -338,7 +353,7 @@ CLP_VTEX_INLINE void clp_vtex_footprint(global const uchar* data, const ClpVTexC
   const vu row0 = base + CLP_AS_VU(j0) * row, row1 = base + CLP_AS_VU(j1) * row;
   const vu c0 = CLP_AS_VU(i0) * k->bytes, c1 = CLP_AS_VU(i1) * k->bytes;
   vu r[4][2];
-  if (k->bytes == 4u && all(i1 == i0 + 1)) {
+  if (k->bytes == 4u && CLP_ALL(i1 == i0 + 1)) {
     // No lane wraps between its two columns: each row's pair is one 8-byte read.
     clp_vtex_load_pair(data, row0 + c0, r[0], r[1]);
     clp_vtex_load_pair(data, row1 + c0, r[2], r[3]);
@@ -384,9 +399,9 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
     if (k->seamless) {
       // The footprint i0, i0 + 1 (j0, j0 + 1) of clp_linear_unwrapped inside the face.
       const vf fw = CLP_CONVERT_VF(lv.w);
-      const vi i0 = CLP_F2I_FLOOR(floor(clamp(x, (vf)(-0.5f), fw + 0.5f) - 0.5f));
-      const vi j0 = CLP_F2I_FLOOR(floor(clamp(y, (vf)(-0.5f), fw + 0.5f) - 0.5f));
-      if (any(mask & ((i0 < 0) | (i0 + 1 >= lv.w) | (j0 < 0) | (j0 + 1 >= lv.w)))) return false;
+      const vi i0 = CLP_F2I_FLOOR(CLP_FLOOR(clamp(x, (vf)(-0.5f), fw + 0.5f) - 0.5f));
+      const vi j0 = CLP_F2I_FLOOR(CLP_FLOOR(clamp(y, (vf)(-0.5f), fw + 0.5f) - 0.5f));
+      if (CLP_ANY(mask & ((i0 < 0) | (i0 + 1 >= lv.w) | (j0 < 0) | (j0 + 1 >= lv.w)))) return false;
     }
     vi i0, i1, j0, j1, k0 = (vi)(0), k1 = (vi)(0);
     vf a, b, c = (vf)(0.0f);
@@ -487,12 +502,12 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   ClpVTexCall k;
   k.three_d = target == CLP_TGSI_TEX_3D;
   k.fmt = key->format;
-  k.d = clp_format_desc(k.fmt);
+  k.d = &clp_format_table[clp_format_index(k.fmt)];
   k.shadow = clp_target_is_shadow(target) && key->compare_mode != 0u;
   k.compare_func = key->compare_func;
   k.bytes = k.shadow ? clp_vtex_depth_bytes(k.fmt) : clp_vtex_format_bytes(k.fmt);
   if (k.bytes == 0u) return false;
-  k.rgba8 = !k.shadow && clp_vtex_rgba8_layout(&k.d, k.byte_shift, &k.srgb);
+  k.rgba8 = k.shadow ? 0u : clp_vtex_rgba8_layout(k.fmt);
   k.seamless = cube && key->seamless_cube_map;
   k.wrap_s = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : key->wrap[0];
   k.wrap_t = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : key->wrap[1];
@@ -504,6 +519,7 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   const vf s = select((vf)(0.0f), c->s, mask), t = select((vf)(0.0f), c->t, mask);
   const vf q = k.three_d ? select((vf)(0.0f), c->r, mask) : (vf)(0.0f);
   vf dx[3], dy[3];  // gradients of the face (or texture) coordinates
+#pragma unroll
   for (int a = 0; a < 3; ++a) {
     dx[a] = select((vf)(0.0f), c->ddx[a], mask);
     dy[a] = select((vf)(0.0f), c->ddy[a], mask);
@@ -571,9 +587,9 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   const bool lin_min = key->min_img_filter == CLP_FILTER_LINEAR;
   k.linear = lin_min;
   if (lin_mag != lin_min) {
-    if (!any(mask & ~mag)) {
+    if (!CLP_ANY(mask & ~mag)) {
       k.linear = lin_mag;
-    } else if (any(mask & mag)) {
+    } else if (CLP_ANY(mask & mag)) {
       return false;
     }
   }
@@ -586,12 +602,12 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
     const vi n = min(CLP_VN2(convert_int, _sat)(ceil(lambda + 0.5f)) - 1, top);
     l0 = select(n, (vi)(0), mag | (lambda <= 0.5f));
   } else if (mip == CLP_MIP_LINEAR) {
-    const vf fl = floor(lambda);
+    const vf fl = CLP_FLOOR(lambda);
     l0 = select(min(CLP_VN2(convert_int, _sat)(fl), top), (vi)(0), mag);
     l1 = select(min(l0 + 1, top), (vi)(0), mag);
     frac = select(lambda - fl, (vf)(0.0f), mag | (l0 == top));
   }
-  const bool blend = any(frac > 0.0f);
+  const bool blend = CLP_ANY(frac > 0.0f);
   const int lmin = clp_vreduce_min(l0), lmax = clp_vreduce_max(blend ? l1 : l0);
   if (!clp_vtex_levels_inside(v, (int)base + lmin, (int)base + lmax, layer_max, k.three_d,
                               k.bytes)) {
