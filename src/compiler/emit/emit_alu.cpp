@@ -113,10 +113,10 @@ std::string Emitter::comp_expr(const Instruction& inst, unsigned c) {
     }
     case Opcode::FRC: {
       auto a = f(0);
-      return a + " - floor(" + a + ")";
+      return a + " - CLP_FLOOR(" + a + ")";
     }
     case Opcode::FLR:
-      return "floor(" + f(0) + ")";
+      return "CLP_FLOOR(" + f(0) + ")";
     case Opcode::CEIL:
       return "ceil(" + f(0) + ")";
     case Opcode::TRUNC:
