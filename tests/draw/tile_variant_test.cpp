@@ -332,6 +332,34 @@ TEST_CASE("tile variants: in auto, a variant the program cache holds is due in i
   CHECK(cache.stats().builds == 1);  // the new key; the others came from the disk
 }
 
+TEST_CASE("tile variants: in auto, a cached textured key starts no build of its stand-in",
+          "[draw][variants]") {
+  DrawFixture fx;
+  const ClpRasterParams rp = sample_params();
+  const TwoTextures t;
+  const std::string dir = make_temp_dir("variant-cache-textured");
+  {
+    // A first run builds the textured key only (the key without textures stays unbuilt).
+    runtime::ProgramCache cache(test_device(), dir);
+    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+    v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
+    REQUIRE(v.built() == 1);
+  }
+  runtime::ProgramCache cache(test_device(), dir);
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+  // Scene 1 loads the cached variant and draws generic; from scene 2 on it draws
+  // specialised. The key without textures would be due in scene 2, but a build of it
+  // would only compete with the frames: none starts.
+  CHECK(v.select(rp, t.rgba8(), 1, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  for (uint64_t scene = 2; scene < 6; ++scene) {
+    CHECK(v.select(rp, t.rgba8(), scene, TileVariantMode::kAuto) != v.generic());
+    v.wait_for_builds();
+  }
+  CHECK(v.built() == 1);
+  CHECK(cache.stats().builds == 0);
+}
+
 TEST_CASE("a tile variant that fails to build leaves its draws on the generic program",
           "[draw][variants]") {
   ScopedEnv env("CLPIPE_TILE_VARIANTS", "always");

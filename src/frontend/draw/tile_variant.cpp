@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <system_error>
 
 #include "clpipe/format.h"
@@ -197,10 +198,20 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
     return select_key(key, scene, mode, 2, generic_);
   // auto: the key without its textures draws until the whole key is due, and for every
   // key with textures past the shader's first.
-  const runtime::ProgramRef without = select_key(tile_variant_key(rp), scene, mode, 2, generic_);
+  const TileVariantKey plain = tile_variant_key(rp);
   const auto it = entries_.find(key);
   const bool started = it != entries_.end() &&
                        (it->second.program || it->second.pending.valid() || it->second.failed);
+  if (started && !it->second.failed) {
+    // The whole key is built or being built (due, or found in the program cache). Until it
+    // is ready, its draws take the key without textures only if that one is built or in
+    // the program cache: never due (the largest count of scenes), so that no compile of
+    // it competes with the frames for the CPU for draws the whole key serves a scene later.
+    const runtime::ProgramRef plain_program =
+        select_key(plain, scene, mode, std::numeric_limits<uint32_t>::max(), generic_);
+    return select_key(key, scene, mode, kTextureKeyScenes, plain_program);
+  }
+  const runtime::ProgramRef without = select_key(plain, scene, mode, 2, generic_);
   if (!started && texture_builds_ >= kMaxTextureVariants) return without;
   const size_t before = started_;
   const runtime::ProgramRef p = select_key(key, scene, mode, kTextureKeyScenes, without);

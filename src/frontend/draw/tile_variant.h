@@ -144,10 +144,9 @@ class TileVariants {
   // texture format.
   static constexpr uint32_t kTextureKeyScenes = 8;
   // ... and kAuto builds one such key per shader: each build costs ~1-2 s of PoCL on the
-  // machine that draws, and the measured gain is small (README: -4% of the tile pass's
-  // instructions on bench_texture), so tests that draw each of many formats in many scenes
-  // must not pay a build per format (measured: texture-packed-formats went from 40 s to
-  // 90-100 s cold with one).
+  // machine that draws, so tests that draw each of many formats in many scenes must not
+  // pay a build per format (measured: texture-packed-formats went from 40 s to 90-100 s
+  // cold with one).
   static constexpr size_t kMaxTextureVariants = 1;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
   // repeat a state.
