@@ -27,6 +27,16 @@
 #ifndef CLP_FLOOR
 #define CLP_FLOOR(x) floor(x)
 #endif
+// rint() the same way: OpenCL C rounds to nearest even (kernels cannot change the mode),
+// which is what roundeven does.
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_elementwise_roundeven)
+#define CLP_RINT(x) __builtin_elementwise_roundeven(x)
+#endif
+#endif
+#ifndef CLP_RINT
+#define CLP_RINT(x) rint(x)
+#endif
 
 #if CLP_LANES > 1
 // The OR and the AND of the lanes of v: halves combined (a few vector operations, where
@@ -137,7 +147,7 @@ vf clp_ssg(vf x) {
 // sinf/cosf (public-domain coefficients) are within 1 ulp. Quadrant (j + quarter) & 3:
 // sin, cos, -sin, -cos of r.
 vf clp_sincos_v(vf x, int quarter) {
-  const vf j = rint(x * 0.63661977f);
+  const vf j = CLP_RINT(x * 0.63661977f);
   vf r = fma(j, (vf)(-1.5703125f), x);
   r = fma(j, (vf)(-4.8382679233327508e-4f), r);
   r = fma(j, (vf)(-2.5633440682570896e-12f), r);
@@ -156,7 +166,7 @@ vf clp_sincos_v(vf x, int quarter) {
 
 vf clp_sin(vf x) {
 #if CLP_LANES > 1
-  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 0);
+  if (CLP_ALL(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 0);
 #endif
   CLP_UNPACK(float, x, a);
   for (int l = 0; l < CLP_LANES; ++l)
@@ -165,7 +175,7 @@ vf clp_sin(vf x) {
 }
 vf clp_cos(vf x) {
 #if CLP_LANES > 1
-  if (all(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 1);
+  if (CLP_ALL(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 1);
 #endif
   CLP_UNPACK(float, x, a);
   for (int l = 0; l < CLP_LANES; ++l)

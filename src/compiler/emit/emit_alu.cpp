@@ -122,7 +122,7 @@ std::string Emitter::comp_expr(const Instruction& inst, unsigned c) {
     case Opcode::TRUNC:
       return "trunc(" + f(0) + ")";
     case Opcode::ROUND:
-      return "rint(" + f(0) + ")";  // ties to even
+      return "CLP_RINT(" + f(0) + ")";  // ties to even
     case Opcode::SSG:
       return "clp_ssg(" + f(0) + ")";
     case Opcode::CMP: {
