@@ -259,7 +259,7 @@ CLP_VTEX_INLINE void clp_vtex_decode(constant const ClpFormatDesc* d, const vu* 
       ch[c] = (vf)(0.0f);
     } else if (d->type[c] == CLP_TYPE_FLOAT) {
       ch[c] = CLP_AS_VF(clp_vhalf_to_float_bits(word & 0xffffu));
-    } else if (((d->flags >> (CLP_FLAG_SRGB_SHIFT + c)) & 1u) != 0u) {
+    } else if (clp_fmt_channel_is_srgb(*d, c)) {
       ch[c] = clp_vsrgb8_to_linear(code);
     } else {
       ch[c] = clp_vdiv_mersenne(clp_vcode_to_float(code), 8u);
@@ -289,7 +289,7 @@ CLP_VTEX_INLINE uint clp_vtex_rgba8_layout(uint fmt) {
     if (c >= 4u || d->type[c] != CLP_TYPE_UNORM || d->bits[c] != 8u || (d->shift[c] & 7u) != 0u)
       return 0u;
     layout |= (d->shift[c] / 8u) << (2u * k);
-    if (((d->flags >> (CLP_FLAG_SRGB_SHIFT + c)) & 1u) != 0u) layout |= 1u << (8u + k);
+    if (clp_fmt_channel_is_srgb(*d, c)) layout |= 1u << (8u + k);
   }
   return layout;
 }
@@ -297,8 +297,8 @@ CLP_VTEX_INLINE uint clp_vtex_rgba8_layout(uint fmt) {
 // What every lane of a call shares: how texels are read, wrapped, filtered, compared.
 typedef struct {
   constant const ClpFormatDesc* d;  // the format's table entry (read there, see above)
-  uint fmt, bytes;  // view format, bytes per texel
-  uint rgba8;       // clp_vtex_rgba8_layout of the format (0 unless RGBA8, BGRA8 or sRGB)
+  uint fmt, bytes;                  // view format, bytes per texel
+  uint rgba8;  // clp_vtex_rgba8_layout of the format (0 unless RGBA8, BGRA8 or sRGB)
   uint wrap_s, wrap_t, wrap_r;  // seamless cube faces: CLAMP_TO_EDGE (footprints checked)
   bool three_d;
   bool linear, normalized, seamless;
