@@ -21,7 +21,7 @@
 
 // The tile range of a record's bounding box, and whether its edges can touch tile
 // (tx, ty) at all (rejects tiles the bounding box covers but the triangle misses).
-bool clp_tri_touches_tile(global const ClpTri* t, int tx, int ty) {
+static bool clp_tri_touches_tile(global const ClpTri* t, int tx, int ty) {
   const long x0 = (long)(tx << CLP_TILE_SIZE_LOG2), y0 = (long)(ty << CLP_TILE_SIZE_LOG2);
   const long x1 = x0 + CLP_TILE_SIZE - 1, y1 = y0 + CLP_TILE_SIZE - 1;
   for (int e = 0; e < 3; ++e) {
@@ -34,7 +34,7 @@ bool clp_tri_touches_tile(global const ClpTri* t, int tx, int ty) {
   return true;
 }
 
-void clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1, int* ty1) {
+static void clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1, int* ty1) {
   *tx0 = t->bbox[0] >> CLP_TILE_SIZE_LOG2;
   *ty0 = t->bbox[1] >> CLP_TILE_SIZE_LOG2;
   *tx1 = (t->bbox[2] - 1) >> CLP_TILE_SIZE_LOG2;
@@ -43,7 +43,7 @@ void clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1, int* t
 
 // Work-item g is chunk g % nchunks of band g / nchunks; the band's tiles are
 // [*t0, *t1) in row-major order. False past the last work-item.
-bool clp_bin_item(uint nchunks, uint bands, uint tiles, uint* c, uint* t0, uint* t1) {
+static bool clp_bin_item(uint nchunks, uint bands, uint tiles, uint* c, uint* t0, uint* t1) {
   const uint g = get_global_id(0);
   if (g >= nchunks * bands) return false;
   *c = g % nchunks;

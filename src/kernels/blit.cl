@@ -23,18 +23,18 @@
 #include "format.h"
 
 // Source coordinate of destination texel d along one axis.
-float clp_blit_coord(int d, int dst_origin, float src_origin, float scale) {
+static float clp_blit_coord(int d, int dst_origin, float src_origin, float scale) {
   return src_origin + ((float)(d - dst_origin) + 0.5f) * scale;
 }
 
 // The nearest texel of coordinate c in [0, n): floor, clamped to the edge. The clamp runs
 // in float, which is exact: level sizes are far below 2^24.
-int clp_blit_nearest(float c, int n) {
+static int clp_blit_nearest(float c, int n) {
   return (int)clamp(floor(c), 0.0f, (float)(n - 1));
 }
 
 // Linear taps of coordinate c: indices i0, i1 (clamped to [0, n)) and the weight of i1.
-float clp_blit_taps(float c, int n, int* i0, int* i1) {
+static float clp_blit_taps(float c, int n, int* i0, int* i1) {
   const float t = c - 0.5f;
   const float f = floor(t);
   *i0 = (int)clamp(f, 0.0f, (float)(n - 1));
@@ -43,28 +43,28 @@ float clp_blit_taps(float c, int n, int* i0, int* i1) {
 }
 
 // a * (1 - w) + b * w, and exactly a for w == 0 (so an infinite b never leaks in as a NaN).
-float4 clp_blit_lerp(float4 a, float4 b, float w) {
+static float4 clp_blit_lerp(float4 a, float4 b, float w) {
   return w == 0.0f ? a : a * (1.0f - w) + b * w;
 }
-float clp_blit_lerp1(float a, float b, float w) {
+static float clp_blit_lerp1(float a, float b, float w) {
   return w == 0.0f ? a : a * (1.0f - w) + b * w;
 }
 
-const global uchar* clp_blit_src_texel(const global uchar* src, const ClpBlitParams* p, uint bytes,
-                                       int x, int y, int z) {
+static const global uchar* clp_blit_src_texel(const global uchar* src, const ClpBlitParams* p,
+                                              uint bytes, int x, int y, int z) {
   return src + p->src_base + (ulong)z * p->src_layer_pitch + (ulong)y * p->src_row_pitch +
          (ulong)x * bytes;
 }
 
-float4 clp_blit_fetch_float(const global uchar* src, const ClpBlitParams* p, uint bytes, int x,
-                            int y, int z) {
+static float4 clp_blit_fetch_float(const global uchar* src, const ClpBlitParams* p, uint bytes,
+                                   int x, int y, int z) {
   return clp_decode_float(
       p->src_format, clp_load_block(p->src_format, clp_blit_src_texel(src, p, bytes, x, y, z)));
 }
 
 // Bilinear (or nearest) float colour of one source layer / slice z at (cx, cy).
-float4 clp_blit_sample_2d(const global uchar* src, const ClpBlitParams* p, uint bytes, float cx,
-                          float cy, int z) {
+static float4 clp_blit_sample_2d(const global uchar* src, const ClpBlitParams* p, uint bytes,
+                                 float cx, float cy, int z) {
   if ((p->flags & CLP_BLIT_LINEAR_XY) == 0u) {
     return clp_blit_fetch_float(src, p, bytes, clp_blit_nearest(cx, p->src_size[0]),
                                 clp_blit_nearest(cy, p->src_size[1]), z);
@@ -81,8 +81,8 @@ float4 clp_blit_sample_2d(const global uchar* src, const ClpBlitParams* p, uint 
 }
 
 // Float colour at (cx, cy, cz): linear between slices for 3D sources when asked.
-float4 clp_blit_sample_float(const global uchar* src, const ClpBlitParams* p, uint bytes, float cx,
-                             float cy, float cz) {
+static float4 clp_blit_sample_float(const global uchar* src, const ClpBlitParams* p, uint bytes,
+                                    float cx, float cy, float cz) {
   if ((p->flags & CLP_BLIT_LINEAR_Z) == 0u) {
     return clp_blit_sample_2d(src, p, bytes, cx, cy, clp_blit_nearest(cz, p->src_size[2]));
   }
@@ -94,8 +94,8 @@ float4 clp_blit_sample_float(const global uchar* src, const ClpBlitParams* p, ui
 }
 
 // Depth at (cx, cy) of layer z: nearest or bilinear.
-float clp_blit_sample_depth(const global uchar* src, const ClpBlitParams* p, uint bytes, float cx,
-                            float cy, int z) {
+static float clp_blit_sample_depth(const global uchar* src, const ClpBlitParams* p, uint bytes,
+                                   float cx, float cy, int z) {
   const uint f = p->src_format;
   if ((p->flags & CLP_BLIT_LINEAR_XY) == 0u) {
     const int x = clp_blit_nearest(cx, p->src_size[0]), y = clp_blit_nearest(cy, p->src_size[1]);

@@ -34,11 +34,11 @@ struct ClpStageCtx {
 };
 
 // One launch, one table entry.
-uint clp_resource_index(ClpStageCtx* s) {
+static uint clp_resource_index(ClpStageCtx* s) {
   return 0u;
 }
 
-vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
+static vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   const int c = chan & 3;
   uint v = 0u;
   if (c < 3) {

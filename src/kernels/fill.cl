@@ -13,7 +13,7 @@
 // every texel and clear-value size (1, 2, 3, 4, 6, 8, 12, 16 bytes), so chunk k uses the
 // 16-byte part k % 3 of the period.
 
-uchar16 period_part(ulong k, uint4 a, uint4 b, uint4 c) {
+static uchar16 period_part(ulong k, uint4 a, uint4 b, uint4 c) {
   const uint phase = (uint)(k % 3);
   return as_uchar16(phase == 0 ? a : (phase == 1 ? b : c));
 }

@@ -47,7 +47,7 @@
 // ---------------------------------------------------------------------------------
 // Table-driven channel conversions
 
-float clp_channel_to_float(uint type, uint bits, ulong v) {
+static float clp_channel_to_float(uint type, uint bits, ulong v) {
   switch (type) {
     case CLP_TYPE_UNORM:
       return clp_unorm_to_float((uint)v, bits);
@@ -71,7 +71,7 @@ float clp_channel_to_float(uint type, uint bits, ulong v) {
   }
 }
 
-ulong clp_float_to_channel(uint type, uint bits, float x) {
+static ulong clp_float_to_channel(uint type, uint bits, float x) {
   switch (type) {
     case CLP_TYPE_UNORM:
       return clp_float_to_unorm(x, bits);
@@ -95,25 +95,25 @@ ulong clp_float_to_channel(uint type, uint bits, float x) {
   }
 }
 
-float clp_fmt_pick_f(float4 v, uint i) {
+static float clp_fmt_pick_f(float4 v, uint i) {
   return i == 0u ? v.x : (i == 1u ? v.y : (i == 2u ? v.z : v.w));
 }
-uint clp_fmt_pick_u(uint4 v, uint i) {
+static uint clp_fmt_pick_u(uint4 v, uint i) {
   return i == 0u ? v.x : (i == 1u ? v.y : (i == 2u ? v.z : v.w));
 }
-int clp_fmt_pick_i(int4 v, uint i) {
+static int clp_fmt_pick_i(int4 v, uint i) {
   return i == 0u ? v.x : (i == 1u ? v.y : (i == 2u ? v.z : v.w));
 }
 
 // Channels -> RGBA through the swizzle (constants 0 / 1; NONE reads 0).
-float4 clp_fmt_swizzle_float(const uchar* s, float4 ch) {
+static float4 clp_fmt_swizzle_float(const uchar* s, float4 ch) {
   float out[4];
   for (uint i = 0; i < 4u; ++i) {
     out[i] = s[i] < 4u ? clp_fmt_pick_f(ch, s[i]) : (s[i] == CLP_SWZ_ONE ? 1.0f : 0.0f);
   }
   return (float4)(out[0], out[1], out[2], out[3]);
 }
-uint4 clp_fmt_swizzle_uint(const uchar* s, uint4 ch) {
+static uint4 clp_fmt_swizzle_uint(const uchar* s, uint4 ch) {
   uint out[4];
   for (uint i = 0; i < 4u; ++i) {
     out[i] = s[i] < 4u ? clp_fmt_pick_u(ch, s[i]) : (s[i] == CLP_SWZ_ONE ? 1u : 0u);
@@ -121,14 +121,14 @@ uint4 clp_fmt_swizzle_uint(const uchar* s, uint4 ch) {
   return (uint4)(out[0], out[1], out[2], out[3]);
 }
 
-bool clp_fmt_channel_is_srgb(ClpFormatDesc d, uint c) {
+static bool clp_fmt_channel_is_srgb(ClpFormatDesc d, uint c) {
   return ((d.flags >> (CLP_FLAG_SRGB_SHIFT + c)) & 1u) != 0u;
 }
 
 // ---------------------------------------------------------------------------------
 // Colour decode
 
-float4 clp_fmt_decode_float_table(uint fmt, uint4 raw) {
+static float4 clp_fmt_decode_float_table(uint fmt, uint4 raw) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   float4 ch;
   if (d.special == CLP_SPECIAL_R9G9B9E5) {
@@ -155,25 +155,25 @@ float4 clp_fmt_decode_float_table(uint fmt, uint4 raw) {
 }
 
 // Four 8-bit codes of one word.
-uint4 clp_fmt_unpack_u8x4(uint w) {
+static uint4 clp_fmt_unpack_u8x4(uint w) {
   return ((uint4)(w) >> (uint4)(0u, 8u, 16u, 24u)) & 0xffu;
 }
-uint clp_fmt_pack_u8x4(uint4 b) {
+static uint clp_fmt_pack_u8x4(uint4 b) {
   return b.x | b.y << 8 | b.z << 16 | b.w << 24;
 }
-float4 clp_fmt_decode_srgb8x4(uint w) {
+static float4 clp_fmt_decode_srgb8x4(uint w) {
   const uint4 b = clp_fmt_unpack_u8x4(w);
   return (float4)(clp_srgb8_to_linear(b.x), clp_srgb8_to_linear(b.y), clp_srgb8_to_linear(b.z),
                   clp_unorm8x4_to_float4(b).w);
 }
-float4 clp_fmt_decode_half4(uint2 w) {
+static float4 clp_fmt_decode_half4(uint2 w) {
   const uint4 h = (uint4)(w.x & 0xffffu, w.x >> 16, w.y & 0xffffu, w.y >> 16);
   return as_float4(clp_half4_to_float_bits4(h));
 }
 
 // RGBA of a raw block, as floats (normalized, scaled, float and fixed channels; integer
 // channels converted as they are).
-float4 clp_decode_float(uint fmt, uint4 raw) {
+static float4 clp_decode_float(uint fmt, uint4 raw) {
   float4 c;
   switch (fmt) {
     case CLP_FMT_R8G8B8A8_UNORM:
@@ -210,7 +210,7 @@ float4 clp_decode_float(uint fmt, uint4 raw) {
 
 // RGBA of a raw block as raw unsigned channel bits (pure-integer formats; for others the
 // bits are returned as they are).
-uint4 clp_decode_uint(uint fmt, uint4 raw) {
+static uint4 clp_decode_uint(uint fmt, uint4 raw) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint c[4];
   for (uint i = 0; i < 4u; ++i) {
@@ -220,7 +220,7 @@ uint4 clp_decode_uint(uint fmt, uint4 raw) {
 }
 
 // RGBA of a raw block as sign-extended channel bits.
-int4 clp_decode_sint(uint fmt, uint4 raw) {
+static int4 clp_decode_sint(uint fmt, uint4 raw) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint c[4];
   for (uint i = 0; i < 4u; ++i) {
@@ -235,7 +235,7 @@ int4 clp_decode_sint(uint fmt, uint4 raw) {
 // ---------------------------------------------------------------------------------
 // Colour encode
 
-uint4 clp_fmt_encode_float_table(uint fmt, float4 rgba) {
+static uint4 clp_fmt_encode_float_table(uint fmt, float4 rgba) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   if (!clp_format_is_valid(fmt)) return (uint4)(0u);
   if (d.special == CLP_SPECIAL_R9G9B9E5) {
@@ -258,13 +258,13 @@ uint4 clp_fmt_encode_float_table(uint fmt, float4 rgba) {
   return raw;
 }
 
-uint clp_fmt_encode_srgb8x4(float4 c) {
+static uint clp_fmt_encode_srgb8x4(float4 c) {
   const uint4 s = clp_linear4_to_srgb8x4(c);
   return clp_fmt_pack_u8x4((uint4)(s.xyz, clp_float4_to_unorm8x4(c).w));
 }
 
 // A raw block from an RGBA float colour.
-uint4 clp_encode_float(uint fmt, float4 c) {
+static uint4 clp_encode_float(uint fmt, float4 c) {
   switch (fmt) {
     case CLP_FMT_R8G8B8A8_UNORM:
       return (uint4)(clp_fmt_pack_u8x4(clp_float4_to_unorm8x4(c)), 0u, 0u, 0u);
@@ -300,7 +300,7 @@ uint4 clp_encode_float(uint fmt, float4 c) {
 }
 
 // A raw block from unsigned integers, each clamped to its channel's range.
-uint4 clp_encode_uint(uint fmt, uint4 rgba) {
+static uint4 clp_encode_uint(uint fmt, uint4 rgba) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint4 raw = (uint4)(0u);
   if (!clp_format_is_valid(fmt)) return raw;
@@ -314,7 +314,7 @@ uint4 clp_encode_uint(uint fmt, uint4 rgba) {
 }
 
 // A raw block from signed integers, each clamped to its channel's range.
-uint4 clp_encode_sint(uint fmt, int4 rgba) {
+static uint4 clp_encode_sint(uint fmt, int4 rgba) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint4 raw = (uint4)(0u);
   if (!clp_format_is_valid(fmt)) return raw;
@@ -333,7 +333,7 @@ uint4 clp_encode_sint(uint fmt, int4 rgba) {
 // ---------------------------------------------------------------------------------
 // Depth and stencil of one pixel. Formats without that aspect read 0 and keep raw.
 
-float clp_decode_depth(uint fmt, uint4 raw) {
+static float clp_decode_depth(uint fmt, uint4 raw) {
   switch (fmt) {
     case CLP_FMT_Z24_UNORM_S8_UINT:
       return clp_div_mersenne((float)(raw.x & 0xffffffu), 24u);
@@ -350,7 +350,7 @@ float clp_decode_depth(uint fmt, uint4 raw) {
   }
 }
 
-uint clp_decode_stencil(uint fmt, uint4 raw) {
+static uint clp_decode_stencil(uint fmt, uint4 raw) {
   if (fmt == CLP_FMT_Z24_UNORM_S8_UINT) return raw.x >> 24;
   const ClpFormatDesc d = clp_format_desc(fmt);
   if ((d.flags & CLP_FLAG_HAS_STENCIL) == 0u) return 0u;
@@ -360,7 +360,7 @@ uint clp_decode_stencil(uint fmt, uint4 raw) {
 
 // Stores depth z (UNORM: clamped to [0, 1], NaN -> 0, rounded as the host's double
 // arithmetic does; FLOAT: as is), keeping every other bit of raw.
-uint4 clp_encode_depth(uint fmt, uint4 raw, float z) {
+static uint4 clp_encode_depth(uint fmt, uint4 raw, float z) {
   switch (fmt) {
     case CLP_FMT_Z24_UNORM_S8_UINT:
       raw.x = (raw.x & 0xff000000u) | (uint)clp_float_to_unorm(z, 24u);
@@ -381,7 +381,7 @@ uint4 clp_encode_depth(uint fmt, uint4 raw, float z) {
 }
 
 // Stores the low bits of stencil s, keeping every other bit of raw.
-uint4 clp_encode_stencil(uint fmt, uint4 raw, uint s) {
+static uint4 clp_encode_stencil(uint fmt, uint4 raw, uint s) {
   if (fmt == CLP_FMT_Z24_UNORM_S8_UINT) {
     raw.x = (raw.x & 0xffffffu) | s << 24;
     return raw;
@@ -397,12 +397,12 @@ uint4 clp_encode_stencil(uint fmt, uint4 raw, uint s) {
 // depth in word 0 of its block (the device test checks the table), so these take that
 // word of each pixel; stencil lives in word clp_stencil_word(fmt).
 
-uint clp_stencil_word(uint fmt) {
+static uint clp_stencil_word(uint fmt) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   return (d.flags & CLP_FLAG_HAS_STENCIL) != 0u ? d.shift[d.swizzle[1]] / 32u : 0u;
 }
 
-float4 clp_decode_depth4(uint fmt, uint4 w0) {
+static float4 clp_decode_depth4(uint fmt, uint4 w0) {
   switch (fmt) {
     case CLP_FMT_Z24_UNORM_S8_UINT:
       return clp_unorm24x4_to_float4(w0);
@@ -417,7 +417,7 @@ float4 clp_decode_depth4(uint fmt, uint4 w0) {
   }
 }
 
-uint4 clp_encode_depth4(uint fmt, uint4 w0, float4 z) {
+static uint4 clp_encode_depth4(uint fmt, uint4 w0, float4 z) {
   switch (fmt) {
     case CLP_FMT_Z24_UNORM_S8_UINT:
       return (w0 & 0xff000000u) | clp_float4_to_unorm24x4(z);
@@ -433,14 +433,14 @@ uint4 clp_encode_depth4(uint fmt, uint4 w0, float4 z) {
 }
 
 // The stencil word of one pixel, placed where the raw codec expects it.
-uint4 clp_fmt_stencil_raw(uint word, uint w) {
+static uint4 clp_fmt_stencil_raw(uint word, uint w) {
   return word == 0u ? (uint4)(w, 0u, 0u, 0u) : (uint4)(0u, w, 0u, 0u);
 }
-uint clp_fmt_stencil_word_of(uint word, uint4 raw) {
+static uint clp_fmt_stencil_word_of(uint word, uint4 raw) {
   return word == 0u ? raw.x : raw.y;
 }
 
-uint4 clp_decode_stencil4(uint fmt, uint4 ws) {
+static uint4 clp_decode_stencil4(uint fmt, uint4 ws) {
   if (fmt == CLP_FMT_Z24_UNORM_S8_UINT) return ws >> 24;
   const uint k = clp_stencil_word(fmt);
   return (uint4)(clp_decode_stencil(fmt, clp_fmt_stencil_raw(k, ws.x)),
@@ -449,7 +449,7 @@ uint4 clp_decode_stencil4(uint fmt, uint4 ws) {
                  clp_decode_stencil(fmt, clp_fmt_stencil_raw(k, ws.w)));
 }
 
-uint4 clp_encode_stencil4(uint fmt, uint4 ws, uint4 s) {
+static uint4 clp_encode_stencil4(uint fmt, uint4 ws, uint4 s) {
   if (fmt == CLP_FMT_Z24_UNORM_S8_UINT) return (ws & 0xffffffu) | s << 24;
   const uint k = clp_stencil_word(fmt);
   return (
@@ -465,7 +465,7 @@ uint4 clp_encode_stencil4(uint fmt, uint4 ws, uint4 s) {
 
 // Bits of channel c of the element at p. Blocks over 16 bytes hold byte-aligned 64-bit
 // channels (R64G64B64[A64]_FLOAT): those are read straight from memory.
-ulong clp_fmt_fetch_channel(ClpFormatDesc d, uint bytes, const global uchar* p, uint c) {
+static ulong clp_fmt_fetch_channel(ClpFormatDesc d, uint bytes, const global uchar* p, uint c) {
   if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) {
     return clp_raw_field_get(clp_block_load_bytes(bytes, p), d.shift[c], d.bits[c]);
   }
@@ -474,7 +474,7 @@ ulong clp_fmt_fetch_channel(ClpFormatDesc d, uint bytes, const global uchar* p, 
   return clp_fmt_load_u64(p + at) & clp_fmt_mask64(d.bits[c]);
 }
 
-float4 clp_fetch_float(uint fmt, const global uchar* p) {
+static float4 clp_fetch_float(uint fmt, const global uchar* p) {
   const uint bytes = clp_format_block_bytes(fmt);
   if (bytes <= CLP_MAX_RAW_BLOCK_BYTES)
     return clp_decode_float(fmt, clp_block_load_bytes(bytes, p));
@@ -486,7 +486,7 @@ float4 clp_fetch_float(uint fmt, const global uchar* p) {
   return clp_fmt_swizzle_float(d.swizzle, (float4)(c[0], c[1], c[2], c[3]));
 }
 
-uint4 clp_fetch_uint(uint fmt, const global uchar* p) {
+static uint4 clp_fetch_uint(uint fmt, const global uchar* p) {
   const uint bytes = clp_format_block_bytes(fmt);
   if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_uint(fmt, clp_block_load_bytes(bytes, p));
   const ClpFormatDesc d = clp_format_desc(fmt);
@@ -496,7 +496,7 @@ uint4 clp_fetch_uint(uint fmt, const global uchar* p) {
   return clp_fmt_swizzle_uint(d.swizzle, (uint4)(c[0], c[1], c[2], c[3]));
 }
 
-int4 clp_fetch_sint(uint fmt, const global uchar* p) {
+static int4 clp_fetch_sint(uint fmt, const global uchar* p) {
   const uint bytes = clp_format_block_bytes(fmt);
   if (bytes <= CLP_MAX_RAW_BLOCK_BYTES) return clp_decode_sint(fmt, clp_block_load_bytes(bytes, p));
   const ClpFormatDesc d = clp_format_desc(fmt);
@@ -511,7 +511,7 @@ int4 clp_fetch_sint(uint fmt, const global uchar* p) {
 // (first = 0 or 2) as (lo, hi, lo, hi) words. 64-bit float channels come as stored;
 // other channels give the exact double of their float value, constant components
 // 0.0 / 1.0.
-uint4 clp_fetch_double2(uint fmt, const global uchar* p, uint first) {
+static uint4 clp_fetch_double2(uint fmt, const global uchar* p, uint first) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   const uint bytes = clp_format_block_bytes(fmt);
   const float4 f = clp_fetch_float(fmt, p);

@@ -20,7 +20,7 @@
 // Bit fields of a 128-bit block (bits <= 64; bits at or past bit 128 read as zero and
 // are not written).
 
-ulong clp_raw_field_get(uint4 raw, uint shift, uint bits) {
+static ulong clp_raw_field_get(uint4 raw, uint shift, uint bits) {
   if (bits == 0u || shift >= 128u) return 0UL;
   const ulong lo = upsample(raw.y, raw.x), hi = upsample(raw.w, raw.z);
   ulong v;
@@ -34,7 +34,7 @@ ulong clp_raw_field_get(uint4 raw, uint shift, uint bits) {
   return v & clp_fmt_mask64(bits);
 }
 
-uint4 clp_raw_field_set(uint4 raw, uint shift, uint bits, ulong value) {
+static uint4 clp_raw_field_set(uint4 raw, uint shift, uint bits, ulong value) {
   if (bits == 0u || shift >= 128u) return raw;
   const ulong m = clp_fmt_mask64(bits), v = value & m;
   ulong lo = upsample(raw.y, raw.x), hi = upsample(raw.w, raw.z);
@@ -50,14 +50,14 @@ uint4 clp_raw_field_set(uint4 raw, uint shift, uint bits, ulong value) {
 }
 
 // All bits of one field.
-uint4 clp_raw_field_mask(uint shift, uint bits) {
+static uint4 clp_raw_field_mask(uint shift, uint bits) {
   return clp_raw_field_set((uint4)(0u), shift, bits, ~0UL);
 }
 
 // ---------------------------------------------------------------------------------
 // Loads and stores
 
-uint clp_fmt_le32(uchar4 b) {
+static uint clp_fmt_le32(uchar4 b) {
 #ifdef __ENDIAN_LITTLE__
   return as_uint(b);
 #else
@@ -65,7 +65,7 @@ uint clp_fmt_le32(uchar4 b) {
   return w.x | w.y | w.z | w.w;
 #endif
 }
-uchar4 clp_fmt_le_bytes(uint w) {
+static uchar4 clp_fmt_le_bytes(uint w) {
 #ifdef __ENDIAN_LITTLE__
   return as_uchar4(w);
 #else
@@ -74,7 +74,7 @@ uchar4 clp_fmt_le_bytes(uint w) {
 }
 
 // Block of `bytes` bytes at p (any alignment), as raw words.
-uint4 clp_block_load_bytes(uint bytes, const global uchar* p) {
+static uint4 clp_block_load_bytes(uint bytes, const global uchar* p) {
   switch (bytes) {
     case 1u:
       return (uint4)(p[0], 0u, 0u, 0u);
@@ -105,7 +105,7 @@ uint4 clp_block_load_bytes(uint bytes, const global uchar* p) {
   }
 }
 
-void clp_block_store_bytes(uint bytes, global uchar* p, uint4 raw) {
+static void clp_block_store_bytes(uint bytes, global uchar* p, uint4 raw) {
   switch (bytes) {
     case 1u:
       p[0] = (uchar)raw.x;
@@ -141,16 +141,16 @@ void clp_block_store_bytes(uint bytes, global uchar* p, uint4 raw) {
 }
 
 // One block of format fmt at p: reads exactly block_bytes bytes.
-uint4 clp_load_block(uint fmt, const global uchar* p) {
+static uint4 clp_load_block(uint fmt, const global uchar* p) {
   return clp_block_load_bytes(clp_format_block_bytes(fmt), p);
 }
 // Writes exactly block_bytes bytes of raw at p.
-void clp_store_block(uint fmt, global uchar* p, uint4 raw) {
+static void clp_store_block(uint fmt, global uchar* p, uint4 raw) {
   clp_block_store_bytes(clp_format_block_bytes(fmt), p, raw);
 }
 
 // Little-endian 64-bit word at p (any alignment).
-ulong clp_fmt_load_u64(const global uchar* p) {
+static ulong clp_fmt_load_u64(const global uchar* p) {
   const uchar8 b = vload8(0, p);
   return upsample(clp_fmt_le32(b.hi), clp_fmt_le32(b.lo));
 }
@@ -171,7 +171,7 @@ ulong clp_fmt_load_u64(const global uchar* p) {
 // store zeroes them; L/I formats store R only, so a mask without R writes nothing; the
 // three RGB9E5 colours share an exponent, so any of R, G, B selects the whole block.
 // Depth/stencil formats map R to depth and G to stencil, like their encode.
-uint4 clp_component_mask(uint fmt, uint rgba_mask) {
+static uint4 clp_component_mask(uint fmt, uint rgba_mask) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   if (!clp_format_is_valid(fmt) || d.block_bytes > CLP_MAX_RAW_BLOCK_BYTES) return (uint4)(0u);
   if (d.special == CLP_SPECIAL_R9G9B9E5) {
@@ -192,7 +192,7 @@ uint4 clp_component_mask(uint fmt, uint rgba_mask) {
 #define CLP_ASPECT_STENCIL 2u
 
 // Raw bits of the depth and/or stencil channel (zero for aspects the format lacks).
-uint4 clp_aspect_mask(uint fmt, uint aspects) {
+static uint4 clp_aspect_mask(uint fmt, uint aspects) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   uint4 m = (uint4)(0u);
   if ((aspects & CLP_ASPECT_DEPTH) != 0u && (d.flags & CLP_FLAG_HAS_DEPTH) != 0u) {
@@ -207,7 +207,7 @@ uint4 clp_aspect_mask(uint fmt, uint aspects) {
 // Writes the bits of raw selected by mask over the block at p (a read-modify-write of
 // exactly block_bytes; not atomic: the caller owns the block, as the tile pass owns its
 // pixels). A zero mask touches nothing.
-void clp_store_block_masked(uint fmt, global uchar* p, uint4 raw, uint4 mask) {
+static void clp_store_block_masked(uint fmt, global uchar* p, uint4 raw, uint4 mask) {
   if (!any(mask != 0u)) return;
   const uint bytes = clp_format_block_bytes(fmt);
   const uint4 old = clp_block_load_bytes(bytes, p);

@@ -19,24 +19,24 @@
 #ifndef CLPIPE_KERNELS_FORMAT_CONVERT_H
 #define CLPIPE_KERNELS_FORMAT_CONVERT_H
 
-ulong clp_fmt_mask64(uint bits) {
+static ulong clp_fmt_mask64(uint bits) {
   return bits >= 64u ? ~0UL : (1UL << bits) - 1UL;
 }
 // 2^e as a float, exactly, for -126 <= e <= 127.
-float clp_fmt_exp2i(int e) {
+static float clp_fmt_exp2i(int e) {
   return as_float((uint)(e + 127) << 23);
 }
 // NaN test on the bits: immune to finite-math assumptions of the compiler.
-bool clp_fmt_isnan_bits(float x) {
+static bool clp_fmt_isnan_bits(float x) {
   return (as_uint(x) & 0x7fffffffu) > 0x7f800000u;
 }
-int clp_fmt_sign_extend(uint v, uint bits) {
+static int clp_fmt_sign_extend(uint v, uint bits) {
   if (bits == 0u || bits >= 32u) return (int)v;
   const uint s = 32u - bits;
   return ((int)(v << s)) >> s;
 }
 // v >> s rounded to nearest, ties to even; 1 <= s <= 63.
-ulong clp_fmt_shift_rne(ulong v, uint s) {
+static ulong clp_fmt_shift_rne(ulong v, uint s) {
   const ulong r = v >> s, rem = v & ((1UL << s) - 1UL), tie = 1UL << (s - 1u);
   return r + ((rem > tie || (rem == tie && (r & 1UL) != 0UL)) ? 1UL : 0UL);
 }
@@ -59,13 +59,13 @@ constant float clp_rcp_mersenne[25] = {
 // residual v - q * m is exact in one fma, and q + r * y rounded once is the correctly
 // rounded quotient (Markstein's theorem; the device tests check every 8- and 16-bit value
 // and all 2^24 24-bit ones).
-float clp_div_mersenne(float v, uint n) {
+static float clp_div_mersenne(float v, uint n) {
   const float m = (float)((1u << n) - 1u);
   const float y = clp_rcp_mersenne[n];
   const float q = v * y;
   return fma(fma(-q, m, v), y, q);
 }
-float4 clp_div_mersenne4(float4 v, uint n) {
+static float4 clp_div_mersenne4(float4 v, uint n) {
   const float m = (float)((1u << n) - 1u);
   const float y = clp_rcp_mersenne[n];
   const float4 q = v * y;
@@ -80,7 +80,7 @@ float4 clp_div_mersenne4(float4 v, uint n) {
 // * if q rounds to 1 in k bits, the double is exactly a + 1, rounded to nearest even;
 // * otherwise the fraction is strictly between 0 and 1 and only breaks ties: the low bits
 //   of a round half up.
-float clp_div_mersenne_wide(uint a, uint n) {
+static float clp_div_mersenne_wide(uint a, uint n) {
   if (a < (1u << 24)) return (float)a * clp_fmt_exp2i(-(int)n);
   const uint l = 31u - clz(a), drop = l - 23u, k1 = 53u - l;  // drop 1..8, k1 = k + 1
   const ulong m = (1UL << n) - 1UL;
@@ -92,12 +92,12 @@ float clp_div_mersenne_wide(uint a, uint n) {
 }
 
 // n-bit UNORM field -> float (host: float(double(v) / (2^n - 1))).
-float clp_unorm_to_float(uint v, uint bits) {
+static float clp_unorm_to_float(uint v, uint bits) {
   if (bits > 24u) return clp_div_mersenne_wide(v, bits);
   return clp_div_mersenne((float)v, bits);
 }
 // n-bit SNORM field -> float (host: max(float(double(s) / (2^(n-1) - 1)), -1)).
-float clp_snorm_to_float(uint v, uint bits) {
+static float clp_snorm_to_float(uint v, uint bits) {
   const int s = clp_fmt_sign_extend(v, bits);
   float q;
   if (bits > 25u) {
@@ -110,11 +110,11 @@ float clp_snorm_to_float(uint v, uint bits) {
 }
 
 // Four 8-bit UNORM values -> floats (the fast paths).
-float4 clp_unorm8x4_to_float4(uint4 v) {
+static float4 clp_unorm8x4_to_float4(uint4 v) {
   return clp_div_mersenne4(convert_float4(v), 8u);
 }
 // Four 24-bit UNORM values (depth) -> floats.
-float4 clp_unorm24x4_to_float4(uint4 v) {
+static float4 clp_unorm24x4_to_float4(uint4 v) {
   return clp_div_mersenne4(convert_float4(v & 0xffffffu), 24u);
 }
 
@@ -122,7 +122,7 @@ float4 clp_unorm24x4_to_float4(uint4 v) {
 // UNORM / SNORM encode
 
 // p rounded to 53 significant bits, ties to even: what storing p into a double does.
-ulong clp_fmt_rn53(ulong p) {
+static ulong clp_fmt_rn53(ulong p) {
   const uint l = 63u - (uint)clz(p);
   if (p == 0UL || l < 53u) return p;
   const uint d = l - 52u;
@@ -132,7 +132,7 @@ ulong clp_fmt_rn53(ulong p) {
 // Host: floor(double(clamp(x, 0, 1)) * (2^n - 1) + 0.5), NaN -> 0, for n <= 32. With
 // x = mant * 2^-f, the product is mant * m * 2^-f: both double roundings (of the product
 // and of the sum) are done on the integers.
-ulong clp_float_to_unorm(float x, uint bits) {
+static ulong clp_float_to_unorm(float x, uint bits) {
   const uint u = as_uint(x);
   const ulong m = clp_fmt_mask64(bits);
   if (u > 0x7f800000u) return 0UL;       // NaN, negatives (sign bit set), -0
@@ -147,7 +147,7 @@ ulong clp_float_to_unorm(float x, uint bits) {
 
 // Host: round-half-away(double(clamp(x, -1, 1)) * (2^(n-1) - 1)), NaN -> 0, as an n-bit
 // two's complement field (n <= 32).
-ulong clp_float_to_snorm(float x, uint bits) {
+static ulong clp_float_to_snorm(float x, uint bits) {
   const uint u = as_uint(x), a = u & 0x7fffffffu;
   if (a > 0x7f800000u) return 0UL;
   const ulong m = clp_fmt_mask64(bits - 1u);
@@ -166,7 +166,7 @@ ulong clp_float_to_snorm(float x, uint bits) {
 
 // Four floats -> 8-bit UNORM codes: the 8-bit case of clp_float_to_unorm in 32-bit
 // lanes (mant * 255 < 2^32 and both double roundings are exact for 8 bits).
-uint4 clp_float4_to_unorm8x4(float4 x) {
+static uint4 clp_float4_to_unorm8x4(float4 x) {
   const uint4 u = as_uint4(x);
   const uint4 p = ((u & 0x7fffffu) | 0x800000u) * 255u;
   const uint4 s = 149u - (u >> 23);  // f - 1 for x = mant * 2^-f
@@ -176,7 +176,7 @@ uint4 clp_float4_to_unorm8x4(float4 x) {
   return u > 0x7f800000u ? (uint4)(0u) : r;
 }
 // Four floats -> 24-bit UNORM (depth) codes, in 64-bit lanes (mant * (2^24-1) < 2^48).
-uint4 clp_float4_to_unorm24x4(float4 x) {
+static uint4 clp_float4_to_unorm24x4(float4 x) {
   const uint4 u = as_uint4(x);
   const ulong4 p = convert_ulong4((u & 0x7fffffu) | 0x800000u) * 0xffffffUL;
   const uint4 s = 149u - (u >> 23);
@@ -190,14 +190,14 @@ uint4 clp_float4_to_unorm24x4(float4 x) {
 // Integer and fixed-point encode (decode is a plain conversion in format.h)
 
 // UINT / USCALED from float: NaN and x <= 0 -> 0, else min(round-half-away(x), 2^n - 1).
-ulong clp_float_to_uint_sat(float x, uint bits) {
+static ulong clp_float_to_uint_sat(float x, uint bits) {
   if (!(as_uint(x) > 0u && as_uint(x) <= 0x7f800000u)) return 0UL;
   const float r = round(x);
   if (r >= clp_fmt_exp2i((int)bits)) return clp_fmt_mask64(bits);
   return (ulong)convert_uint(r);
 }
 // SINT / SSCALED from float: NaN -> 0, else clamp(round-half-away(x)) to the n-bit range.
-ulong clp_float_to_sint_sat(float x, uint bits) {
+static ulong clp_float_to_sint_sat(float x, uint bits) {
   if (clp_fmt_isnan_bits(x)) return 0UL;
   const float r = round(x), lim = clp_fmt_exp2i((int)bits - 1);
   const long hi = (long)((1UL << (bits - 1u)) - 1UL);
@@ -206,7 +206,7 @@ ulong clp_float_to_sint_sat(float x, uint bits) {
 }
 // 16.16 fixed point: round-half-away(x * 65536) clamped to int32 (x * 65536 is exact, or
 // overflows to an infinity that clamps the same way).
-ulong clp_float_to_fixed(float x, uint bits) {
+static ulong clp_float_to_fixed(float x, uint bits) {
   if (clp_fmt_isnan_bits(x)) return 0UL;
   const float r = round(x * 65536.0f);
   const long v = r >= 0x1p31f ? 0x7fffffffL : (r < -0x1p31f ? -0x80000000L : convert_long(r));
@@ -218,7 +218,7 @@ ulong clp_float_to_fixed(float x, uint bits) {
 
 // Half bits (low 16 bits) -> float bits, exact; NaN payloads are kept like the host does.
 #define CLP_DEFINE_HALF_TO_FLOAT(NAME, U, CONVERT_F, AS_U)     \
-  U NAME(U h) {                                                \
+  static U NAME(U h) {                                         \
     const U sign = (h & 0x8000u) << 16;                        \
     const U e = (h >> 10) & 0x1fu, m = h & 0x3ffu;             \
     const U normal = sign | ((e + 112u) << 23) | (m << 13);    \
@@ -232,7 +232,7 @@ CLP_DEFINE_HALF_TO_FLOAT(clp_half4_to_float_bits4, uint4, convert_float4, as_uin
 // Float bits -> half bits, round to nearest even, overflow to Inf, NaN -> quiet NaN
 // (sign | 0x7e00): the host's float_to_half step by step.
 #define CLP_DEFINE_FLOAT_TO_HALF(NAME, U)                                               \
-  U NAME(U u) {                                                                         \
+  static U NAME(U u) {                                                                  \
     const U sign = (u >> 16) & 0x8000u;                                                 \
     const U exp = (u >> 23) & 0xffu, mant = u & 0x7fffffu;                              \
     /* exp < 113: a half denormal, the implicit one shifted out with the rest. */       \
@@ -253,7 +253,7 @@ CLP_DEFINE_FLOAT_TO_HALF(clp_float_bits4_to_half4, uint4)
 // ---------------------------------------------------------------------------------
 // R11G11B10 floats (unsigned, 5-bit exponent with bias 15, `mbits` mantissa bits)
 
-float clp_small_float_to_float(uint v, uint mbits) {
+static float clp_small_float_to_float(uint v, uint mbits) {
   const uint e = v >> mbits, m = v & ((1u << mbits) - 1u);
   if (e == 31u) return as_float(m != 0u ? 0x7fc00000u : 0x7f800000u);
   if (e == 0u) return (float)m * clp_fmt_exp2i(-14 - (int)mbits);  // exact
@@ -261,7 +261,7 @@ float clp_small_float_to_float(uint v, uint mbits) {
 }
 
 // Round to nearest even; negatives and -0 -> 0; NaN -> NaN; too large -> Inf.
-uint clp_float_to_small_float(float x, uint mbits) {
+static uint clp_float_to_small_float(float x, uint mbits) {
   const uint u = as_uint(x);
   if (clp_fmt_isnan_bits(x)) return (31u << mbits) | 1u;
   if ((u >> 31) != 0u || u == 0u) return 0u;
@@ -286,14 +286,14 @@ uint clp_float_to_small_float(float x, uint mbits) {
 // ---------------------------------------------------------------------------------
 // RGB9E5 (EXT_texture_shared_exponent)
 
-float4 clp_rgb9e5_to_float4(uint v) {
+static float4 clp_rgb9e5_to_float4(uint v) {
   const float scale = clp_fmt_exp2i((int)(v >> 27) - 24);
   const uint4 m = ((uint4)(v) >> (uint4)(0u, 9u, 18u, 27u)) & 0x1ffu;
   return (float4)(convert_float3(m.xyz) * scale, 0.0f);
 }
 
 // floor(t + 0.5) for t >= 0 without rounding the sum: t - floor(t) is exact.
-uint clp_fmt_round_half_up(float t) {
+static uint clp_fmt_round_half_up(float t) {
   const float fl = floor(t);
   return (uint)fl + (t - fl >= 0.5f ? 1u : 0u);
 }
@@ -302,7 +302,7 @@ uint clp_fmt_round_half_up(float t) {
 // rounds up to the next integer (a few ulps below a power of two), maxc is also within
 // the band where the mantissa rounds to 512 and the exponent is bumped, so taking the
 // exact floor(log2) from the float bits gives the same block.
-uint clp_float3_to_rgb9e5(float r, float g, float b) {
+static uint clp_float3_to_rgb9e5(float r, float g, float b) {
   const float kMax = 65408.0f;  // (2^9 - 1) / 2^9 * 2^16
   float3 c = (float3)(r, g, b);
   c.x = clp_fmt_isnan_bits(c.x) ? 0.0f : (c.x < 0.0f ? 0.0f : (kMax < c.x ? kMax : c.x));
@@ -323,7 +323,7 @@ uint clp_float3_to_rgb9e5(float r, float g, float b) {
 // Doubles as bits (64-bit vertex formats), without requiring cl_khr_fp64
 
 // Float bits -> double bits, exact (a NaN gets the quiet bit, payload kept, like x86).
-ulong clp_float_bits_to_double_bits(uint u) {
+static ulong clp_float_bits_to_double_bits(uint u) {
   const ulong sign = (ulong)(u >> 31) << 63;
   const uint e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
   if (e == 0xffu) {
@@ -339,7 +339,7 @@ ulong clp_float_bits_to_double_bits(uint u) {
 
 // Double bits -> float bits, round to nearest even (a C cast); NaN keeps its top payload
 // bits and becomes quiet.
-uint clp_double_bits_to_float_bits(ulong d) {
+static uint clp_double_bits_to_float_bits(ulong d) {
   const uint sign = (uint)(d >> 32) & 0x80000000u;
   const uint e = (uint)(d >> 52) & 0x7ffu;
   const ulong m = d & 0xfffffffffffffUL;

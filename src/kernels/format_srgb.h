@@ -153,13 +153,13 @@ constant float clp_linear_to_srgb8_threshold[256] = {
 };
 // clang-format on
 
-float clp_srgb8_to_linear(uint v) {
+static float clp_srgb8_to_linear(uint v) {
   return clp_srgb8_to_linear_table[v & 0xffu];
 }
 
 // Linear float -> 8-bit sRGB code. NaN fails every comparison and gives 0, like the host;
 // negatives give 0 and values >= 1 (and +Inf) give 255.
-uint clp_linear_to_srgb8(float x) {
+static uint clp_linear_to_srgb8(float x) {
   uint code = 0u;
   for (uint step = 128u; step != 0u; step >>= 1) {
     code += x >= clp_linear_to_srgb8_threshold[code + step] ? step : 0u;
@@ -168,7 +168,7 @@ uint clp_linear_to_srgb8(float x) {
 }
 
 // Four lanes at once: the same search, one table read per lane and step.
-uint4 clp_linear4_to_srgb8x4(float4 x) {
+static uint4 clp_linear4_to_srgb8x4(float4 x) {
   uint4 code = (uint4)(0u);
   for (uint step = 128u; step != 0u; step >>= 1) {
     const uint4 i = code + step;

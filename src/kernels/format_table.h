@@ -166,49 +166,49 @@ constant ClpFormatDesc clp_format_table[CLP_FMT_COUNT] = {
 // ---------------------------------------------------------------------------------
 // Queries. `fmt` is any uint; out-of-range ids behave as NONE.
 
-uint clp_format_index(uint fmt) {
+static uint clp_format_index(uint fmt) {
   return fmt < (uint)CLP_FMT_COUNT ? fmt : 0u;
 }
-ClpFormatDesc clp_format_desc(uint fmt) {
+static ClpFormatDesc clp_format_desc(uint fmt) {
   return clp_format_table[clp_format_index(fmt)];
 }
 // NONE and out-of-range ids are not valid formats.
-bool clp_format_is_valid(uint fmt) {
+static bool clp_format_is_valid(uint fmt) {
   return fmt > 0u && fmt < (uint)CLP_FMT_COUNT;
 }
 // Bytes per block; 0 for an invalid format (so that loads and stores touch nothing).
-uint clp_format_block_bytes(uint fmt) {
+static uint clp_format_block_bytes(uint fmt) {
   return clp_format_is_valid(fmt) ? clp_format_table[fmt].block_bytes : 0u;
 }
 // Blocks over 16 bytes: only the vertex-fetch entry points of format.h read them.
-bool clp_format_is_vertex_only(uint fmt) {
+static bool clp_format_is_vertex_only(uint fmt) {
   return clp_format_block_bytes(fmt) > CLP_MAX_RAW_BLOCK_BYTES;
 }
-bool clp_format_is_depth_or_stencil(uint fmt) {
+static bool clp_format_is_depth_or_stencil(uint fmt) {
   return clp_format_table[clp_format_index(fmt)].colorspace == CLP_CS_ZS;
 }
-bool clp_format_has_depth(uint fmt) {
+static bool clp_format_has_depth(uint fmt) {
   return (clp_format_table[clp_format_index(fmt)].flags & CLP_FLAG_HAS_DEPTH) != 0u;
 }
-bool clp_format_has_stencil(uint fmt) {
+static bool clp_format_has_stencil(uint fmt) {
   return (clp_format_table[clp_format_index(fmt)].flags & CLP_FLAG_HAS_STENCIL) != 0u;
 }
-bool clp_format_is_srgb(uint fmt) {
+static bool clp_format_is_srgb(uint fmt) {
   return clp_format_table[clp_format_index(fmt)].colorspace == CLP_CS_SRGB;
 }
 // Every present channel is UINT (resp. SINT): integer values, never filtered or blended.
-bool clp_format_is_pure_uint(uint fmt) {
+static bool clp_format_is_pure_uint(uint fmt) {
   return (clp_format_table[clp_format_index(fmt)].flags & CLP_FLAG_PURE_UINT) != 0u;
 }
-bool clp_format_is_pure_sint(uint fmt) {
+static bool clp_format_is_pure_sint(uint fmt) {
   return (clp_format_table[clp_format_index(fmt)].flags & CLP_FLAG_PURE_SINT) != 0u;
 }
-bool clp_format_is_pure_integer(uint fmt) {
+static bool clp_format_is_pure_integer(uint fmt) {
   return (clp_format_table[clp_format_index(fmt)].flags &
           (CLP_FLAG_PURE_UINT | CLP_FLAG_PURE_SINT)) != 0u;
 }
 // Type of the first present channel (CLP_TYPE_VOID for NONE).
-uint clp_format_base_type(uint fmt) {
+static uint clp_format_base_type(uint fmt) {
   const ClpFormatDesc d = clp_format_desc(fmt);
   for (uint c = 0; c < 4u; ++c) {
     if (d.type[c] != CLP_TYPE_VOID) return d.type[c];
@@ -217,17 +217,17 @@ uint clp_format_base_type(uint fmt) {
 }
 // Channel feeding RGBA component `comp` (0..3), or 4 when the component is a constant.
 // For depth/stencil formats component 0 is depth and 1 stencil.
-uint clp_format_component_channel(uint fmt, uint comp) {
+static uint clp_format_component_channel(uint fmt, uint comp) {
   const uint s = comp < 4u ? clp_format_table[clp_format_index(fmt)].swizzle[comp] : CLP_SWZ_NONE;
   return s < 4u ? s : 4u;
 }
 // Width in bits of the channel behind RGBA component `comp` (0 for a constant).
-uint clp_format_component_bits(uint fmt, uint comp) {
+static uint clp_format_component_bits(uint fmt, uint comp) {
   const uint c = clp_format_component_channel(fmt, comp);
   return c < 4u ? clp_format_table[clp_format_index(fmt)].bits[c] : 0u;
 }
 // Type of the channel behind RGBA component `comp` (CLP_TYPE_VOID for a constant).
-uint clp_format_component_type(uint fmt, uint comp) {
+static uint clp_format_component_type(uint fmt, uint comp) {
   const uint c = clp_format_component_channel(fmt, comp);
   return c < 4u ? clp_format_table[clp_format_index(fmt)].type[c] : CLP_TYPE_VOID;
 }

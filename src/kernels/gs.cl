@@ -45,15 +45,15 @@ struct ClpStageCtx {
   global uint* out_prim_id;
 };
 
-float clp_gs_chan(float4 v, int c) {
+static float clp_gs_chan(float4 v, int c) {
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 
-uint clp_resource_index(ClpStageCtx* s) {
+static uint clp_resource_index(ClpStageCtx* s) {
   return s->gp->ri_index;
 }
 
-vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
+static vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   int v[4];
   for (int l = 0; l < 4; ++l) {
     v[l] = 0;
@@ -64,7 +64,7 @@ vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   return CLP_AS_VF((vi)(v[0], v[1], v[2], v[3]));
 }
 
-vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
+static vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
   CLP_UNPACK(int, vertex, vx);
   float r[4];
   const int src = (reg >= 0 && reg < CLP_GS_MAX_INPUTS) ? s->gp->in_map[reg] : CLP_GS_IN_NONE;
@@ -81,13 +81,13 @@ vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
 }
 
 // Takes output position pos of lane l: in the write run, only inside the lane's range.
-bool clp_gs_take(ClpStageCtx* s, int l, uint* at) {
+static bool clp_gs_take(ClpStageCtx* s, int l, uint* at) {
   *at = s->pos[l]++;
   return s->write && *at < s->end[l];
 }
 
 // Closes the open strip of lane l with a restart hole.
-void clp_gs_cut(ClpStageCtx* s, int l) {
+static void clp_gs_cut(ClpStageCtx* s, int l) {
 #if CLP_GS_OUTPUT_PRIM != 0
   if (s->strip_len[l] == 0) return;
   s->strip_len[l] = 0;
@@ -101,7 +101,7 @@ void clp_gs_cut(ClpStageCtx* s, int l) {
 #endif
 }
 
-void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
+static void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
   CLP_UNPACK(int, lanes, mk);
   CLP_UNPACK(uint, stream, st);
   const uint no = s->gp->num_outputs;
@@ -128,7 +128,7 @@ void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
   }
 }
 
-void clp_gs_end_primitive(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
+static void clp_gs_end_primitive(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
   CLP_UNPACK(int, lanes, mk);
   CLP_UNPACK(uint, stream, st);
   for (int l = 0; l < 4; ++l) {

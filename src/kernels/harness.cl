@@ -46,18 +46,18 @@ struct ClpStageCtx {
 };
 
 // One word per lane from a table, indexed per lane.
-vf clp_harness_gather(global const uint* table, const int* index) {
+static vf clp_harness_gather(global const uint* table, const int* index) {
   uint r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) r[l] = index[l] >= 0 ? table[index[l]] : 0u;
   return CLP_AS_VF(CLP_PACK(r));
 }
 
 // The harness binds one table entry.
-uint clp_resource_index(ClpStageCtx* s) {
+static uint clp_resource_index(ClpStageCtx* s) {
   return 0u;
 }
 
-vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
+static vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   int idx[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
     idx[l] = (semantic >= 0 && semantic < CLP_HARNESS_SEMANTICS && s->inv[l] >= 0)
@@ -68,8 +68,8 @@ vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
 }
 
 #ifdef CLP_STAGE_FRAGMENT
-vf clp_fs_input(ClpStageCtx* s, int reg, int chan, int semantic, int semantic_index, int interp,
-                int location) {
+static vf clp_fs_input(ClpStageCtx* s, int reg, int chan, int semantic, int semantic_index,
+                       int interp, int location) {
   int idx[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
     idx[l] = (s->inv[l] >= 0 && reg >= 0 && reg < CLP_NUM_INPUTS)
@@ -81,8 +81,8 @@ vf clp_fs_input(ClpStageCtx* s, int reg, int chan, int semantic, int semantic_in
 
 // The inputs are treated as linear over the quad: an offset moves the value along the
 // quad's fine derivatives; the centroid and every sample are the pixel centre.
-vf clp_fs_interp_at(ClpStageCtx* s, int reg, int chan, int semantic, int semantic_index,
-                    int interp, int where, vi sample, vf off_x, vf off_y) {
+static vf clp_fs_interp_at(ClpStageCtx* s, int reg, int chan, int semantic, int semantic_index,
+                           int interp, int where, vi sample, vf off_x, vf off_y) {
   const vf v = clp_fs_input(s, reg, chan, semantic, semantic_index, interp, 0);
   if (where != 2) return v;
   return v + off_x * clp_ddx_fine(v) + off_y * clp_ddy_fine(v);
@@ -90,7 +90,7 @@ vf clp_fs_interp_at(ClpStageCtx* s, int reg, int chan, int semantic, int semanti
 #endif
 
 #if defined(CLP_STAGE_GEOMETRY) || defined(CLP_STAGE_TESS_CTRL) || defined(CLP_STAGE_TESS_EVAL)
-vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
+static vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
   CLP_UNPACK(int, vertex, vx);
   int idx[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -105,19 +105,20 @@ vf clp_vertex_input(ClpStageCtx* s, vi vertex, int reg, int chan) {
 #endif
 
 #ifdef CLP_STAGE_TESS_CTRL
-int clp_harness_vout_index(ClpStageCtx* s, int l, int v, int reg, int chan) {
+static int clp_harness_vout_index(ClpStageCtx* s, int l, int v, int reg, int chan) {
   if (s->prim[l] < 0 || v < 0 || v >= CLP_TCS_VERTICES_OUT || reg < 0 || reg >= CLP_NUM_OUTPUTS) {
     return -1;
   }
   return ((s->prim[l] * CLP_TCS_VERTICES_OUT + v) * CLP_NUM_OUTPUTS + reg) * 4 + (chan & 3);
 }
-vf clp_vertex_output_load(ClpStageCtx* s, vi vertex, int reg, int chan) {
+static vf clp_vertex_output_load(ClpStageCtx* s, vi vertex, int reg, int chan) {
   CLP_UNPACK(int, vertex, vx);
   int idx[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) idx[l] = clp_harness_vout_index(s, l, vx[l], reg, chan);
   return clp_harness_gather(s->vout, idx);
 }
-void clp_vertex_output_store(ClpStageCtx* s, vi vertex, int reg, int chan, vf value, vi lanes) {
+static void clp_vertex_output_store(ClpStageCtx* s, vi vertex, int reg, int chan, vf value,
+                                    vi lanes) {
   CLP_UNPACK(int, vertex, vx);
   CLP_UNPACK(int, lanes, mk);
   CLP_UNPACK(uint, CLP_AS_VU(value), val);
@@ -129,7 +130,7 @@ void clp_vertex_output_store(ClpStageCtx* s, vi vertex, int reg, int chan, vf va
 #endif
 
 #ifdef CLP_STAGE_GEOMETRY
-void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
+static void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
   CLP_UNPACK(int, lanes, mk);
   CLP_UNPACK(uint, stream, st);
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -143,7 +144,7 @@ void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
     }
   }
 }
-void clp_gs_end_primitive(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
+static void clp_gs_end_primitive(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {
   CLP_UNPACK(int, lanes, mk);
   for (int l = 0; l < CLP_LANES; ++l) {
     if (!mk[l] || s->inv[l] < 0) continue;

@@ -15,7 +15,7 @@
 #include "prim_emit.h"
 
 // Polygon offset for a polygon whose window vertices are v[0..n).
-float clp_polygon_offset(global const ClpDrawParams* dp, const ClpWinVert* v, uint n) {
+static float clp_polygon_offset(global const ClpDrawParams* dp, const ClpWinVert* v, uint n) {
   // Depth slope from the first fan triangle with area.
   float m = 0.0f;
   for (uint i = 1; i + 1 < n; ++i) {
@@ -43,8 +43,8 @@ float clp_polygon_offset(global const ClpDrawParams* dp, const ClpWinVert* v, ui
   return isfinite(o) ? o : 0.0f;
 }
 
-float clp_point_size(global const ClpDrawParams* dp, global const float4* verts, const uint* vtx,
-                     const float* w) {
+static float clp_point_size(global const ClpDrawParams* dp, global const float4* verts,
+                            const uint* vtx, const float* w) {
   float size = dp->point_size;
   if ((dp->flags & CLP_DRAW_POINT_SIZE_PER_VERTEX) && dp->psize_reg >= 0) {
     size = 0.0f;
@@ -57,12 +57,12 @@ float clp_point_size(global const ClpDrawParams* dp, global const float4* verts,
   return size;
 }
 
-float clp_line_width(global const ClpDrawParams* dp) {
+static float clp_line_width(global const ClpDrawParams* dp) {
   return max(1.0f, rint(dp->line_width));
 }
 
 // Non-sprite points of odd size centre on a pixel centre, of even size on a corner.
-void clp_snap_point_centre(global const ClpDrawParams* dp, float size, ClpWinVert* v) {
+static void clp_snap_point_centre(global const ClpDrawParams* dp, float size, ClpWinVert* v) {
   if (dp->flags & CLP_DRAW_POINT_QUAD_RAST) return;
   const float off = (dp->flags & CLP_DRAW_HALF_PIXEL_CENTER) ? 0.5f : 0.0f;
   if (((int)size) & 1) {
@@ -75,8 +75,8 @@ void clp_snap_point_centre(global const ClpDrawParams* dp, float size, ClpWinVer
 }
 
 // Records produced by one assembled primitive (written at out[0..) when out != 0).
-uint clp_process_prim(global const ClpDrawParams* dp, global const float4* verts,
-                      const ClpPrim* prim, uint vbase, uint prim_id, ClpOut* out) {
+static uint clp_process_prim(global const ClpDrawParams* dp, global const float4* verts,
+                             const ClpPrim* prim, uint vbase, uint prim_id, ClpOut* out) {
   uint vtx[3];
   for (int i = 0; i < 3; ++i) vtx[i] = vbase + prim->v[i];
   const uint n_in = prim->n;
@@ -190,7 +190,7 @@ uint clp_process_prim(global const ClpDrawParams* dp, global const float4* verts
 
 // Primitive index (PRIMID) of the first primitive completed at position k, when there
 // is no primitive restart: the number of primitives completed before k.
-uint clp_prims_before(uint mode, uint k) {
+static uint clp_prims_before(uint mode, uint k) {
   switch (mode) {
     case CLP_PRIM_POINTS: return k;
     case CLP_PRIM_LINES: return k / 2;
@@ -212,9 +212,9 @@ uint clp_prims_before(uint mode, uint k) {
 
 // The primitives position p completes. Returns their number; *vbase is the first
 // post-transform vertex of p's instance, *k its position within the instance.
-uint clp_position_prims(global const ClpDrawParams* dp, global const uint* restart,
-                        global const uint* seg_index, global const uint* seg_first, uint p,
-                        ClpPrim* prims, uint* vbase, uint* k_out) {
+static uint clp_position_prims(global const ClpDrawParams* dp, global const uint* restart,
+                               global const uint* seg_index, global const uint* seg_first, uint p,
+                               ClpPrim* prims, uint* vbase, uint* k_out) {
   const uint inst = p / dp->count, k = p % dp->count;
   *vbase = inst * dp->count;
   *k_out = k;
@@ -230,7 +230,7 @@ uint clp_position_prims(global const ClpDrawParams* dp, global const uint* resta
 }
 
 // Primitives that count as one for PRIMID (the two halves of a quad share one).
-uint clp_assembled_units(uint mode, uint nprims) {
+static uint clp_assembled_units(uint mode, uint nprims) {
   return (mode == CLP_PRIM_QUADS || mode == CLP_PRIM_QUAD_STRIP) ? (nprims > 0 ? 1 : 0) : nprims;
 }
 
@@ -249,7 +249,7 @@ __kernel void restart_segments(global const uint* restart, global const uint* se
 // A setup launch covers a batch of consecutive scene draws ("units") first..first+units-1:
 // work-item g is position g - pos_base of the last unit whose pos_base <= g (pos_base
 // ascends within the batch; the host plans batches before the scene is uploaded).
-uint clp_batch_unit(global const ClpDrawParams* dps, uint first, uint units, uint g) {
+static uint clp_batch_unit(global const ClpDrawParams* dps, uint first, uint units, uint g) {
   uint lo = first, hi = first + units;  // dps[lo].pos_base <= g < dps[hi].pos_base
   while (hi - lo > 1) {
     const uint mid = lo + (hi - lo) / 2;

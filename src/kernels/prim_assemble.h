@@ -31,11 +31,12 @@ typedef struct {
   uint edges;
 } ClpPrim;
 
-// OpenCL C gets external definitions: a C99 `inline` one emits no symbol, so a compiler
-// that does not inline a call could not link it (cmake/check_kernel_links.cmake). The
-// host includes this header in several C++ files, where `inline` keeps one definition.
+// OpenCL C gets static definitions, like every helper of the kernel sources (a C99
+// `inline` one emits no symbol, so a compiler that does not inline a call could not link
+// it: cmake/check_kernel_links.cmake). The host includes this header in several C++
+// files, where `inline` keeps one definition.
 #if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)
-#define CLP_ASSEMBLE_FN
+#define CLP_ASSEMBLE_FN static
 #else
 #define CLP_ASSEMBLE_FN inline
 #endif

@@ -36,17 +36,17 @@ typedef struct {
   uint pixel_mask;  // planes the tile pass can apply per pixel (near, far, user)
 } ClpPlaneSet;
 
-float4 clp_load_reg(global const float4* verts, uint num_outputs, uint vtx, uint reg) {
+static float4 clp_load_reg(global const float4* verts, uint num_outputs, uint vtx, uint reg) {
   return verts[(size_t)vtx * num_outputs + reg];
 }
 
-float clp_reg_comp(float4 v, uint c) {
+static float clp_reg_comp(float4 v, uint c) {
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 
 // Fills ps for n original vertices at post-transform indices vtx[0..n).
-void clp_plane_distances(global const ClpDrawParams* dp, global const float4* verts,
-                         const uint* vtx, uint n, ClpPlaneSet* ps) {
+static void clp_plane_distances(global const ClpDrawParams* dp, global const float4* verts,
+                                const uint* vtx, uint n, ClpPlaneSet* ps) {
   const uint no = dp->num_outputs;
   const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
   const float gx0 = -CLP_GUARD_BAND, gy0 = -CLP_GUARD_BAND;
@@ -110,12 +110,12 @@ void clp_plane_distances(global const ClpDrawParams* dp, global const float4* ve
   }
 }
 
-float clp_dist(const ClpPlaneSet* ps, const float* w, uint p) {
+static float clp_dist(const ClpPlaneSet* ps, const float* w, uint p) {
   return w[0] * ps->d[0][p] + w[1] * ps->d[1][p] + w[2] * ps->d[2][p];
 }
 
 // Outcodes: bit p set when original vertex i is outside plane p.
-uint clp_outcode(const ClpPlaneSet* ps, uint i) {
+static uint clp_outcode(const ClpPlaneSet* ps, uint i) {
   uint code = 0;
   for (uint p = 0; p < ps->nplanes; ++p) {
     if (!(ps->d[i][p] >= 0.0f)) code |= 1u << p;  // NaN counts as outside
@@ -124,8 +124,8 @@ uint clp_outcode(const ClpPlaneSet* ps, uint i) {
 }
 
 // The point at the crossing of plane p on the edge from inside vertex a to outside b.
-void clp_cut(const ClpPlaneSet* ps, const ClpClipVert* in, const ClpClipVert* out, uint p,
-             ClpClipVert* r) {
+static void clp_cut(const ClpPlaneSet* ps, const ClpClipVert* in, const ClpClipVert* out, uint p,
+                    ClpClipVert* r) {
   const float da = clp_dist(ps, in->w, p), db = clp_dist(ps, out->w, p);
   const float t = da / (da - db);
   for (int i = 0; i < 3; ++i)
@@ -135,7 +135,7 @@ void clp_cut(const ClpPlaneSet* ps, const ClpClipVert* in, const ClpClipVert* ou
 // Sutherland-Hodgman clipping of polygon v[0..n) against the planes in `mask`.
 // Edge flags: an edge created along a clip plane is not a boundary edge.
 // Returns the new vertex count (0 when clipped away); v holds the result.
-uint clp_clip_polygon(const ClpPlaneSet* ps, uint mask, ClpClipVert* v, uint n) {
+static uint clp_clip_polygon(const ClpPlaneSet* ps, uint mask, ClpClipVert* v, uint n) {
   ClpClipVert tmp[CLP_MAX_CLIP_VERTS];
   for (uint p = 0; p < ps->nplanes && n > 0; ++p) {
     if (!(mask & (1u << p))) continue;
@@ -166,7 +166,7 @@ uint clp_clip_polygon(const ClpPlaneSet* ps, uint mask, ClpClipVert* v, uint n) 
 }
 
 // Clips the segment between weights a and b; returns false when nothing is left.
-bool clp_clip_segment(const ClpPlaneSet* ps, uint mask, ClpClipVert* a, ClpClipVert* b) {
+static bool clp_clip_segment(const ClpPlaneSet* ps, uint mask, ClpClipVert* a, ClpClipVert* b) {
   for (uint p = 0; p < ps->nplanes; ++p) {
     if (!(mask & (1u << p))) continue;
     const float da = clp_dist(ps, a->w, p), db = clp_dist(ps, b->w, p);

@@ -24,7 +24,7 @@ typedef struct {
   uint n;     // 1, 2, 3, 4 (lines with adjacency) or 6 (triangles with adjacency)
 } ClpFullPrim;
 
-void clp_full_prim(ClpFullPrim* p, uint n, uint a, uint b, uint c, uint d, uint e, uint f) {
+static void clp_full_prim(ClpFullPrim* p, uint n, uint a, uint b, uint c, uint d, uint e, uint f) {
   p->n = n;
   p->v[0] = a;
   p->v[1] = b;
@@ -38,7 +38,7 @@ void clp_full_prim(ClpFullPrim* p, uint n, uint a, uint b, uint c, uint d, uint 
 #define CLP_TRI(p, a, b, c) clp_full_prim(p, 3, a, b, c, c, c, c)
 
 // Vertices of the basic primitives of `mode`, with adjacency.
-uint clp_full_verts(uint mode) {
+static uint clp_full_verts(uint mode) {
   switch (mode) {
     case CLP_PRIM_POINTS:
       return 1;
@@ -59,20 +59,20 @@ uint clp_full_verts(uint mode) {
 
 // Vertices of the basic primitives of `mode` without adjacency (what stream output
 // writes when no geometry shader runs).
-uint clp_basic_verts(uint mode) {
+static uint clp_basic_verts(uint mode) {
   const uint n = clp_full_verts(mode);
   return n == 4 ? 2u : n == 6 ? 3u : n;
 }
 
 // Vertex i < clp_basic_verts(mode) of a full primitive: adjacent vertices skipped.
-uint clp_basic_vertex(const ClpFullPrim* p, uint i) {
+static uint clp_basic_vertex(const ClpFullPrim* p, uint i) {
   return p->n == 4 ? p->v[1 + i] : p->n == 6 ? p->v[2 * i] : p->v[i];
 }
 
 // The basic primitives completed at position k. s = first position of k's restart
 // segment; rest = positions after k in the segment (only 0, 1 or "2 or more" matters);
 // first = the first vertex provokes (flatshade_first). Returns the count, fills out[].
-uint clp_decompose(uint mode, uint k, uint s, uint rest, bool first, ClpFullPrim* out) {
+static uint clp_decompose(uint mode, uint k, uint s, uint rest, bool first, ClpFullPrim* out) {
   const uint j = k - s;  // index within the segment
   const bool last = rest == 0;
   switch (mode) {
@@ -187,9 +187,9 @@ uint clp_decompose(uint mode, uint k, uint s, uint rest, bool first, ClpFullPrim
 
 // The basic primitives position p of a draw completes (positions are instance-major:
 // p = instance * count + k). *vbase = the first position of p's instance.
-uint clp_stream_prims(global const ClpDrawParams* dp, global const uint* restart,
-                      global const uint* seg_index, global const uint* seg_first, uint p,
-                      ClpFullPrim* out, uint* vbase) {
+static uint clp_stream_prims(global const ClpDrawParams* dp, global const uint* restart,
+                             global const uint* seg_index, global const uint* seg_first, uint p,
+                             ClpFullPrim* out, uint* vbase) {
   const uint inst = p / dp->count, k = p % dp->count;
   *vbase = inst * dp->count;
   uint s = 0;

@@ -27,8 +27,8 @@ typedef struct {
   float w[3];
 } ClpWinVert;
 
-void clp_to_window(global const ClpDrawParams* dp, const float4* pos, const float* w,
-                   ClpWinVert* out) {
+static void clp_to_window(global const ClpDrawParams* dp, const float4* pos, const float* w,
+                          ClpWinVert* out) {
   const float4 p = w[0] * pos[0] + w[1] * pos[1] + w[2] * pos[2];
   if (dp->flags & CLP_DRAW_WINDOW_SPACE_POSITION) {
     out->x = p.x;
@@ -46,11 +46,11 @@ void clp_to_window(global const ClpDrawParams* dp, const float4* pos, const floa
     out->w[i] = w[i];
 }
 
-long clp_snap(float v) {
+static long clp_snap(float v) {
   return (long)rint(v * (float)CLP_SUBPIXEL_ONE);
 }
 
-long clp_floor_div(long a, long b) {  // b > 0
+static long clp_floor_div(long a, long b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
@@ -58,9 +58,10 @@ long clp_floor_div(long a, long b) {  // b > 0
 // weights are per corner; sprite (points) is the centre and size, or 0. Returns 1 if the
 // triangle has area and touches box, the [x0, y0, x1, y1) pixel bounds (then it is
 // written through o when o != 0), else 0.
-uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box, long X[3], long Y[3],
-                    float z[3], float invw[3], float W[3][3], uint flags, float zoffset,
-                    const uint* vert, uint prim_id, const float* sprite, ClpOut* o) {
+static uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box, long X[3],
+                           long Y[3], float z[3], float invw[3], float W[3][3], uint flags,
+                           float zoffset, const uint* vert, uint prim_id, const float* sprite,
+                           ClpOut* o) {
   long area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
   if (area == 0) return 0;
   int order[3] = {0, 1, 2};
@@ -133,9 +134,9 @@ uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box, long 
 }
 
 // Emits a triangle from three window vertices. Caller decided facing and culling.
-uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0, const ClpWinVert* v1,
-                  const ClpWinVert* v2, uint flags, float zoffset, const uint* vert, uint prim_id,
-                  ClpOut* o) {
+static uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0, const ClpWinVert* v1,
+                         const ClpWinVert* v2, uint flags, float zoffset, const uint* vert,
+                         uint prim_id, ClpOut* o) {
   const ClpWinVert* v[3] = {v0, v1, v2};
   long X[3], Y[3];
   float z[3], iw[3], W[3][3];
@@ -152,9 +153,9 @@ uint clp_emit_tri(global const ClpDrawParams* dp, const ClpWinVert* v0, const Cl
 
 // Emits the quad (c0, c1, c2, c3) as two triangles sharing the diagonal c0-c2. Corners
 // 0 and 3 take the attributes of `a`, corners 1 and 2 those of `b` (points pass a == b).
-uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4], const ClpWinVert* a,
-                   const ClpWinVert* b, uint flags, float zoffset, const uint* vert, uint prim_id,
-                   const float* sprite, ClpOut* o) {
+static uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4], const ClpWinVert* a,
+                          const ClpWinVert* b, uint flags, float zoffset, const uint* vert,
+                          uint prim_id, const float* sprite, ClpOut* o) {
   const ClpWinVert* corner[4] = {a, b, b, a};
   uint n = 0;
   for (int t = 0; t < 2; ++t) {
@@ -178,9 +179,9 @@ uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4], const C
 // A line from a to b, `width` pixels wide, as a parallelogram: columns (x-major) or rows
 // (y-major) of `width` pixels. The start pixel is drawn and the end pixel is not, unless
 // last_pixel (GL's diamond-exit rule for lines between pixel centres).
-uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, const ClpWinVert* b,
-                   float width, uint flags, float zoffset, const uint* vert, uint prim_id,
-                   ClpOut* o) {
+static uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, const ClpWinVert* b,
+                          float width, uint flags, float zoffset, const uint* vert, uint prim_id,
+                          ClpOut* o) {
   long XA = clp_snap(a->x), YA = clp_snap(a->y), XB = clp_snap(b->x), YB = clp_snap(b->y);
   const long h = (long)rint(width * 0.5f * (float)CLP_SUBPIXEL_ONE);
   if (h <= 0 || (XA == XB && YA == YB)) return 0;
@@ -229,8 +230,8 @@ uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, const Cl
 }
 
 // A point sprite / square point of `size` pixels centred at v.
-uint clp_emit_point(global const ClpDrawParams* dp, const ClpWinVert* v, float size, uint flags,
-                    float zoffset, const uint* vert, uint prim_id, ClpOut* o) {
+static uint clp_emit_point(global const ClpDrawParams* dp, const ClpWinVert* v, float size,
+                           uint flags, float zoffset, const uint* vert, uint prim_id, ClpOut* o) {
   if (!(size > 0.0f)) return 0;
   const float r = size * 0.5f;
   long X[4], Y[4];

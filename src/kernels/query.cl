@@ -4,7 +4,7 @@
 // totals (CLP_COUNTER_*, stream_shared.h); consumer of the
 // results: the query's client (the host, or a buffer read by later commands).
 
-ulong clp_pair(global const uint* w) {
+static ulong clp_pair(global const uint* w) {
   return (ulong)w[0] | ((ulong)w[1] << 32);
 }
 

@@ -4,7 +4,7 @@
 #define CLPIPE_RASTER_BLEND_H
 
 // The factor `f` for the RGB part (alpha == false) or the alpha part of a blend.
-float4 clp_blend_factor(uint f, float4 s, float4 s1, float4 d, float4 c) {
+static float4 clp_blend_factor(uint f, float4 s, float4 s1, float4 d, float4 c) {
   const float4 one = (float4)(1.0f);
   switch (f) {
     case 0x01:
@@ -70,13 +70,14 @@ float4 clp_blend_factor(uint f, float4 s, float4 s1, float4 d, float4 c) {
       return s;                               \
   }
 
-float4 clp_blend_eq(uint func, float4 s, float4 sf, float4 d,
-                    float4 df){CLP_BLEND_EQ_BODY(func, s, sf, d, df)}
+static float4 clp_blend_eq(uint func, float4 s, float4 sf, float4 d, float4 df) {
+  CLP_BLEND_EQ_BODY(func, s, sf, d, df)
+}
 
 // Blends s (with second source s1) over d with constant colour c; the RGB and alpha
 // parts take their own function and factors.
-float4 clp_blend(uint rgb_func, uint rgb_src, uint rgb_dst, uint a_func, uint a_src, uint a_dst,
-                 float4 s, float4 s1, float4 d, float4 c) {
+static float4 clp_blend(uint rgb_func, uint rgb_src, uint rgb_dst, uint a_func, uint a_src,
+                        uint a_dst, float4 s, float4 s1, float4 d, float4 c) {
   const float4 rgb = clp_blend_eq(rgb_func, s, clp_blend_factor(rgb_src, s, s1, d, c), d,
                                   clp_blend_factor(rgb_dst, s, s1, d, c));
   // Alpha factors: the .w of the same factor (SRC_ALPHA_SATURATE gives 1 there).
@@ -86,7 +87,7 @@ float4 clp_blend(uint rgb_func, uint rgb_src, uint rgb_dst, uint a_func, uint a_
 }
 
 // clpipe::LogicOp on raw bits.
-uint4 clp_logic_op(uint op, uint4 s, uint4 d) {
+static uint4 clp_logic_op(uint op, uint4 s, uint4 d) {
   switch (op) {
     case 0:
       return (uint4)(0);

@@ -11,7 +11,7 @@
 #include "format_table.h"  // CLP_FMT_<name> ids
 
 // Bytes per pixel of a depth/stencil format (0 if not one).
-uint clp_zs_bytes(uint fmt) {
+static uint clp_zs_bytes(uint fmt) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return 2;
@@ -31,7 +31,7 @@ uint clp_zs_bytes(uint fmt) {
   }
 }
 
-uint clp_zs_depth_bits(uint fmt) {
+static uint clp_zs_depth_bits(uint fmt) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return 16;
@@ -49,17 +49,17 @@ uint clp_zs_depth_bits(uint fmt) {
   }
 }
 
-bool clp_zs_depth_float(uint fmt) {
+static bool clp_zs_depth_float(uint fmt) {
   return fmt == CLP_FMT_Z32_FLOAT || fmt == CLP_FMT_Z32_FLOAT_S8X24_UINT;
 }
 
-bool clp_zs_has_stencil(uint fmt) {
+static bool clp_zs_has_stencil(uint fmt) {
   return fmt == CLP_FMT_S8_UINT || fmt == CLP_FMT_Z24_UNORM_S8_UINT ||
          fmt == CLP_FMT_S8_UINT_Z24_UNORM || fmt == CLP_FMT_Z32_FLOAT_S8X24_UINT;
 }
 
 // A pixel of a depth/stencil buffer: two 32-bit words (the second only for 8-byte formats).
-uint2 clp_zs_load(uint fmt, global const uchar* p) {
+static uint2 clp_zs_load(uint fmt, global const uchar* p) {
   switch (clp_zs_bytes(fmt)) {
     case 1:
       return (uint2)(p[0], 0);
@@ -77,14 +77,14 @@ uint2 clp_zs_load(uint fmt, global const uchar* p) {
   }
 }
 
-void clp_zs_store(uint fmt, global uchar* p, uint2 v) {
+static void clp_zs_store(uint fmt, global uchar* p, uint2 v) {
   const uint n = clp_zs_bytes(fmt);
   for (uint i = 0; i < n; ++i)
     p[i] = (uchar)((i < 4 ? v.x : v.y) >> (8 * (i & 3)));
 }
 
 // Depth key of a stored pixel.
-uint clp_zs_get_depth(uint fmt, uint2 v) {
+static uint clp_zs_get_depth(uint fmt, uint2 v) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return v.x & 0xffffu;
@@ -103,7 +103,7 @@ uint clp_zs_get_depth(uint fmt, uint2 v) {
   }
 }
 
-uint2 clp_zs_set_depth(uint fmt, uint2 v, uint key) {
+static uint2 clp_zs_set_depth(uint fmt, uint2 v, uint key) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return (uint2)(key & 0xffffu, v.y);
@@ -124,7 +124,7 @@ uint2 clp_zs_set_depth(uint fmt, uint2 v, uint key) {
   }
 }
 
-uint clp_zs_get_stencil(uint fmt, uint2 v) {
+static uint clp_zs_get_stencil(uint fmt, uint2 v) {
   switch (fmt) {
     case CLP_FMT_S8_UINT:
     case CLP_FMT_S8_UINT_Z24_UNORM:
@@ -138,7 +138,7 @@ uint clp_zs_get_stencil(uint fmt, uint2 v) {
   }
 }
 
-uint2 clp_zs_set_stencil(uint fmt, uint2 v, uint s) {
+static uint2 clp_zs_set_stencil(uint fmt, uint2 v, uint s) {
   s &= 0xffu;
   switch (fmt) {
     case CLP_FMT_S8_UINT:
@@ -157,7 +157,7 @@ uint2 clp_zs_set_stencil(uint fmt, uint2 v, uint s) {
 // The depth key of a fragment depth z: round(clamp(z, 0, 1) * (2^bits - 1)) for UNORM,
 // computed exactly in integers from z's mantissa; the float's bits (with -0 and NaN as 0)
 // for float depth.
-uint clp_zs_depth_key(uint fmt, float z) {
+static uint clp_zs_depth_key(uint fmt, float z) {
   if (clp_zs_depth_float(fmt)) {
     if (isnan(z) || z == 0.0f) return 0;
     return as_uint(z);
@@ -181,7 +181,7 @@ uint clp_zs_depth_key(uint fmt, float z) {
 // compute lane for lane what the scalar forms compute.
 
 // clp_zs_depth_key of the lanes' fragments.
-vu clp_zs_depth_key_v(uint fmt, vf z) {
+static vu clp_zs_depth_key_v(uint fmt, vf z) {
   if (clp_zs_depth_float(fmt)) {
     return select(CLP_AS_VU(z), (vu)(0u), CLP_AS_VU(isnan(z) | (z == 0.0f)));
   }
@@ -205,7 +205,7 @@ vu clp_zs_depth_key_v(uint fmt, vf z) {
 }
 
 // clp_zs_get_depth / clp_zs_set_depth on the first words of the lanes' pixels.
-vu clp_zs_get_depth_v(uint fmt, vu w) {
+static vu clp_zs_get_depth_v(uint fmt, vu w) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return w & 0xffffu;
@@ -224,7 +224,7 @@ vu clp_zs_get_depth_v(uint fmt, vu w) {
   }
 }
 
-vu clp_zs_set_depth_v(uint fmt, vu w, vu key) {
+static vu clp_zs_set_depth_v(uint fmt, vu w, vu key) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return key & 0xffffu;
@@ -246,22 +246,28 @@ vu clp_zs_set_depth_v(uint fmt, vu w, vu key) {
 }
 
 // The float value of a depth key (for gl_FragCoord-like uses and tests).
-float clp_zs_depth_value(uint fmt, uint key) {
+static float clp_zs_depth_value(uint fmt, uint key) {
   if (clp_zs_depth_float(fmt)) return as_float(key);
   const uint bits = clp_zs_depth_bits(fmt);
   const float maxv = bits >= 32 ? 4294967295.0f : (float)((1u << bits) - 1);
   return (float)key / maxv;
 }
 
-bool clp_compare_u(uint func, uint a, uint b) {
+static bool clp_compare_u(uint func, uint a, uint b) {
   CLP_COMPARE_BODY(func, a, b, false, true)
 }
-bool clp_compare_f(uint func, float a, float b){CLP_COMPARE_BODY(func, a, b, false, true)} vi
-    clp_compare_u_v(uint func, vu a, vu b){CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))} vi
-    clp_compare_f_v(uint func, vf a, vf b){CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))}
+static bool clp_compare_f(uint func, float a, float b) {
+  CLP_COMPARE_BODY(func, a, b, false, true)
+}
+static vi clp_compare_u_v(uint func, vu a, vu b) {
+  CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))
+}
+static vi clp_compare_f_v(uint func, vf a, vf b) {
+  CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))
+}
 
 // clpipe::StencilOp on an 8-bit stencil value.
-uint clp_stencil_op(uint op, uint s, uint ref) {
+static uint clp_stencil_op(uint op, uint s, uint ref) {
   switch (op) {
     case 0:
       return s;

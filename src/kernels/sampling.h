@@ -22,7 +22,7 @@
 
 #include "sampling_filter.h"
 
-int clp_target_dims(int target) {
+static int clp_target_dims(int target) {
   switch (target) {
     case CLP_TGSI_TEX_BUFFER:
     case CLP_TGSI_TEX_1D:
@@ -36,11 +36,11 @@ int clp_target_dims(int target) {
       return 2;
   }
 }
-bool clp_target_is_cube(int target) {
+static bool clp_target_is_cube(int target) {
   return target == CLP_TGSI_TEX_CUBE || target == CLP_TGSI_TEX_SHADOWCUBE ||
          target == CLP_TGSI_TEX_CUBE_ARRAY || target == CLP_TGSI_TEX_SHADOWCUBE_ARRAY;
 }
-bool clp_target_is_array(int target) {
+static bool clp_target_is_array(int target) {
   switch (target) {
     case CLP_TGSI_TEX_1D_ARRAY:
     case CLP_TGSI_TEX_2D_ARRAY:
@@ -54,7 +54,7 @@ bool clp_target_is_array(int target) {
       return false;
   }
 }
-bool clp_target_is_shadow(int target) {
+static bool clp_target_is_shadow(int target) {
   switch (target) {
     case CLP_TGSI_TEX_SHADOW1D:
     case CLP_TGSI_TEX_SHADOW2D:
@@ -68,7 +68,7 @@ bool clp_target_is_shadow(int target) {
       return false;
   }
 }
-bool clp_target_is_rect(int target) {
+static bool clp_target_is_rect(int target) {
   return target == CLP_TGSI_TEX_RECT || target == CLP_TGSI_TEX_SHADOWRECT;
 }
 
@@ -79,7 +79,7 @@ bool clp_target_is_rect(int target) {
 // lanes outside a mask) gives -Inf; denormals, negatives, Inf and NaN take the library's
 // log2. Each lane computes what the scalar form computes for it.
 #define CLP_DEFINE_LOD_LOG2(NAME, F, I, AS_I, AS_F, CONVERT_F, ANY)                     \
-  F NAME(F x) {                                                                         \
+  static F NAME(F x) {                                                                  \
     const I bits = AS_I(x);                                                             \
     const I up = (bits & 0x7fffff) > 0x3504f3; /* m >= sqrt(2): halve it */             \
     const F m = AS_F((bits & 0x7fffff) | select((I)(0x3f800000), (I)(0x3f000000), up)); \
@@ -106,7 +106,7 @@ typedef struct {
   uint compare_mode, compare_func, unnormalized_coords, seamless_cube_map;
 } ClpTexKey;
 
-ClpTexKey clp_tex_key_read(global const ClpTexView* v, global const ClpSamplerState* s) {
+static ClpTexKey clp_tex_key_read(global const ClpTexView* v, global const ClpSamplerState* s) {
   ClpTexKey k;
   k.format = v->format;
   for (int i = 0; i < 4; ++i)
@@ -124,7 +124,7 @@ ClpTexKey clp_tex_key_read(global const ClpTexView* v, global const ClpSamplerSt
 }
 
 // Inlined, so that constant words fold into constant fields.
-__attribute__((always_inline)) ClpTexKey clp_tex_key_words(uint view, uint sampler) {
+static __attribute__((always_inline)) ClpTexKey clp_tex_key_words(uint view, uint sampler) {
   ClpTexKey k;
   k.format = view & 0xffffu;
 #pragma unroll
@@ -155,11 +155,11 @@ typedef struct {
 
 // Offsets along the target's spatial axes (none for cube maps); others are ignored, as
 // TGSI's offset register may repeat a channel into the unused ones.
-int clp_offset_axes(int target) {
+static int clp_offset_axes(int target) {
   return clp_target_is_cube(target) ? 0 : clp_target_dims(target);
 }
 
-void clp_tex_lane(const ClpTexCoords* c, int target, int l, ClpTexLane* a) {
+static void clp_tex_lane(const ClpTexCoords* c, int target, int l, ClpTexLane* a) {
   a->s = CLP_LANE(c->s, l);
   a->t = CLP_LANE(c->t, l);
   a->r = CLP_LANE(c->r, l);
@@ -183,8 +183,8 @@ typedef struct {
   bool normalized;
 } ClpTexPoint;
 
-void clp_tex_point(global const ClpTexView* v, global const ClpSamplerState* smp, int target,
-                   const ClpTexLane* a, ClpTexPoint* p) {
+static void clp_tex_point(global const ClpTexView* v, global const ClpSamplerState* smp, int target,
+                          const ClpTexLane* a, ClpTexPoint* p) {
   const int dims = clp_target_dims(target);
   float du[2] = {a->ddx[0], a->ddy[0]}, dv[2] = {a->ddx[1], a->ddy[1]},
         dw[2] = {a->ddx[2], a->ddy[2]};
@@ -235,8 +235,8 @@ void clp_tex_point(global const ClpTexView* v, global const ClpSamplerState* smp
 }
 
 // Texel coordinates at absolute level `level`, offsets added.
-float3 clp_tex_texel_coords(global const ClpTexView* v, const ClpTexPoint* p, const ClpTexLane* a,
-                            uint level) {
+static float3 clp_tex_texel_coords(global const ClpTexView* v, const ClpTexPoint* p,
+                                   const ClpTexLane* a, uint level) {
   float3 x = (float3)(p->u, p->v, p->w);
   if (p->normalized) {
     x *= (float3)((float)clp_level_size(v->width, level), (float)clp_level_size(v->height, level),
@@ -246,17 +246,17 @@ float3 clp_tex_texel_coords(global const ClpTexView* v, const ClpTexPoint* p, co
 }
 
 // The level of detail after biases and clamps (levels relative to the first level).
-float clp_tex_lambda(global const ClpSamplerState* smp, int lod_mode, const ClpTexPoint* p,
-                     const ClpTexLane* a) {
+static float clp_tex_lambda(global const ClpSamplerState* smp, int lod_mode, const ClpTexPoint* p,
+                            const ClpTexLane* a) {
   float lambda = lod_mode == CLP_LOD_EXPLICIT ? a->lod : p->lambda_raw;
   if (lod_mode == CLP_LOD_BIAS) lambda += a->lod;
   lambda += smp->lod_bias;
   return fmin(fmax(lambda, smp->min_lod), smp->max_lod);
 }
 
-float4 clp_sample_lane(global const ClpTexView* v, global const uchar* data,
-                       global const ClpSamplerState* smp, int target, int lod_mode,
-                       const ClpTexLane* a) {
+static float4 clp_sample_lane(global const ClpTexView* v, global const uchar* data,
+                              global const ClpSamplerState* smp, int target, int lod_mode,
+                              const ClpTexLane* a) {
   ClpTexPoint p;
   clp_tex_point(v, smp, target, a, &p);
   const bool integer = clp_format_is_pure_integer(v->format);
@@ -295,9 +295,9 @@ float4 clp_sample_lane(global const ClpTexView* v, global const uchar* data,
 }
 
 // clp_tex_sample lane by lane.
-void clp_tex_sample_lanes(global const ClpTexView* view, global const uchar* data,
-                          global const ClpSamplerState* smp, int target, int lod_mode,
-                          const ClpTexCoords* c, vf* out) {
+static void clp_tex_sample_lanes(global const ClpTexView* view, global const uchar* data,
+                                 global const ClpSamplerState* smp, int target, int lod_mode,
+                                 const ClpTexCoords* c, vf* out) {
   CLP_UNPACK(int, c->mask, mk);
   float r[4][CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -318,7 +318,7 @@ void clp_tex_sample_lanes(global const ClpTexView* view, global const uchar* dat
 
 // clp_tex_sample where `key` is the state of `view` and `smp`. Inlined into each call,
 // so that a key of constants specialises the lane-parallel path there.
-__attribute__((always_inline)) void clp_tex_sample_keyed(
+static __attribute__((always_inline)) void clp_tex_sample_keyed(
     global const ClpTexView* view, global const uchar* data, global const ClpSamplerState* smp,
     int target, int lod_mode, const ClpTexCoords* c, vf* out, ClpTexKey key) {
 #if CLP_LANES > 1 && !defined(CLP_TEX_PER_LANE)
@@ -327,9 +327,9 @@ __attribute__((always_inline)) void clp_tex_sample_keyed(
   clp_tex_sample_lanes(view, data, smp, target, lod_mode, c, out);
 }
 
-void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, int lod_mode,
-                    const ClpTexCoords* c, vf* out) {
+static void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
+                           global const ClpSamplerState* smp, int target, int lod_mode,
+                           const ClpTexCoords* c, vf* out) {
   clp_tex_sample_keyed(view, data, smp, target, lod_mode, c, out, clp_tex_key_read(view, smp));
 }
 
@@ -353,8 +353,8 @@ void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
 // ---------------------------------------------------------------------------------
 // Texel fetch
 
-float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* data, int target, int x,
-                      int y, int z, int level, const int* off) {
+static float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* data, int target,
+                             int x, int y, int z, int level, const int* off) {
   // Offsets move the spatial axes only: 1D arrays keep their layer in y, 2D arrays in z.
   const int axes = clp_offset_axes(target);
   x += off[0];
@@ -387,8 +387,8 @@ float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* data, int 
   return o < 0 ? (float4)(0.0f) : clp_view_swizzle(v, clp_texel_decode(v->format, data, o));
 }
 
-void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x, vi y,
-                   vi z, vi level, const vi* offset, vi mask, vf* out) {
+static void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x,
+                          vi y, vi z, vi level, const vi* offset, vi mask, vf* out) {
   CLP_UNPACK(int, x, xs);
   CLP_UNPACK(int, y, ys);
   CLP_UNPACK(int, z, zs);
@@ -414,7 +414,7 @@ void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int 
 // ---------------------------------------------------------------------------------
 // Queries
 
-void clp_tex_size(global const ClpTexView* v, int target, vi level, vf* out) {
+static void clp_tex_size(global const ClpTexView* v, int target, vi level, vf* out) {
   CLP_UNPACK(int, level, ls);
   uint r[4][CLP_LANES];
   const uint levels = v->last_level >= v->first_level ? v->last_level - v->first_level + 1u : 0u;
@@ -464,16 +464,16 @@ void clp_tex_size(global const ClpTexView* v, int target, vi level, vf* out) {
     out[k] = CLP_AS_VF(CLP_PACK(r[k]));
 }
 
-vf clp_tex_samples(global const ClpTexView* v) {
+static vf clp_tex_samples(global const ClpTexView* v) {
   return CLP_AS_VF((vu)(max(v->samples, 1u)));
 }
 
 // ---------------------------------------------------------------------------------
 // Gather
 
-float4 clp_gather_lane(global const ClpTexView* v, global const uchar* data,
-                       global const ClpSamplerState* smp, int target, const ClpTexLane* a, int comp,
-                       const int* offsets4) {
+static float4 clp_gather_lane(global const ClpTexView* v, global const uchar* data,
+                              global const ClpSamplerState* smp, int target, const ClpTexLane* a,
+                              int comp, const int* offsets4) {
   ClpTexPoint p;
   clp_tex_point(v, smp, target, a, &p);
   const uint level = v->first_level;
@@ -524,9 +524,9 @@ float4 clp_gather_lane(global const ClpTexView* v, global const uchar* data,
   return (float4)(r[0], r[1], r[2], r[3]);
 }
 
-void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, const ClpTexCoords* c, vi comp,
-                    const vi* offsets4, vf* out) {
+static void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
+                           global const ClpSamplerState* smp, int target, const ClpTexCoords* c,
+                           vi comp, const vi* offsets4, vf* out) {
   CLP_UNPACK(int, c->mask, mk);
   CLP_UNPACK(int, comp, cs);
   float r[4][CLP_LANES];
@@ -554,8 +554,8 @@ void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
 // ---------------------------------------------------------------------------------
 // LOD query
 
-void clp_tex_query_lod(global const ClpTexView* v, global const ClpSamplerState* smp, int target,
-                       const ClpTexCoords* c, vf* out) {
+static void clp_tex_query_lod(global const ClpTexView* v, global const ClpSamplerState* smp,
+                              int target, const ClpTexCoords* c, vf* out) {
   CLP_UNPACK(int, c->mask, mk);
   float x[CLP_LANES], y[CLP_LANES];
   const uint base = v->first_level;

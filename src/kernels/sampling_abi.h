@@ -165,31 +165,31 @@ typedef struct {
 } ClpTexCoords;
 
 // TEX, TXB, TXL, TXD, TXP (after the divide), TEX2, TXB2, TXL2, TEX_LZ, SAMPLE_*.
-void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, int lod_mode,
-                    const ClpTexCoords* c, vf* out);
+static void clp_tex_sample(global const ClpTexView* view, global const uchar* data,
+                           global const ClpSamplerState* smp, int target, int lod_mode,
+                           const ClpTexCoords* c, vf* out);
 // TXF, TXF_LZ, SAMPLE_I, SAMPLE_I_MS: integer texel coordinates x, y, z (or layer),
 // `level` relative to the view's first level (sample index for MSAA targets), offsets
 // added. Out of range (coordinates, layer, level, sample): all four results 0.
-void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x, vi y,
-                   vi z, vi level, const vi* offset, vi mask, vf* out);
+static void clp_tex_fetch(global const ClpTexView* view, global const uchar* data, int target, vi x,
+                          vi y, vi z, vi level, const vi* offset, vi mask, vf* out);
 // TXQ, SVIEWINFO: integer (width, height or layers, depth or layers, levels) of the view
 // at `level` relative to its first level (tgsi.md §11.3); zero for a level out of range.
-void clp_tex_size(global const ClpTexView* view, int target, vi level, vf* out);
+static void clp_tex_size(global const ClpTexView* view, int target, vi level, vf* out);
 // TXQS, SAMPLE_INFO: the sample count (1 for single-sampled views), an integer.
-vf clp_tex_samples(global const ClpTexView* view);
+static vf clp_tex_samples(global const ClpTexView* view);
 // TG4, GATHER4: component `comp` (0..3, after the view swizzle) of the 2x2 footprint at
 // the base level, in the order (i0,j1) (i1,j1) (i1,j0) (i0,j0). With `offsets4`
 // (textureGatherOffsets) texel k uses offsets4[2k], offsets4[2k+1] instead of c->offset.
 // Shadow targets compare each texel with c->ref.
-void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
-                    global const ClpSamplerState* smp, int target, const ClpTexCoords* c, vi comp,
-                    const vi* offsets4, vf* out);
+static void clp_tex_gather(global const ClpTexView* view, global const uchar* data,
+                           global const ClpSamplerState* smp, int target, const ClpTexCoords* c,
+                           vi comp, const vi* offsets4, vf* out);
 // LODQ, LOD: x = the level of detail sampling would use (after bias and clamps,
 // relative to the first level), y = the computed lambda (log2 of the scale factor, plus
 // the sampler bias), z = w = 0.
-void clp_tex_query_lod(global const ClpTexView* view, global const ClpSamplerState* smp, int target,
-                       const ClpTexCoords* c, vf* out);
+static void clp_tex_query_lod(global const ClpTexView* view, global const ClpSamplerState* smp,
+                              int target, const ClpTexCoords* c, vf* out);
 #endif
 
 #endif  // CLPIPE_SAMPLING_ABI_H

@@ -11,7 +11,7 @@
 #include "shader_lib_image.h"
 
 // Cube face of direction (x, y, z). Ties go to x, then y: the same rule on every device.
-int clp_cube_face(float x, float y, float z) {
+static int clp_cube_face(float x, float y, float z) {
   const float ax = fabs(x), ay = fabs(y), az = fabs(z);
   if (ax >= ay && ax >= az) return x >= 0.0f ? 0 : 1;
   if (ay >= az) return y >= 0.0f ? 2 : 3;
@@ -19,7 +19,7 @@ int clp_cube_face(float x, float y, float z) {
 }
 
 // (sc, tc, ma) of direction (x, y, z) on `face` (GL's table).
-float3 clp_cube_sc_tc_ma(int face, float x, float y, float z) {
+static float3 clp_cube_sc_tc_ma(int face, float x, float y, float z) {
   switch (face) {
     case 0:
       return (float3)(-z, -y, x);
@@ -37,7 +37,7 @@ float3 clp_cube_sc_tc_ma(int face, float x, float y, float z) {
 }
 
 // Face coordinates (s, t) in [0, 1] of direction (x, y, z) on `face`.
-float2 clp_cube_st(int face, float x, float y, float z) {
+static float2 clp_cube_st(int face, float x, float y, float z) {
   const float3 m = clp_cube_sc_tc_ma(face, x, y, z);
   const float inv = 1.0f / fabs(m.z);
   return (float2)(0.5f * (m.x * inv + 1.0f), 0.5f * (m.y * inv + 1.0f));
@@ -45,7 +45,7 @@ float2 clp_cube_st(int face, float x, float y, float z) {
 
 // The direction whose (sc, tc) on `face` are the given values with ma = 1: the inverse of
 // clp_cube_sc_tc_ma.
-float3 clp_cube_dir(int face, float sc, float tc) {
+static float3 clp_cube_dir(int face, float sc, float tc) {
   switch (face) {
     case 0:
       return (float3)(1.0f, -tc, -sc);
@@ -68,7 +68,7 @@ float3 clp_cube_dir(int face, float sc, float tc) {
 // without ties; projected there, the along-edge coordinate (k + 1) * size / (size + 1)
 // keeps its texel index k (its fraction stays >= 1 / (size + 1) away from an integer).
 // Returns the face in .z, the texel in .x, .y.
-int3 clp_cube_neighbor(int face, int i, int j, int size) {
+static int3 clp_cube_neighbor(int face, int i, int j, int size) {
   const float n = (float)size;
   const float sc = (2.0f * (float)i + 1.0f) / n - 1.0f;
   const float tc = (2.0f * (float)j + 1.0f) / n - 1.0f;

@@ -16,40 +16,40 @@
 #include "shader_lib_image.h"
 
 // pipe_compare_func of the reference and the texel.
-bool clp_tex_compare(uint func, float ref, float texel) {
+static bool clp_tex_compare(uint func, float ref, float texel) {
   CLP_COMPARE_BODY(func & 7u, ref, texel, false, true)
 }
 
-int clp_floor_int(float x) {
+static int clp_floor_int(float x) {
   return convert_int_sat_rtn(x);
 }
 
 // Positive remainder.
-int clp_wrap_repeat(int i, int size) {
+static int clp_wrap_repeat(int i, int size) {
   const int r = i % size;
   return r < 0 ? r + size : r;
 }
 
 // Mirrored repeat of an integer texel index: period 2 * size.
-int clp_wrap_mirror(int i, int size) {
+static int clp_wrap_mirror(int i, int size) {
   const int m = clp_wrap_repeat(i, 2 * size);
   return m >= size ? 2 * size - 1 - m : m;
 }
 
 // MIRROR_CLAMP and MIRROR_CLAMP_TO_BORDER (EXT_texture_mirror_clamp) mirror the
 // coordinate itself, then clamp it.
-bool clp_wrap_is_mirror_clamp(uint wrap) {
+static bool clp_wrap_is_mirror_clamp(uint wrap) {
   return wrap == CLP_WRAP_MIRROR_CLAMP || wrap == CLP_WRAP_MIRROR_CLAMP_TO_BORDER;
 }
 
 // MIRROR_CLAMP_TO_EDGE of an integer texel index (GL 4.6 table 8.20):
 // clamp(mirror(i), 0, size - 1) with mirror(a) = a >= 0 ? a : -(1 + a).
-int clp_wrap_mirror_edge(int i, int size) {
+static int clp_wrap_mirror_edge(int i, int size) {
   return clamp(i >= 0 ? i : -(1 + i), 0, size - 1);
 }
 
 // Nearest texel of texel coordinate x along an axis of `size` texels.
-int clp_wrap_nearest(uint wrap, float x, int size) {
+static int clp_wrap_nearest(uint wrap, float x, int size) {
   if (clp_wrap_is_mirror_clamp(wrap)) x = fabs(x);
   const int i = clp_floor_int(x);
   switch (wrap) {
@@ -72,7 +72,7 @@ int clp_wrap_nearest(uint wrap, float x, int size) {
 // before wrapping, so that textureGather sees the same footprint at the edges (clamping
 // the coordinate instead would move it inwards). Coordinates are first limited to a
 // range that leaves every result unchanged and keeps the integers small.
-void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, float* a) {
+static void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, float* a) {
   if (clp_wrap_is_mirror_clamp(wrap)) x = fabs(x);
   const float fs = (float)size;
   switch (wrap) {
@@ -125,7 +125,7 @@ void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, float* a) {
 // The border colour as texel bits (floats, or integers for integer formats). GL 4.6
 // 8.14.2: border values are clamped to the range of the format's components, [0, 1] for
 // unsigned and [-1, 1] for signed normalized ones (depth formats: component 0).
-float4 clp_border_texel(global const ClpSamplerState* smp, uint fmt) {
+static float4 clp_border_texel(global const ClpSamplerState* smp, uint fmt) {
   const uint4 b = (uint4)(smp->border_color[0], smp->border_color[1], smp->border_color[2],
                           smp->border_color[3]);
   if (clp_format_is_pure_integer(fmt)) {
@@ -144,21 +144,23 @@ float4 clp_border_texel(global const ClpSamplerState* smp, uint fmt) {
 }
 
 // Texel (i, j) of layer-or-slice `layer` of absolute level `level`; -1 indices: border.
-float4 clp_fetch_texel(global const ClpTexView* v, global const uchar* data,
-                       global const ClpSamplerState* smp, uint level, int i, int j, int layer) {
+static float4 clp_fetch_texel(global const ClpTexView* v, global const uchar* data,
+                              global const ClpSamplerState* smp, uint level, int i, int j,
+                              int layer) {
   if (i < 0 || j < 0 || layer < 0) return clp_border_texel(smp, v->format);
   return clp_texel_decode(v->format, data, clp_texel_offset(v, level, i, j, layer));
 }
 
 // Shadow compare of a texel: 1.0 or 0.0. Fixed-point depth compares a reference clamped
 // to [0, 1].
-float clp_shadow_value(global const ClpSamplerState* smp, uint fmt, float ref, float4 texel) {
+static float clp_shadow_value(global const ClpSamplerState* smp, uint fmt, float ref,
+                              float4 texel) {
   if (clp_format_base_type(fmt) != CLP_TYPE_FLOAT) ref = clamp(ref, 0.0f, 1.0f);
   return clp_tex_compare(smp->compare_func, ref, texel.x) ? 1.0f : 0.0f;
 }
 
 // View swizzle of a (filtered) texel: X Y Z W, 0, 1 (integer 1 for integer formats).
-float4 clp_view_swizzle(global const ClpTexView* v, float4 t) {
+static float4 clp_view_swizzle(global const ClpTexView* v, float4 t) {
   const float one = clp_format_is_pure_integer(v->format) ? as_float(1u) : 1.0f;
   float r[4];
   for (int c = 0; c < 4; ++c) {
@@ -180,9 +182,9 @@ typedef struct {
 } ClpFilterArgs;
 
 // One texel of the footprint: decoded, or its shadow compare in every component.
-float4 clp_filter_texel(global const ClpTexView* v, global const uchar* data,
-                        global const ClpSamplerState* smp, const ClpFilterArgs* f, int i, int j,
-                        int k) {
+static float4 clp_filter_texel(global const ClpTexView* v, global const uchar* data,
+                               global const ClpSamplerState* smp, const ClpFilterArgs* f, int i,
+                               int j, int k) {
   const float4 t = clp_fetch_texel(v, data, smp, f->level, i, j, k);
   return f->shadow ? (float4)(clp_shadow_value(smp, v->format, f->ref, t)) : t;
 }
@@ -191,9 +193,9 @@ float4 clp_filter_texel(global const ClpTexView* v, global const uchar* data,
 // one texel outside the face: across an edge the adjacent face's texel, across a corner
 // the average of the three texels that meet at the cube's corner (GL 4.6 8.13.1; pure
 // integer formats, which are not averaged, take the face's own corner texel).
-float4 clp_cube_filter_texel(global const ClpTexView* v, global const uchar* data,
-                             global const ClpSamplerState* smp, const ClpFilterArgs* f, int i,
-                             int j, int size) {
+static float4 clp_cube_filter_texel(global const ClpTexView* v, global const uchar* data,
+                                    global const ClpSamplerState* smp, const ClpFilterArgs* f,
+                                    int i, int j, int size) {
   const int face0 = f->layer - f->cube_face;
   const bool out_i = i < 0 || i >= size, out_j = j < 0 || j >= size;
   if (!out_i && !out_j) return clp_filter_texel(v, data, smp, f, i, j, f->layer);
@@ -216,7 +218,7 @@ float4 clp_cube_filter_texel(global const ClpTexView* v, global const uchar* dat
 
 // The unwrapped texels around x for linear filtering (seamless cube faces): i0 and
 // i0 + 1 with the weight of the second.
-int clp_linear_unwrapped(float x, float* a) {
+static int clp_linear_unwrapped(float x, float* a) {
   x -= 0.5f;
   const float fl = floor(x);
   *a = x - fl;
@@ -224,7 +226,7 @@ int clp_linear_unwrapped(float x, float* a) {
 }
 
 // Whether a wrap mode always gives texel indices inside the level (no border texels).
-bool clp_wrap_stays_inside(uint wrap) {
+static bool clp_wrap_stays_inside(uint wrap) {
   return wrap == CLP_WRAP_REPEAT || wrap == CLP_WRAP_CLAMP_TO_EDGE ||
          wrap == CLP_WRAP_MIRROR_REPEAT || wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE;
 }
@@ -235,9 +237,9 @@ bool clp_wrap_stays_inside(uint wrap) {
 // The weights, products and sums are the general path's, in its order, so the result is
 // the same. Returns false, having done nothing, where the general path must run
 // (another format or wrap, or a footprint past the bound data, which reads zero there).
-bool clp_filter_rgba8_2d(global const ClpTexView* v, global const uchar* data,
-                         global const ClpSamplerState* smp, const ClpFilterArgs* f, float x,
-                         float y, int w, int h, float4* out) {
+static bool clp_filter_rgba8_2d(global const ClpTexView* v, global const uchar* data,
+                                global const ClpSamplerState* smp, const ClpFilterArgs* f, float x,
+                                float y, int w, int h, float4* out) {
   const uint fmt = v->format;
   if (fmt != CLP_FMT_R8G8B8A8_UNORM && fmt != CLP_FMT_B8G8R8A8_UNORM) return false;
   if (!clp_wrap_stays_inside(smp->wrap[0]) || !clp_wrap_stays_inside(smp->wrap[1])) return false;
@@ -266,9 +268,9 @@ bool clp_filter_rgba8_2d(global const ClpTexView* v, global const uchar* data,
 
 // Filters level f->level at texel coordinates (x, y, z) (already offset). Shadow: the
 // filtered compare results in .x, (r, r, r, 1).
-float4 clp_filter_level(global const ClpTexView* v, global const uchar* data,
-                        global const ClpSamplerState* smp, const ClpFilterArgs* f, float x, float y,
-                        float z) {
+static float4 clp_filter_level(global const ClpTexView* v, global const uchar* data,
+                               global const ClpSamplerState* smp, const ClpFilterArgs* f, float x,
+                               float y, float z) {
   const int w = (int)clp_level_size(v->width, f->level);
   const int h = f->dims >= 2 ? (int)clp_level_size(v->height, f->level) : 1;
   const int d = f->dims >= 3 ? (int)clp_level_size(v->depth, f->level) : 1;

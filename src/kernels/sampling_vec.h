@@ -27,7 +27,7 @@
 
 // On the larger helpers below: PoCL's inliner otherwise calls them, passing lane vectors
 // and texel arrays through memory (measured: ~10% of bench_texture's trilinear time).
-#define CLP_VTEX_INLINE __attribute__((always_inline))
+#define CLP_VTEX_INLINE static __attribute__((always_inline))
 
 // Bytes per texel of a format the vector path decodes, or 0.
 CLP_VTEX_INLINE uint clp_vtex_format_bytes(uint fmt) {
@@ -49,7 +49,7 @@ CLP_VTEX_INLINE uint clp_vtex_format_bytes(uint fmt) {
 }
 
 // Bytes per texel of a depth format the vector path compares against, or 0.
-uint clp_vtex_depth_bytes(uint fmt) {
+static uint clp_vtex_depth_bytes(uint fmt) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
       return 2u;
@@ -72,12 +72,12 @@ uint clp_vtex_depth_bytes(uint fmt) {
 #else
 #define CLP_VREDUCE_(op, x) int4 a4 = x
 #endif
-int clp_vreduce_min(vi x) {
+static int clp_vreduce_min(vi x) {
   CLP_VREDUCE_(min, x);
   const int2 a2 = min(a4.lo, a4.hi);
   return min(a2.x, a2.y);
 }
-int clp_vreduce_max(vi x) {
+static int clp_vreduce_max(vi x) {
   CLP_VREDUCE_(max, x);
   const int2 a2 = max(a4.lo, a4.hi);
   return max(a2.x, a2.y);
@@ -85,19 +85,19 @@ int clp_vreduce_max(vi x) {
 #undef CLP_VREDUCE_
 
 // Positive remainder (clp_wrap_repeat); sizes that are powers of two by a mask.
-vi clp_vwrap_repeat(vi i, vi size) {
+static vi clp_vwrap_repeat(vi i, vi size) {
   if (CLP_ALL((size & (size - 1)) == 0)) return i & (size - 1);
   const vi r = i % size;
   return select(r, r + size, r < 0);
 }
-vi clp_vwrap_mirror(vi i, vi size) {
+static vi clp_vwrap_mirror(vi i, vi size) {
   const vi m = clp_vwrap_repeat(i, 2 * size);
   return select(m, 2 * size - 1 - m, m >= size);
 }
-vi clp_vwrap_mirror_edge(vi i, vi size) {
+static vi clp_vwrap_mirror_edge(vi i, vi size) {
   return clamp(select(-(1 + i), i, i >= 0), (vi)(0), size - 1);
 }
-vi clp_vwrap_index(uint wrap, vi i, vi size) {
+static vi clp_vwrap_index(uint wrap, vi i, vi size) {
   switch (wrap) {
     case CLP_WRAP_REPEAT:
       return clp_vwrap_repeat(i, size);
@@ -111,7 +111,7 @@ vi clp_vwrap_index(uint wrap, vi i, vi size) {
 }
 
 // clp_wrap_nearest and clp_wrap_linear for the wrap modes that stay inside.
-vi clp_vwrap_nearest(uint wrap, vf x, vi size) {
+static vi clp_vwrap_nearest(uint wrap, vf x, vi size) {
   return clp_vwrap_index(wrap, CLP_F2I_FLOOR(x), size);
 }
 CLP_VTEX_INLINE void clp_vwrap_linear(uint wrap, vf x, vi size, vi* i0, vi* i1, vf* a) {
@@ -170,8 +170,8 @@ CLP_VTEX_INLINE ClpVLevel clp_vtex_level(global const ClpTexView* v, vi level, v
 
 // Whether levels first..last (absolute) hold every texel of layers up to `layer_max`
 // (3D: of every slice) inside the bound data.
-bool clp_vtex_levels_inside(global const ClpTexView* v, int first, int last, uint layer_max,
-                            bool three_d, uint bytes) {
+static bool clp_vtex_levels_inside(global const ClpTexView* v, int first, int last, uint layer_max,
+                                   bool three_d, uint bytes) {
   if (first < 0 || last >= CLP_TEX_MAX_LEVELS) return false;
   for (int L = first; L <= last; ++L) {
     const ulong w = clp_level_size(v->width, (uint)L), h = clp_level_size(v->height, (uint)L);
@@ -232,12 +232,12 @@ CLP_VTEX_INLINE void clp_vtex_load_pair(global const uchar* data, vu addr, vu* f
 
 // A code below 2^24 as a float, exactly: converted as a signed integer, one instruction
 // (the unsigned conversion takes several where the ISA has none).
-vf clp_vcode_to_float(vu code) {
+static vf clp_vcode_to_float(vu code) {
   return CLP_CONVERT_VF(CLP_AS_VI(code));
 }
 
 // clp_srgb8_to_linear per lane.
-vf clp_vsrgb8_to_linear(vu code) {
+static vf clp_vsrgb8_to_linear(vu code) {
   CLP_UNPACK(uint, code, k);
   float f[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l)
@@ -307,7 +307,7 @@ typedef struct {
 } ClpVTexCall;
 
 // clp_tex_compare per lane.
-vi clp_vtex_compare(uint func, vf ref, vf texel) {
+static vi clp_vtex_compare(uint func, vf ref, vf texel) {
   CLP_COMPARE_BODY(func & 7u, ref, texel, (vi)(0), (vi)(-1));
 }
 
@@ -450,7 +450,7 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
   return true;
 }
 
-vf clp_vtex_swizzle(uint s, const vf* t) {
+static vf clp_vtex_swizzle(uint s, const vf* t) {
   switch (s) {
     case 0u:
       return t[0];
@@ -468,13 +468,13 @@ vf clp_vtex_swizzle(uint s, const vf* t) {
 }
 
 // clp_cube_face and clp_cube_st per lane.
-vi clp_vcube_face(vf x, vf y, vf z) {
+static vi clp_vcube_face(vf x, vf y, vf z) {
   const vf ax = fabs(x), ay = fabs(y), az = fabs(z);
   const vi fx = select((vi)(1), (vi)(0), x >= 0.0f), fy = select((vi)(3), (vi)(2), y >= 0.0f);
   const vi fz = select((vi)(5), (vi)(4), z >= 0.0f);
   return select(select(fz, fy, ay >= az), fx, (ax >= ay) & (ax >= az));
 }
-void clp_vcube_st(vi face, vf x, vf y, vf z, vf* u, vf* v) {
+static void clp_vcube_st(vi face, vf x, vf y, vf z, vf* u, vf* v) {
   // (sc, tc, ma) per face: (-z -y x) (z -y -x) (x z y) (x -z -y) (x -y z) (-x -y -z).
   vf sc = select(-x, x, face >= 2 & face <= 4);
   sc = select(sc, -z, face == 0);

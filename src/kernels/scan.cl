@@ -28,7 +28,7 @@
 #define CLP_SCAN_SATURATED 0xffffffffu
 
 // Inclusive Hillis-Steele scan of partial[0..CLP_SCAN_WG) by the work-group.
-void clp_scan_partials(local uint* partial, uint lid) {
+static void clp_scan_partials(local uint* partial, uint lid) {
   for (uint off = 1; off < CLP_SCAN_WG; off <<= 1) {
     uint add = lid >= off ? partial[lid - off] : 0;
     barrier(CLK_LOCAL_MEM_FENCE);

@@ -115,13 +115,13 @@ typedef struct {
 // System values: the shader reads them through this hook, for whichever the shader
 // declares (DCL SV[n], <SEMANTIC>). `semantic` is the TGSI semantic number (tgsi.md
 // §6.3), `chan` 0..3. Values are returned as bits (integers are not converted).
-vf clp_system_value(ClpStageCtx* stage, ClpShaderIo* io, int semantic, int chan);
+static vf clp_system_value(ClpStageCtx* stage, ClpShaderIo* io, int semantic, int chan);
 
 // ---------------------------------------------------------------------------------
 // Resources: the entry of the ClpResourceInfo table (kernels/shader_lib_shared.h) that
 // this invocation uses. Draws of one scene share the table and their buffers; the entry
 // tells where each draw's bindings are in them.
-uint clp_resource_index(ClpStageCtx* stage);
+static uint clp_resource_index(ClpStageCtx* stage);
 
 // ---------------------------------------------------------------------------------
 // Fragment inputs (prologue): the generated code calls one of these per declared input
@@ -129,20 +129,20 @@ uint clp_resource_index(ClpStageCtx* stage);
 // interp: TGSI interpolate mode (0 CONSTANT, 1 LINEAR, 2 PERSPECTIVE, 3 COLOR);
 // location: 0 CENTER, 1 CENTROID, 2 SAMPLE; semantic/index: the declaration's.
 #ifdef CLP_STAGE_FRAGMENT
-vf clp_fs_input(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index, int interp,
-                int location);
+static vf clp_fs_input(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,
+                       int interp, int location);
 // INTERP_CENTROID / INTERP_SAMPLE / INTERP_OFFSET of input `reg`: re-evaluates it at
 // the centroid, at sample `sample` or at `(off_x, off_y)` pixels from the centre.
-vf clp_fs_interp_at(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,
-                    int interp, int where, vi sample, vf off_x, vf off_y);
+static vf clp_fs_interp_at(ClpStageCtx* stage, int reg, int chan, int semantic, int semantic_index,
+                           int interp, int where, vi sample, vf off_x, vf off_y);
 #endif
 
 // ---------------------------------------------------------------------------------
 // Geometry shaders: EMIT / ENDPRIM for the lanes in `lanes` on vertex stream `stream`.
 // The template copies io->out into the emitted vertex.
 #ifdef CLP_STAGE_GEOMETRY
-void clp_gs_emit(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
-void clp_gs_end_primitive(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
+static void clp_gs_emit(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
+static void clp_gs_end_primitive(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stream);
 #endif
 
 // ---------------------------------------------------------------------------------
@@ -152,11 +152,12 @@ void clp_gs_end_primitive(ClpStageCtx* stage, ClpShaderIo* io, vi lanes, vu stre
 // and per-patch registers); the shader reaches them through these hooks, one lane-vector
 // of vertex indices at a time. Out-of-range vertices read zero and are not written.
 #if defined(CLP_STAGE_GEOMETRY) || defined(CLP_STAGE_TESS_CTRL) || defined(CLP_STAGE_TESS_EVAL)
-vf clp_vertex_input(ClpStageCtx* stage, vi vertex, int reg, int chan);
+static vf clp_vertex_input(ClpStageCtx* stage, vi vertex, int reg, int chan);
 #endif
 #ifdef CLP_STAGE_TESS_CTRL
-vf clp_vertex_output_load(ClpStageCtx* stage, vi vertex, int reg, int chan);
-void clp_vertex_output_store(ClpStageCtx* stage, vi vertex, int reg, int chan, vf value, vi lanes);
+static vf clp_vertex_output_load(ClpStageCtx* stage, vi vertex, int reg, int chan);
+static void clp_vertex_output_store(ClpStageCtx* stage, vi vertex, int reg, int chan, vf value,
+                                    vi lanes);
 #endif
 
 #endif  // CLPIPE_SHADER_ABI_H

@@ -41,7 +41,7 @@
 #if CLP_LANES > 1
 // The OR and the AND of the lanes of v: halves combined (a few vector operations, where
 // PoCL's any() and all() test the lanes one by one, each with a branch).
-uint clp_or_lanes(vu v) {
+static uint clp_or_lanes(vu v) {
 #if CLP_LANES == 16
   const uint8 v8 = v.lo | v.hi;
   const uint4 v4 = v8.lo | v8.hi;
@@ -53,7 +53,7 @@ uint clp_or_lanes(vu v) {
   const uint2 v2 = v4.lo | v4.hi;
   return v2.x | v2.y;
 }
-uint clp_and_lanes(vu v) {
+static uint clp_and_lanes(vu v) {
 #if CLP_LANES == 16
   const uint8 v8 = v.lo & v.hi;
   const uint4 v4 = v8.lo & v8.hi;
@@ -107,28 +107,28 @@ uint clp_and_lanes(vu v) {
 // Float helpers
 
 // _SAT: fmin(fmax(x, 0), 1); fmax returns the non-NaN operand, so NaN -> 0.
-vf clp_sat(vf x) {
+static vf clp_sat(vf x) {
   return fmin(fmax(x, (vf)(0.0f)), (vf)(1.0f));
 }
 // MIN / MAX order -0 below +0 (IEEE 754-2019 minimum/maximumNumber): GLSL's abs(x) is
 // lowered to MAX(x, -x), which must give +0 for x = +-0, and fmin/fmax may return either
 // zero. Equal operands differ at most in the sign bit, so AND / OR of the bits picks it.
-vf clp_max(vf a, vf b) {
+static vf clp_max(vf a, vf b) {
   return select(fmax(a, b), CLP_AS_VF(CLP_AS_VU(a) & CLP_AS_VU(b)), CLP_MASK(a == b));
 }
-vf clp_min(vf a, vf b) {
+static vf clp_min(vf a, vf b) {
   return select(fmin(a, b), CLP_AS_VF(CLP_AS_VU(a) | CLP_AS_VU(b)), CLP_MASK(a == b));
 }
 // Boolean mask -> 1.0 / 0.0.
-vf clp_b2f(vi m) {
+static vf clp_b2f(vi m) {
   return CLP_AS_VF(CLP_AS_VU(m) & (vu)(0x3f800000u));
 }
 // LEGACY_MATH_RULES multiply: 0 * anything (Inf, NaN) = 0.
-vf clp_lmul(vf a, vf b) {
+static vf clp_lmul(vf a, vf b) {
   return select(a * b, (vf)(0.0f), CLP_MASK(a == (vf)(0.0f)) | CLP_MASK(b == (vf)(0.0f)));
 }
 // SSG: 1, -1 or 0 (NaN -> 0).
-vf clp_ssg(vf x) {
+static vf clp_ssg(vf x) {
   vf r = select((vf)(0.0f), (vf)(1.0f), CLP_MASK(x > (vf)(0.0f)));
   return select(r, (vf)(-1.0f), CLP_MASK(x < (vf)(0.0f)));
 }
@@ -146,7 +146,7 @@ vf clp_ssg(vf x) {
 // to r itself); |r| <= pi/4 (plus rounding), where the minimax polynomials of Cephes'
 // sinf/cosf (public-domain coefficients) are within 1 ulp. Quadrant (j + quarter) & 3:
 // sin, cos, -sin, -cos of r.
-vf clp_sincos_v(vf x, int quarter) {
+static vf clp_sincos_v(vf x, int quarter) {
   const vf j = CLP_RINT(x * 0.63661977f);
   vf r = fma(j, (vf)(-1.5703125f), x);
   r = fma(j, (vf)(-4.8382679233327508e-4f), r);
@@ -164,7 +164,7 @@ vf clp_sincos_v(vf x, int quarter) {
   return CLP_AS_VF(CLP_AS_VU(v) ^ (CLP_AS_VU(q & 2) << 30));
 }
 
-vf clp_sin(vf x) {
+static vf clp_sin(vf x) {
 #if CLP_LANES > 1
   if (CLP_ALL(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 0);
 #endif
@@ -173,7 +173,7 @@ vf clp_sin(vf x) {
     a[l] = sin(a[l]);
   return CLP_PACK(a);
 }
-vf clp_cos(vf x) {
+static vf clp_cos(vf x) {
 #if CLP_LANES > 1
   if (CLP_ALL(fabs(x) <= (vf)(CLP_TRIG_VECTOR_MAX))) return clp_sincos_v(x, 1);
 #endif
@@ -185,7 +185,7 @@ vf clp_cos(vf x) {
 
 // clp_div_mersenne of format_convert.h per lane: n-bit UNORM codes (n <= 24) -> floats,
 // for the decodes that run on lane vectors (the tile pass's colour stage, sampling).
-vf clp_vdiv_mersenne(vf x, uint n) {
+static vf clp_vdiv_mersenne(vf x, uint n) {
   const float m = (float)((1u << n) - 1u), y = clp_rcp_mersenne[n];
   const vf q = x * y;
   return fma(fma(-q, (vf)(m), x), (vf)(y), q);
@@ -195,26 +195,26 @@ vf clp_vdiv_mersenne(vf x, uint n) {
 // Integer division (tgsi.md §15.7: never a trapping division on any lane)
 
 // UDIV: ~0 for a zero divisor.
-vu clp_udiv(vu a, vu b) {
+static vu clp_udiv(vu a, vu b) {
   const vi z = CLP_MASK(b == (vu)(0u));
   const vu q = a / select(b, (vu)(1u), z);
   return select(q, (vu)(0xffffffffu), z);
 }
 // UMOD: ~0 for a zero divisor.
-vu clp_umod(vu a, vu b) {
+static vu clp_umod(vu a, vu b) {
   const vi z = CLP_MASK(b == (vu)(0u));
   const vu r = a % select(b, (vu)(1u), z);
   return select(r, (vu)(0xffffffffu), z);
 }
 // IDIV: 0 for a zero divisor (softpipe); INT_MIN / -1 = INT_MIN (wraps).
-vi clp_idiv(vi a, vi b) {
+static vi clp_idiv(vi a, vi b) {
   const vi z = CLP_MASK(b == (vi)(0));
   const vi ovf = CLP_MASK(a == (vi)(INT_MIN)) & CLP_MASK(b == (vi)(-1));
   const vi q = a / select(b, (vi)(1), z | ovf);
   return select(q, (vi)(0), z);
 }
 // MOD: ~0 for a zero divisor (softpipe); INT_MIN % -1 = 0. C remainder (sign of a).
-vi clp_imod(vi a, vi b) {
+static vi clp_imod(vi a, vi b) {
   const vi z = CLP_MASK(b == (vi)(0));
   const vi ovf = CLP_MASK(a == (vi)(INT_MIN)) & CLP_MASK(b == (vi)(-1));
   const vi r = a % select(b, (vi)(1), z | ovf);
@@ -226,7 +226,7 @@ vi clp_imod(vi a, vi b) {
 // range): offset & 31; width 32 at offset 0 returns the source; otherwise width & 31,
 // width 0 gives 0, and a field reaching past bit 31 takes the bits up to bit 31.
 
-vi clp_ibfe(vi v, vi offset, vi bits) {
+static vi clp_ibfe(vi v, vi offset, vi bits) {
   const vi o = offset & 31, w = bits & 31;
   const vi inside = CLP_MASK((w + o) < (vi)(32));
   const vi a =
@@ -236,7 +236,7 @@ vi clp_ibfe(vi v, vi offset, vi bits) {
   r = select(r, (vi)(0), CLP_MASK(w == (vi)(0)));
   return select(r, v, CLP_MASK(bits == (vi)(32)) & CLP_MASK(o == (vi)(0)));
 }
-vu clp_ubfe(vu v, vi offset, vi bits) {
+static vu clp_ubfe(vu v, vi offset, vi bits) {
   const vi o = offset & 31, w = bits & 31;
   const vi inside = CLP_MASK((w + o) < (vi)(32));
   const vu a = (v << CLP_AS_VU(((vi)(32) - w - o) & 31)) >> CLP_AS_VU(((vi)(32) - w) & 31);
@@ -246,14 +246,14 @@ vu clp_ubfe(vu v, vi offset, vi bits) {
   return select(r, v, CLP_MASK(bits == (vi)(32)) & CLP_MASK(o == (vi)(0)));
 }
 // BFI: base with `bits` bits of insert placed at `offset`; width 32 returns insert.
-vu clp_bfi(vu base, vu insert, vi offset, vi bits) {
+static vu clp_bfi(vu base, vu insert, vi offset, vi bits) {
   const vu o = CLP_AS_VU(offset & 31), w = CLP_AS_VU(bits & 31);
   const vu field = ((vu)(1u) << w) - (vu)(1u);  // w < 32: no overflow
   const vu mask = field << o;
   const vu r = ((insert << o) & mask) | (base & ~mask);
   return select(r, insert, CLP_MASK(bits == (vi)(32)));
 }
-vu clp_brev(vu x) {
+static vu clp_brev(vu x) {
   x = ((x >> 1) & (vu)(0x55555555u)) | ((x & (vu)(0x55555555u)) << 1);
   x = ((x >> 2) & (vu)(0x33333333u)) | ((x & (vu)(0x33333333u)) << 2);
   x = ((x >> 4) & (vu)(0x0f0f0f0fu)) | ((x & (vu)(0x0f0f0f0fu)) << 4);
@@ -261,20 +261,20 @@ vu clp_brev(vu x) {
   return (x >> 16) | (x << 16);
 }
 // LSB: index of the lowest set bit, -1 for 0.
-vi clp_lsb(vu x) {
+static vi clp_lsb(vu x) {
   const vu low = x & ((vu)(0u) - x);
   return select((vi)(31) - CLP_AS_VI(clz(low)), (vi)(-1), CLP_MASK(x == (vu)(0u)));
 }
 // UMSB: index of the highest set bit, -1 for 0.
-vi clp_umsb(vu x) {
+static vi clp_umsb(vu x) {
   return select((vi)(31) - CLP_AS_VI(clz(x)), (vi)(-1), CLP_MASK(x == (vu)(0u)));
 }
 // IMSB: index of the highest bit that differs from the sign bit; -1 for 0 and -1.
-vi clp_imsb(vi x) {
+static vi clp_imsb(vi x) {
   const vu y = CLP_AS_VU(select(x, ~x, CLP_MASK(x < (vi)(0))));
   return clp_umsb(y);
 }
-vi clp_issg(vi x) {
+static vi clp_issg(vi x) {
   return select(select((vi)(0), (vi)(1), CLP_MASK(x > (vi)(0))), (vi)(-1), CLP_MASK(x < (vi)(0)));
 }
 
@@ -289,14 +289,14 @@ vi clp_issg(vi x) {
 #elif CLP_LANES == 16
 #define CLP_BY4(f, x) ((vu)(f((x).lo.lo), f((x).lo.hi), f((x).hi.lo), f((x).hi.hi)))
 #endif
-vu clp_f2h(vf x) {
+static vu clp_f2h(vf x) {
 #if CLP_LANES == 1
   return clp_float_bits_to_half(as_uint(x));
 #else
   return CLP_BY4(clp_float_bits4_to_half4, CLP_AS_VU(x));
 #endif
 }
-vf clp_h2f(vu h) {
+static vf clp_h2f(vu h) {
 #if CLP_LANES == 1
   return as_float(clp_half_to_float_bits(h & 0xffffu));
 #else
@@ -304,14 +304,14 @@ vf clp_h2f(vu h) {
 #endif
 }
 // Each lane of x through a normalised converter of format_convert.h, n bits.
-vu clp_f2unorm(vf x, uint n) {
+static vu clp_f2unorm(vf x, uint n) {
   CLP_UNPACK(float, x, a);
   uint r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l)
     r[l] = (uint)clp_float_to_unorm(a[l], n);
   return CLP_PACK(r);
 }
-vu clp_f2snorm(vf x, uint n) {
+static vu clp_f2snorm(vf x, uint n) {
   CLP_UNPACK(float, x, a);
   uint r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l)
@@ -324,42 +324,42 @@ vu clp_f2snorm(vf x, uint n) {
 // ones use the quad's top row / left column for the whole quad, fine ones each row /
 // column. Swizzles of whole quads, so every quad's result is its own.
 #if CLP_LANES == 4
-vf clp_ddx(vf v) {
+static vf clp_ddx(vf v) {
   return v.s1111 - v.s0000;
 }
-vf clp_ddy(vf v) {
+static vf clp_ddy(vf v) {
   return v.s2222 - v.s0000;
 }
-vf clp_ddx_fine(vf v) {
+static vf clp_ddx_fine(vf v) {
   return v.s1133 - v.s0022;
 }
-vf clp_ddy_fine(vf v) {
+static vf clp_ddy_fine(vf v) {
   return v.s2323 - v.s0101;
 }
 #elif CLP_LANES == 8
-vf clp_ddx(vf v) {
+static vf clp_ddx(vf v) {
   return v.s11115555 - v.s00004444;
 }
-vf clp_ddy(vf v) {
+static vf clp_ddy(vf v) {
   return v.s22226666 - v.s00004444;
 }
-vf clp_ddx_fine(vf v) {
+static vf clp_ddx_fine(vf v) {
   return v.s11335577 - v.s00224466;
 }
-vf clp_ddy_fine(vf v) {
+static vf clp_ddy_fine(vf v) {
   return v.s23236767 - v.s01014545;
 }
 #elif CLP_LANES == 16
-vf clp_ddx(vf v) {
+static vf clp_ddx(vf v) {
   return v.s111155559999dddd - v.s000044448888cccc;
 }
-vf clp_ddy(vf v) {
+static vf clp_ddy(vf v) {
   return v.s22226666aaaaeeee - v.s000044448888cccc;
 }
-vf clp_ddx_fine(vf v) {
+static vf clp_ddx_fine(vf v) {
   return v.s1133557799bbddff - v.s0022446688aaccee;
 }
-vf clp_ddy_fine(vf v) {
+static vf clp_ddy_fine(vf v) {
   return v.s23236767ababefef - v.s010145458989cdcd;
 }
 #endif
@@ -368,7 +368,7 @@ vf clp_ddy_fine(vf v) {
 // Indirectly addressed private registers: element (i, chan) of a `vf [len][4]` array
 // is base[i * 4 + chan]. Out-of-range lanes read 0 and write nothing.
 
-vf clp_reg_gather(const vf* base, int len, vi idx, int chan) {
+static vf clp_reg_gather(const vf* base, int len, vi idx, int chan) {
   CLP_UNPACK(int, idx, ix);
   float r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -377,7 +377,7 @@ vf clp_reg_gather(const vf* base, int len, vi idx, int chan) {
   }
   return CLP_PACK(r);
 }
-void clp_reg_scatter(vf* base, int len, vi idx, int chan, vf v, vi m) {
+static void clp_reg_scatter(vf* base, int len, vi idx, int chan, vf v, vi m) {
   CLP_UNPACK(int, idx, ix);
   CLP_UNPACK(int, m, mk);
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -391,7 +391,7 @@ void clp_reg_scatter(vf* base, int len, vi idx, int chan, vf v, vi m) {
 // hook call per lane (shader_abi.h takes the register as a scalar). Registers outside
 // [0, num_regs) read 0 and are not written.
 #if defined(CLP_STAGE_GEOMETRY) || defined(CLP_STAGE_TESS_CTRL) || defined(CLP_STAGE_TESS_EVAL)
-vf clp_vin_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs) {
+static vf clp_vin_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs) {
   CLP_UNPACK(int, reg, rg);
   float r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -403,7 +403,7 @@ vf clp_vin_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs)
 }
 #endif
 #ifdef CLP_STAGE_TESS_CTRL
-vf clp_vout_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs) {
+static vf clp_vout_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs) {
   CLP_UNPACK(int, reg, rg);
   float r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -413,7 +413,8 @@ vf clp_vout_gather(ClpStageCtx* stage, vi vertex, vi reg, int chan, int num_regs
   }
   return CLP_PACK(r);
 }
-void clp_vout_scatter(ClpStageCtx* stage, vi vertex, vi reg, int chan, vf v, vi m, int num_regs) {
+static void clp_vout_scatter(ClpStageCtx* stage, vi vertex, vi reg, int chan, vf v, vi m,
+                             int num_regs) {
   CLP_UNPACK(int, reg, rg);
   CLP_UNPACK(int, m, mk);
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -428,11 +429,11 @@ void clp_vout_scatter(ClpStageCtx* stage, vi vertex, vi reg, int chan, vf v, vi 
 // Constant buffers: `size` bytes bound; word w (= vec4 slot * 4 + channel) reads 0 at or
 // past the end (LOAD of raw bytes uses clp_mem_load_g).
 
-vf clp_cb_load(global const uint* cb, uint size, int w) {
+static vf clp_cb_load(global const uint* cb, uint size, int w) {
   return (w >= 0 && (uint)w < (size >> 2)) ? (vf)(as_float(cb[w])) : (vf)(0.0f);
 }
 // Channel `chan` of vec4 slot `slot` per lane (CONST[ADDR...]).
-vf clp_cb_gather(global const uint* cb, uint size, vi slot, int chan) {
+static vf clp_cb_gather(global const uint* cb, uint size, vi slot, int chan) {
   CLP_UNPACK(int, slot, ix);
   uint r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l) {
@@ -462,77 +463,77 @@ vf clp_cb_gather(global const uint* cb, uint size, vi slot, int chan) {
 #define CLP_ATOM_INC_WRAP 11
 #define CLP_ATOM_DEC_WRAP 12
 
-#define CLP_DEFINE_MEMORY(AS, SFX)                                                          \
-  vf clp_mem_load_##SFX(AS const uint* b, uint size, vu addr, int chan) {                   \
-    CLP_UNPACK(uint, addr, ad);                                                             \
-    uint r[CLP_LANES];                                                                      \
-    for (int l = 0; l < CLP_LANES; ++l) {                                                   \
-      const uint w = (ad[l] >> 2) + (uint)chan;                                             \
-      r[l] = w < (size >> 2) ? b[w] : 0u; /* ad >> 2 < 2^30: no overflow */                 \
-    }                                                                                       \
-    return CLP_AS_VF(CLP_PACK(r));                                                          \
-  }                                                                                         \
-  void clp_mem_store_##SFX(AS uint* b, uint size, vu addr, int chan, vf v, vi m) {          \
-    CLP_UNPACK(uint, addr, ad);                                                             \
-    CLP_UNPACK(int, m, mk);                                                                 \
-    CLP_UNPACK(uint, CLP_AS_VU(v), vv);                                                     \
-    for (int l = 0; l < CLP_LANES; ++l) {                                                   \
-      const uint w = (ad[l] >> 2) + (uint)chan;                                             \
-      if (mk[l] && w < (size >> 2)) b[w] = vv[l];                                           \
-    }                                                                                       \
-  }                                                                                         \
-  uint clp_atomic_one_##SFX(volatile AS uint* p, int op, uint v, uint v2) {                 \
-    switch (op) {                                                                           \
-      case CLP_ATOM_ADD:                                                                    \
-        return atomic_add(p, v);                                                            \
-      case CLP_ATOM_XCHG:                                                                   \
-        return atomic_xchg(p, v);                                                           \
-      case CLP_ATOM_CAS:                                                                    \
-        return atomic_cmpxchg(p, v, v2);                                                    \
-      case CLP_ATOM_AND:                                                                    \
-        return atomic_and(p, v);                                                            \
-      case CLP_ATOM_OR:                                                                     \
-        return atomic_or(p, v);                                                             \
-      case CLP_ATOM_XOR:                                                                    \
-        return atomic_xor(p, v);                                                            \
-      case CLP_ATOM_UMIN:                                                                   \
-        return atomic_min(p, v);                                                            \
-      case CLP_ATOM_UMAX:                                                                   \
-        return atomic_max(p, v);                                                            \
-      case CLP_ATOM_IMIN:                                                                   \
-        return (uint)atomic_min((volatile AS int*)p, (int)v);                               \
-      case CLP_ATOM_IMAX:                                                                   \
-        return (uint)atomic_max((volatile AS int*)p, (int)v);                               \
-      default:                                                                              \
-        break;                                                                              \
-    }                                                                                       \
-    /* Read-modify-write through compare-and-swap (lock-free: some lane always wins). */    \
-    uint old = *p, seen;                                                                    \
-    for (;;) {                                                                              \
-      uint next;                                                                            \
-      if (op == CLP_ATOM_FADD) {                                                            \
-        next = as_uint(as_float(old) + as_float(v));                                        \
-      } else if (op == CLP_ATOM_INC_WRAP) {                                                 \
-        next = old >= v ? 0u : old + 1u;                                                    \
-      } else {                                                                              \
-        next = (old > 0u && old < v) ? old - 1u : 0u;                                       \
-      }                                                                                     \
-      seen = atomic_cmpxchg(p, old, next);                                                  \
-      if (seen == old) return old;                                                          \
-      old = seen;                                                                           \
-    }                                                                                       \
-  }                                                                                         \
-  vf clp_mem_atomic_##SFX(AS uint* b, uint size, vu addr, int op, vu v, vu v2, vi m) {      \
-    CLP_UNPACK(uint, addr, ad);                                                             \
-    CLP_UNPACK(int, m, mk);                                                                 \
-    CLP_UNPACK(uint, v, a);                                                                 \
-    CLP_UNPACK(uint, v2, c);                                                                \
-    uint r[CLP_LANES];                                                                      \
-    for (int l = 0; l < CLP_LANES; ++l) {                                                   \
-      const uint w = ad[l] >> 2;                                                            \
-      r[l] = (mk[l] && w < (size >> 2)) ? clp_atomic_one_##SFX(b + w, op, a[l], c[l]) : 0u; \
-    }                                                                                       \
-    return CLP_AS_VF(CLP_PACK(r));                                                          \
+#define CLP_DEFINE_MEMORY(AS, SFX)                                                            \
+  static vf clp_mem_load_##SFX(AS const uint* b, uint size, vu addr, int chan) {              \
+    CLP_UNPACK(uint, addr, ad);                                                               \
+    uint r[CLP_LANES];                                                                        \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
+      const uint w = (ad[l] >> 2) + (uint)chan;                                               \
+      r[l] = w < (size >> 2) ? b[w] : 0u; /* ad >> 2 < 2^30: no overflow */                   \
+    }                                                                                         \
+    return CLP_AS_VF(CLP_PACK(r));                                                            \
+  }                                                                                           \
+  static void clp_mem_store_##SFX(AS uint* b, uint size, vu addr, int chan, vf v, vi m) {     \
+    CLP_UNPACK(uint, addr, ad);                                                               \
+    CLP_UNPACK(int, m, mk);                                                                   \
+    CLP_UNPACK(uint, CLP_AS_VU(v), vv);                                                       \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
+      const uint w = (ad[l] >> 2) + (uint)chan;                                               \
+      if (mk[l] && w < (size >> 2)) b[w] = vv[l];                                             \
+    }                                                                                         \
+  }                                                                                           \
+  static uint clp_atomic_one_##SFX(volatile AS uint* p, int op, uint v, uint v2) {            \
+    switch (op) {                                                                             \
+      case CLP_ATOM_ADD:                                                                      \
+        return atomic_add(p, v);                                                              \
+      case CLP_ATOM_XCHG:                                                                     \
+        return atomic_xchg(p, v);                                                             \
+      case CLP_ATOM_CAS:                                                                      \
+        return atomic_cmpxchg(p, v, v2);                                                      \
+      case CLP_ATOM_AND:                                                                      \
+        return atomic_and(p, v);                                                              \
+      case CLP_ATOM_OR:                                                                       \
+        return atomic_or(p, v);                                                               \
+      case CLP_ATOM_XOR:                                                                      \
+        return atomic_xor(p, v);                                                              \
+      case CLP_ATOM_UMIN:                                                                     \
+        return atomic_min(p, v);                                                              \
+      case CLP_ATOM_UMAX:                                                                     \
+        return atomic_max(p, v);                                                              \
+      case CLP_ATOM_IMIN:                                                                     \
+        return (uint)atomic_min((volatile AS int*)p, (int)v);                                 \
+      case CLP_ATOM_IMAX:                                                                     \
+        return (uint)atomic_max((volatile AS int*)p, (int)v);                                 \
+      default:                                                                                \
+        break;                                                                                \
+    }                                                                                         \
+    /* Read-modify-write through compare-and-swap (lock-free: some lane always wins). */      \
+    uint old = *p, seen;                                                                      \
+    for (;;) {                                                                                \
+      uint next;                                                                              \
+      if (op == CLP_ATOM_FADD) {                                                              \
+        next = as_uint(as_float(old) + as_float(v));                                          \
+      } else if (op == CLP_ATOM_INC_WRAP) {                                                   \
+        next = old >= v ? 0u : old + 1u;                                                      \
+      } else {                                                                                \
+        next = (old > 0u && old < v) ? old - 1u : 0u;                                         \
+      }                                                                                       \
+      seen = atomic_cmpxchg(p, old, next);                                                    \
+      if (seen == old) return old;                                                            \
+      old = seen;                                                                             \
+    }                                                                                         \
+  }                                                                                           \
+  static vf clp_mem_atomic_##SFX(AS uint* b, uint size, vu addr, int op, vu v, vu v2, vi m) { \
+    CLP_UNPACK(uint, addr, ad);                                                               \
+    CLP_UNPACK(int, m, mk);                                                                   \
+    CLP_UNPACK(uint, v, a);                                                                   \
+    CLP_UNPACK(uint, v2, c);                                                                  \
+    uint r[CLP_LANES];                                                                        \
+    for (int l = 0; l < CLP_LANES; ++l) {                                                     \
+      const uint w = ad[l] >> 2;                                                              \
+      r[l] = (mk[l] && w < (size >> 2)) ? clp_atomic_one_##SFX(b + w, op, a[l], c[l]) : 0u;   \
+    }                                                                                         \
+    return CLP_AS_VF(CLP_PACK(r));                                                            \
   }
 
 CLP_DEFINE_MEMORY(global, g)
@@ -542,29 +543,29 @@ CLP_DEFINE_MEMORY(local, l)
 // Subgroup operations: the subgroup is the work-item's lanes (a quad, four vertices or
 // primitives, or one compute invocation). `m` = the active lanes.
 
-vi clp_vote_any(vu x, vi m) {
+static vi clp_vote_any(vu x, vi m) {
   return (vi)(CLP_ANY(m & CLP_MASK(x != (vu)(0u))) ? -1 : 0);
 }
-vi clp_vote_all(vu x, vi m) {
+static vi clp_vote_all(vu x, vi m) {
   return (vi)(CLP_ANY(m & CLP_MASK(x == (vu)(0u))) ? 0 : -1);
 }
 // The first active lane (0 when none is).
-int clp_first_lane(vi m) {
+static int clp_first_lane(vi m) {
   CLP_UNPACK(int, m, mk);
   for (int l = 0; l < CLP_LANES; ++l) {
     if (mk[l]) return l;
   }
   return 0;
 }
-vf clp_read_first(vf x, vi m) {
+static vf clp_read_first(vf x, vi m) {
   return (vf)(CLP_LANE(x, clp_first_lane(m)));
 }
-vi clp_vote_eq(vf x, vi m) {
+static vi clp_vote_eq(vf x, vi m) {
   const vu first = (vu)(as_uint(CLP_LANE(x, clp_first_lane(m))));
   return (vi)(CLP_ANY(m & CLP_MASK(CLP_AS_VU(x) != first)) ? 0 : -1);
 }
 // READ_INVOC: lane `idx` (modulo the subgroup size) of x, per lane.
-vf clp_read_invoc(vf x, vu idx) {
+static vf clp_read_invoc(vf x, vu idx) {
   CLP_UNPACK(uint, idx, ix);
   float r[CLP_LANES];
   for (int l = 0; l < CLP_LANES; ++l)
@@ -572,7 +573,7 @@ vf clp_read_invoc(vf x, vu idx) {
   return CLP_PACK(r);
 }
 // BALLOT: bit l set for the active lanes whose x is non-zero (the low word of 64).
-vu clp_ballot(vu x, vi m) {
+static vu clp_ballot(vu x, vi m) {
   const vi on = m & CLP_MASK(x != (vu)(0u));
   CLP_UNPACK(int, on, o);
   uint bits = 0u;
@@ -598,29 +599,29 @@ typedef CLP_VN(ulong) vul;
 #define CLP_LMASK(cmp) (-(int)(cmp))
 #define CLP_M64(cmp) (-(long)(cmp))
 #endif
-vul clp_mk64(vf lo, vf hi) {
+static vul clp_mk64(vf lo, vf hi) {
   return upsample(CLP_AS_VU(hi), CLP_AS_VU(lo));
 }
-vf clp_lo64(vul x) {
+static vf clp_lo64(vul x) {
   return CLP_AS_VF(CLP_CVT_VU(x & (vul)(0xffffffffUL)));
 }
-vf clp_hi64(vul x) {
+static vf clp_hi64(vul x) {
   return CLP_AS_VF(CLP_CVT_VU(x >> 32));
 }
-vul clp_u64div(vul a, vul b) {
+static vul clp_u64div(vul a, vul b) {
   const vl z = CLP_M64(b == (vul)(0UL));
   return select(a / select(b, (vul)(1UL), z), (vul)(~0UL), z);
 }
-vul clp_u64mod(vul a, vul b) {
+static vul clp_u64mod(vul a, vul b) {
   const vl z = CLP_M64(b == (vul)(0UL));
   return select(a % select(b, (vul)(1UL), z), (vul)(~0UL), z);
 }
-vl clp_i64div(vl a, vl b) {
+static vl clp_i64div(vl a, vl b) {
   const vl z = CLP_M64(b == (vl)(0L));
   const vl ovf = CLP_M64(a == (vl)(LONG_MIN)) & CLP_M64(b == (vl)(-1L));
   return select(a / select(b, (vl)(1L), z | ovf), (vl)(0L), z);
 }
-vl clp_i64mod(vl a, vl b) {
+static vl clp_i64mod(vl a, vl b) {
   const vl z = CLP_M64(b == (vl)(0L));
   const vl ovf = CLP_M64(a == (vl)(LONG_MIN)) & CLP_M64(b == (vl)(-1L));
   return select(a % select(b, (vl)(1L), z | ovf), (vl)(-1L), z);
@@ -639,23 +640,23 @@ typedef CLP_VN(double) vd;
 #define CLP_D2UL_SAT(x) CLP_VN2(convert_ulong, _sat_rtz)(clp_d_nonan(x))
 // NaN as 0.0: OpenCL 1.2 (6.2.3.3) says a saturated conversion "should" turn NaN into 0,
 // and NVIDIA's double conversions give INT_MIN instead; GL's D2I of NaN is 0 here.
-vd clp_d_nonan(vd x) {
+static vd clp_d_nonan(vd x) {
 #if CLP_LANES > 1
   return select(x, (vd)(0.0), isnan(x));
 #else
   return isnan(x) ? 0.0 : x;
 #endif
 }
-vd clp_mkd(vf lo, vf hi) {
+static vd clp_mkd(vf lo, vf hi) {
   return CLP_AS_VD(clp_mk64(lo, hi));
 }
-vf clp_dlo(vd x) {
+static vf clp_dlo(vd x) {
   return clp_lo64(CLP_AS_VUL(x));
 }
-vf clp_dhi(vd x) {
+static vf clp_dhi(vd x) {
   return clp_hi64(CLP_AS_VUL(x));
 }
-vd clp_dssg(vd x) {
+static vd clp_dssg(vd x) {
   const vd r = select((vd)(0.0), (vd)(1.0), CLP_M64(x > (vd)(0.0)));
   return select(r, (vd)(-1.0), CLP_M64(x < (vd)(0.0)));
 }

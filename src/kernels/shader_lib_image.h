@@ -15,14 +15,14 @@
 #include "shader_lib.h"
 
 // Size of absolute level `level` of a dimension whose level-0 size is size0.
-uint clp_level_size(uint size0, uint level) {
+static uint clp_level_size(uint size0, uint level) {
   return max(size0 >> min(level, 31u), 1u);
 }
 
 // Byte offset of texel (x, y) of layer-or-slice `layer` of absolute level `level`, or -1
 // when x or y lies outside the level or the texel outside the data buffer. The caller
 // checks `layer` against the view (array layers) or the level's depth (3D).
-long clp_texel_offset(global const ClpTexView* v, uint level, int x, int y, int layer) {
+static long clp_texel_offset(global const ClpTexView* v, uint level, int x, int y, int layer) {
   const uint bb = clp_format_block_bytes(v->format);
   if (bb == 0u) return -1;
   ulong off;
@@ -44,12 +44,12 @@ long clp_texel_offset(global const ClpTexView* v, uint level, int x, int y, int 
 }
 
 // Layers of the view (array targets), or 1.
-uint clp_view_layers(global const ClpTexView* v) {
+static uint clp_view_layers(global const ClpTexView* v) {
   return v->last_layer >= v->first_layer ? v->last_layer - v->first_layer + 1u : 0u;
 }
 
 // Decoded texel at byte offset `off`, as the bits of the shader-visible value.
-float4 clp_texel_decode(uint fmt, global const uchar* data, long off) {
+static float4 clp_texel_decode(uint fmt, global const uchar* data, long off) {
   if (off < 0) return (float4)(0.0f);
   const uint4 raw = clp_load_block(fmt, data + off);
   // Stencil-only views (S8_UINT, X24S8_UINT, S8X24_UINT, X32_S8X24_UINT) sample as the
@@ -67,7 +67,7 @@ float4 clp_texel_decode(uint fmt, global const uchar* data, long off) {
 // x y L (2D array, cube, cube array: L = face + 6 * cube), x y _ s / x y L s (MSAA).
 // The image's level is the view's first_level.
 
-long clp_image_offset(global const ClpTexView* v, int target, int x, int y, int z, int s) {
+static long clp_image_offset(global const ClpTexView* v, int target, int x, int y, int z, int s) {
   const uint level = v->first_level;
   int layer = 0;
   switch (target) {
@@ -98,8 +98,8 @@ long clp_image_offset(global const ClpTexView* v, int target, int x, int y, int 
 }
 
 // LOAD: out[c] = channel c of the texel per lane (0 for lanes outside `mask`).
-void clp_image_load(global const ClpTexView* v, global const uchar* data, int target, uint fmt,
-                    vi x, vi y, vi z, vi s, vi mask, vf* out) {
+static void clp_image_load(global const ClpTexView* v, global const uchar* data, int target,
+                           uint fmt, vi x, vi y, vi z, vi s, vi mask, vf* out) {
   CLP_UNPACK(int, x, xs);
   CLP_UNPACK(int, y, ys);
   CLP_UNPACK(int, z, zs);
@@ -119,8 +119,8 @@ void clp_image_load(global const ClpTexView* v, global const uchar* data, int ta
 }
 
 // STORE: the texel of each lane in `mask` becomes (val[0..3]) encoded in `fmt`.
-void clp_image_store(global const ClpTexView* v, global uchar* data, int target, uint fmt, vi x,
-                     vi y, vi z, vi s, const vf* val, vi mask) {
+static void clp_image_store(global const ClpTexView* v, global uchar* data, int target, uint fmt,
+                            vi x, vi y, vi z, vi s, const vf* val, vi mask) {
   CLP_UNPACK(int, x, xs);
   CLP_UNPACK(int, y, ys);
   CLP_UNPACK(int, z, zs);
@@ -148,8 +148,8 @@ void clp_image_store(global const ClpTexView* v, global uchar* data, int target,
 }
 
 // ATOM* on a texel (CLP_ATOM_* of shader_lib.h); returns the old value per lane.
-vf clp_image_atomic(global const ClpTexView* v, global uchar* data, int target, uint fmt, vi x,
-                    vi y, vi z, vi s, int op, vu a, vu b, vi mask) {
+static vf clp_image_atomic(global const ClpTexView* v, global uchar* data, int target, uint fmt,
+                           vi x, vi y, vi z, vi s, int op, vu a, vu b, vi mask) {
   CLP_UNPACK(int, x, xs);
   CLP_UNPACK(int, y, ys);
   CLP_UNPACK(int, z, zs);
@@ -172,7 +172,7 @@ vf clp_image_atomic(global const ClpTexView* v, global uchar* data, int target, 
 
 // RESQ: (width, height, depth or layers, samples) of the image, integers. Cube arrays
 // report cubes (layers / 6) in z.
-void clp_image_size(global const ClpTexView* v, int target, vf* out) {
+static void clp_image_size(global const ClpTexView* v, int target, vf* out) {
   const uint level = v->first_level;
   uint w = clp_level_size(v->width, level), h = clp_level_size(v->height, level), d = 1u;
   switch (target) {

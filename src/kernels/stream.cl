@@ -11,7 +11,7 @@
 #include "prim_decompose.h"
 #include "stream_shared.h"
 
-void clp_counter_add(global uint* counters, uint word, ulong v) {
+static void clp_counter_add(global uint* counters, uint word, ulong v) {
   const ulong x = ((ulong)counters[word] | ((ulong)counters[word + 1] << 32)) + v;
   counters[word] = (uint)x;
   counters[word + 1] = (uint)(x >> 32);
@@ -52,7 +52,7 @@ __kernel void gs_input_write(global const ClpDrawParams* dp, global const uint* 
 }
 
 // Whole primitives that still fit in every bound target with a non-zero stride.
-uint clp_so_room(global const ClpSoParams* sp, const uint* filled) {
+static uint clp_so_room(global const ClpSoParams* sp, const uint* filled) {
   uint room = 0xffffffffu;
   for (uint b = 0; b < CLP_SO_BUFFERS; ++b) {
     if (!((sp->bound >> b) & 1u) || sp->stride[b] == 0) continue;
@@ -62,7 +62,7 @@ uint clp_so_room(global const ClpSoParams* sp, const uint* filled) {
   return room;
 }
 
-float clp_chan(float4 v, uint c) {
+static float clp_chan(float4 v, uint c) {
   return c == 0 ? v.x : c == 1 ? v.y : c == 2 ? v.z : v.w;
 }
 

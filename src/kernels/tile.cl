@@ -79,10 +79,10 @@
 #define CLP_ITEM_ROWS (CLP_ITEM_H / CLP_BLOCK_H)
 #define CLP_ITEM_BLOCKS (CLP_ITEM_COLS * CLP_ITEM_ROWS)
 #define CLP_TILE_ITEMS ((CLP_TILE_SIZE / CLP_ITEM_W) * (CLP_TILE_SIZE / CLP_ITEM_H))
-int clp_lane_dx(int l) {
+static int clp_lane_dx(int l) {
   return ((l >> 2) & 1) * 2 + (l & 1);
 }
-int clp_lane_dy(int l) {
+static int clp_lane_dy(int l) {
   return (l >> 3) * 2 + ((l >> 1) & 1);
 }
 #if CLP_LANES == 4
@@ -101,14 +101,14 @@ int clp_lane_dy(int l) {
 // (the little-endian words of the pixels' bytes): the rows of the block in lane order
 // are lanes (0 1 4 5) (2 3 6 7) (8 9 12 13) (10 11 14 15) at 16 lanes (4x4), the first two
 // at 8 (4x2), (0 1) (2 3) at 4 (2x2): CLP_LANE_DX / CLP_LANE_DY above.
-vu clp_le_words(vu w) {
+static vu clp_le_words(vu w) {
 #ifdef __ENDIAN_LITTLE__
   return w;
 #else
   return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
 #endif
 }
-void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
+static void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
   const vu px = clp_le_words(words);
 #if CLP_LANES == 4
   vstore8(as_uchar8(px.s01), 0, p);
@@ -122,7 +122,7 @@ void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
 #endif
 #endif
 }
-vu clp_block_load_rows(global const uchar* p, uint pitch) {
+static vu clp_block_load_rows(global const uchar* p, uint pitch) {
 #if CLP_LANES == 4
   const uint2 r0 = as_uint2(vload8(0, p)), r1 = as_uint2(vload8(0, p + pitch));
   return clp_le_words((vu)(r0, r1));
@@ -164,7 +164,7 @@ typedef CLP_VN(long) vlong;
 #endif
 
 // The FS output register feeding colour buffer `i` (-1: none).
-int clp_fs_color_reg(int i) {
+static int clp_fs_color_reg(int i) {
   switch (i) {
     case 0: return CLP_FS_COLOR_REG_0;
     case 1: return CLP_FS_COLOR_REG_1;
@@ -178,20 +178,20 @@ int clp_fs_color_reg(int i) {
 }
 
 // Lane l of the shader output register `reg` as an RGBA vector (bits as written).
-float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {
+static float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {
   return (float4)(CLP_LANE(io->out[reg][0], l), CLP_LANE(io->out[reg][1], l),
                   CLP_LANE(io->out[reg][2], l), CLP_LANE(io->out[reg][3], l));
 }
 
 // Colour value of a buffer pixel in the tile's working form: RGBA floats, or the integer
 // bits for pure-integer formats.
-float4 clp_rt_decode(uint fmt, uint flags, uint4 raw) {
+static float4 clp_rt_decode(uint fmt, uint flags, uint4 raw) {
   if (flags & CLP_RT_UINT) return as_float4(clp_decode_uint(fmt, raw));
   if (flags & CLP_RT_SINT) return as_float4(clp_decode_sint(fmt, raw));
   return clp_decode_float(fmt, raw);
 }
 
-uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
+static uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
   if (flags & CLP_RT_UINT) return clp_encode_uint(fmt, as_uint4(v));
   if (flags & CLP_RT_SINT) return clp_encode_sint(fmt, as_int4(v));
   return clp_encode_float(fmt, v);
@@ -199,23 +199,23 @@ uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
 
 // Pixel (x, y) of colour buffer r (at cbuf) in the working form. The run's draws share
 // their targets, so its first draw's parameters (rp0) say where the pixel is.
-float4 clp_rt_load(global const ClpRasterParams* rp0, uint r, global const uchar* cbuf, int x,
-                   int y) {
+static float4 clp_rt_load(global const ClpRasterParams* rp0, uint r, global const uchar* cbuf,
+                          int x, int y) {
   const uint fmt = CLP_KEYED_RT(rp0, r, format);
   global const uchar* p = cbuf + rp0->rt[r].offset + (size_t)y * rp0->rt[r].pitch +
                           (size_t)x * clp_format_block_bytes(fmt);
   return clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), clp_load_block(fmt, p));
 }
 
-float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
+static float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
   return (float4)((colormask & 1) ? new_v.x : old_v.x, (colormask & 2) ? new_v.y : old_v.y,
                   (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
 }
 
 // Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
 // buffer `r`, and returns the new pixel value, at the format's precision when `round`.
-float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, float4 src1, float4 dst,
-                   bool round) {
+static float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, float4 src1,
+                          float4 dst, bool round) {
   const uint fmt = CLP_KEYED_RT(rp, r, format), flags = CLP_KEYED_RT(rp, r, flags);
   float4 result;
   if (flags & (CLP_RT_UINT | CLP_RT_SINT)) {
@@ -262,8 +262,8 @@ typedef struct {
 
 // Fragment depth of the lanes, a plane over the block, with depth clamp (or the [0, 1]
 // clamp of fixed-point buffers).
-vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
-                  const ClpBaryPlanes* p) {
+static vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
+                         const ClpBaryPlanes* p) {
   // Relative to corner 0, so that a constant depth stays exactly constant (every term
   // but z[0] is then 0).
   const float dz1 = t->z[1] - t->z[0], dz2 = t->z[2] - t->z[0];
@@ -279,8 +279,8 @@ vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
 // Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
 // to the near, far and user planes are all >= 0. lp are the weights of the original
 // vertices, vert their post-transform indices.
-vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts, const uint* vert,
-                  const vf* lp) {
+static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
+                         const uint* vert, const vf* lp) {
   const uint no = dp->num_outputs;
   float4 pos[3], cv[3], cd[3][2];
   for (int i = 0; i < 3; ++i) {
@@ -322,28 +322,28 @@ vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts, co
 
 // Adds n to the 64-bit counter (low, high) at c with 32-bit atomics: the low word's
 // previous value tells whether the addition carried into the high word.
-void clp_counter_add(global uint* c, uint n) {
+static void clp_counter_add(global uint* c, uint n) {
   if (n == 0) return;
   const uint old = atomic_add(&c[0], n);
   if (old + n < old) atomic_inc(&c[1]);
 }
 
 // Bit l set where lane l of m is set.
-uint clp_lane_bits(vi m) {
+static uint clp_lane_bits(vi m) {
   return clp_or_lanes(CLP_AS_VU(m != (vi)(0)) & ((vu)(1u) << CLP_AS_VU(CLP_LANE_IDS)));
 }
 
-uint clp_lanes(vi m) {
+static uint clp_lanes(vi m) {
   return popcount(clp_lane_bits(m));
 }
 
 // The lanes whose bit is set in `bits`.
-vi clp_lane_mask(uint bits) {
+static vi clp_lane_mask(uint bits) {
   return ((vi)(bits) >> CLP_LANE_IDS & (vi)(1)) != (vi)(0);
 }
 
 // m with lane l cleared.
-vi clp_clear_lane(vi m, int l) {
+static vi clp_clear_lane(vi m, int l) {
   return select(m, (vi)(0), CLP_LANE_IDS == (vi)(l));
 }
 
@@ -353,7 +353,7 @@ vi clp_clear_lane(vi m, int l) {
 // on one side is decided from its extreme lanes, without lane vectors. A block the edge
 // crosses has every lane's E between those extremes, lo <= 0 < hi: when hi - lo < 2^31,
 // every partial sum below lies in (-2^31, 2^31) and 32-bit lanes are exact; else 64-bit.
-vi clp_edge_cover(long e0, long A, long B) {
+static vi clp_edge_cover(long e0, long A, long B) {
   const long lo = e0 + min(A, 0L) * (CLP_BLOCK_W - 1) + min(B, 0L) * (CLP_BLOCK_H - 1);
   const long hi = e0 + max(A, 0L) * (CLP_BLOCK_W - 1) + max(B, 0L) * (CLP_BLOCK_H - 1);
   if (lo > 0) return (vi)(-1);
@@ -369,9 +369,9 @@ vi clp_edge_cover(long e0, long A, long B) {
 
 // The fragment stage's view of primitive t, first what holds for every block (p: the
 // planes' gradients)...
-void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* rp,
-                        global const ClpDrawParams* dp, global const float4* verts,
-                        global const ClpTri* t, const ClpBaryPlanes* p) {
+static void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* rp,
+                               global const ClpDrawParams* dp, global const float4* verts,
+                               global const ClpTri* t, const ClpBaryPlanes* p) {
   ctx->rp = rp;
   ctx->dp = dp;
   const uint no = dp->num_outputs;
@@ -396,7 +396,7 @@ void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* rp,
 
 // ... then at the block with pixels (lx, ly): corner barycentrics (planes p), fragment
 // depth z, and the interpolation weights derived from them.
-void clp_stage_ctx_block(ClpStageCtx* ctx, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
+static void clp_stage_ctx_block(ClpStageCtx* ctx, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
   ctx->px = CLP_CONVERT_VF(lx);
   ctx->py = CLP_CONVERT_VF(ly);
 #pragma unroll
@@ -411,7 +411,7 @@ void clp_stage_ctx_block(ClpStageCtx* ctx, const ClpBaryPlanes* p, vi lx, vi ly,
 }
 
 // The first entry of list[begin, end) whose value is >= v (the lists are sorted).
-uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
+static uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
   while (begin < end) {
     const uint mid = begin + (end - begin) / 2;
     if (list[mid] < v) begin = mid + 1;

@@ -12,20 +12,20 @@
 #define CLPIPE_TILE_COLOR_H
 
 // Formats of this path: 4 bytes per pixel, byte i = channel i (RGBA) or BGRA order.
-bool clp_soa_bgra(uint fmt) {
+static bool clp_soa_bgra(uint fmt) {
   return fmt == CLP_FMT_B8G8R8A8_UNORM || fmt == CLP_FMT_B8G8R8X8_UNORM;
 }
-bool clp_soa_has_alpha(uint fmt) {
+static bool clp_soa_has_alpha(uint fmt) {
   return fmt == CLP_FMT_R8G8B8A8_UNORM || fmt == CLP_FMT_B8G8R8A8_UNORM;
 }
 
 // 8-bit UNORM codes -> floats: clp_unorm8x4_to_float4 (clp_div_mersenne4) per lane.
-vf clp_unorm8_decode_v(vu v) {
+static vf clp_unorm8_decode_v(vu v) {
   return clp_vdiv_mersenne(CLP_CONVERT_VF(v), 8u);
 }
 
 // Floats -> 8-bit UNORM codes: clp_float4_to_unorm8x4 per lane.
-vu clp_unorm8_encode_v(vf x) {
+static vu clp_unorm8_encode_v(vf x) {
   const vu u = CLP_AS_VU(x);
   const vu p = ((u & 0x7fffffu) | 0x800000u) * 255u;
   const vu s = 149u - (u >> 23);
@@ -41,7 +41,7 @@ global uchar* clp_soa_pixel(global uchar* p, uint pitch, int l) {
 
 // Loads the lanes in `lanes` (bits) of the block at p into c (working form); other lanes
 // read 0.
-void clp_soa_load(uint fmt, global uchar* p, uint pitch, uint lanes, vf* c) {
+static void clp_soa_load(uint fmt, global uchar* p, uint pitch, uint lanes, vf* c) {
   const bool bgra = clp_soa_bgra(fmt);
   if (lanes == (1u << CLP_LANES) - 1u) {
     const vu px = clp_block_load_rows(p, pitch);
@@ -67,7 +67,7 @@ void clp_soa_load(uint fmt, global uchar* p, uint pitch, uint lanes, vf* c) {
 }
 
 // The codes of c in the buffer's byte order (an X channel is stored as 0).
-void clp_soa_encode(uint fmt, const vf* c, vu* bytes) {
+static void clp_soa_encode(uint fmt, const vf* c, vu* bytes) {
   const bool bgra = clp_soa_bgra(fmt);
   bytes[0] = clp_unorm8_encode_v(c[bgra ? 2 : 0]);
   bytes[1] = clp_unorm8_encode_v(c[1]);
@@ -76,7 +76,7 @@ void clp_soa_encode(uint fmt, const vf* c, vu* bytes) {
 }
 
 // Stores the lanes in `lanes` (bits) of c to the block at p.
-void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, const vf* c) {
+static void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, const vf* c) {
   vu bytes[4];
   clp_soa_encode(fmt, c, bytes);
   if (lanes == (1u << CLP_LANES) - 1u) {
@@ -96,7 +96,7 @@ void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, const vf* 
 
 // The blend factor f for channel `ch` (0..2: the RGB factor's channel, 3: alpha) of
 // clp_blend_factor: source s (second source s1), destination d, constant colour k.
-vf clp_blend_factor_v(uint f, int ch, const vf* s, const vf* s1, const vf* d, float4 k) {
+static vf clp_blend_factor_v(uint f, int ch, const vf* s, const vf* s1, const vf* d, float4 k) {
   const float kc = ch == 0 ? k.x : ch == 1 ? k.y : ch == 2 ? k.z : k.w;
   switch (f) {
     case 0x01:
@@ -142,14 +142,14 @@ vf clp_blend_factor_v(uint f, int ch, const vf* s, const vf* s1, const vf* d, fl
   }
 }
 
-vf clp_blend_eq_v(uint func, vf s, vf sf, vf d, vf df) {
+static vf clp_blend_eq_v(uint func, vf s, vf sf, vf d, vf df) {
   CLP_BLEND_EQ_BODY(func, s, sf, d, df)
 }
 
 // clp_combine for colour buffer r of this path: the new values of the lanes (all lanes
 // computed; the caller keeps those of the live ones).
-void clp_combine_v(global const ClpRasterParams* rp, uint r, const vf* src_in, const vf* src1_in,
-                   const vf* dst, bool round, vf* out) {
+static void clp_combine_v(global const ClpRasterParams* rp, uint r, const vf* src_in,
+                          const vf* src1_in, const vf* dst, bool round, vf* out) {
   const uint fmt = CLP_KEYED_RT(rp, r, format), flags = CLP_KEYED_RT(rp, r, flags);
   const uint mask = CLP_KEYED_RT(rp, r, colormask);
   vf s[4], s1[4], res[4];

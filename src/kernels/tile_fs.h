@@ -59,8 +59,8 @@ struct ClpStageCtx {
 
 // Weights of the original vertices from corner barycentrics b: the perspective-correct
 // ones when need_lp, the linear ones when need_ll (the others are left unset).
-void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, bool need_lp,
-                 bool need_ll) {
+static void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, bool need_lp,
+                        bool need_ll) {
   vf q[3];
 #pragma unroll
   for (int k = 0; k < 3; ++k)
@@ -81,15 +81,15 @@ void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* inv_w, b
 }
 
 // Sample position of the lanes (pixel centre per half_pixel_center).
-vf clp_sample_x(const ClpStageCtx* c) {
+static vf clp_sample_x(const ClpStageCtx* c) {
   return c->px + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
-vf clp_sample_y(const ClpStageCtx* c) {
+static vf clp_sample_y(const ClpStageCtx* c) {
   return c->py + ((CLP_KEYED_FLAGS(c->rp) & CLP_RAST_HALF_PIXEL_CENTER) ? 0.5f : 0.0f);
 }
 
 // Channel `chan` of output `reg` of vertex row `row` (ClpStageCtx::vrow).
-float clp_vertex_value(const ClpStageCtx* c, int row, int reg, int chan, bool clamp01) {
+static float clp_vertex_value(const ClpStageCtx* c, int row, int reg, int chan, bool clamp01) {
   const float4 r = c->vrow[row][reg];
   float x = chan == 0 ? r.x : chan == 1 ? r.y : chan == 2 ? r.z : r.w;
   if (clamp01) x = clamp(x, 0.0f, 1.0f);
@@ -97,7 +97,7 @@ float clp_vertex_value(const ClpStageCtx* c, int row, int reg, int chan, bool cl
 }
 
 // Point sprite coordinate (s, t, 0, 1) of the lanes.
-vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
+static vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
   if (chan >= 2) return (vf)(chan == 3 ? 1.0f : 0.0f);
   if (!(c->flags & CLP_TRI_SPRITE)) return (vf)(0.0f);
   const float size = c->sprite[2];
@@ -107,7 +107,7 @@ vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
 }
 
 // gl_FragCoord channel `chan` per the shader's FS_COORD_* properties.
-vf clp_frag_coord(const ClpStageCtx* c, int chan) {
+static vf clp_frag_coord(const ClpStageCtx* c, int chan) {
   const float centre = CLP_FS_COORD_PIXEL_CENTER_INTEGER ? 0.0f : 0.5f;
   switch (chan) {
     case 0:
@@ -123,7 +123,8 @@ vf clp_frag_coord(const ClpStageCtx* c, int chan) {
 }
 
 // The value of a linked varying with barycentrics (lp, ll).
-vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp, const vf* ll) {
+static vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp,
+                      const vf* ll) {
   global const ClpFsLink* link = &c->rp->link[reg];
   int src = link->src_reg;
   int chan_shift = CLP_LINK_CHAN_SHIFT;
@@ -148,8 +149,8 @@ vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const vf* lp
   return v0 + l[1] * (v1 - v0) + l[2] * (v2 - v0);
 }
 
-vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index, int interp,
-                int location) {
+static vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
+                       int interp, int location) {
   switch (semantic) {
     case CLP_SEM_POSITION:
       return clp_frag_coord(c, chan);
@@ -173,8 +174,8 @@ vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_in
   return clp_varying(c, reg, chan, interp, c->lp, c->ll);
 }
 
-vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index, int interp,
-                    int where, vi sample, vf off_x, vf off_y) {
+static vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
+                           int interp, int where, vi sample, vf off_x, vf off_y) {
   if (semantic == CLP_SEM_POSITION || semantic == CLP_SEM_FACE || semantic == CLP_SEM_PCOORD ||
       semantic == CLP_SEM_PRIMID) {
     return clp_fs_input(c, reg, chan, semantic, semantic_index, interp, 0);
@@ -190,11 +191,11 @@ vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semanti
   return clp_varying(c, reg, chan, interp, lp, ll);
 }
 
-uint clp_resource_index(ClpStageCtx* s) {
+static uint clp_resource_index(ClpStageCtx* s) {
   return s->dp->fs_ri_index;
 }
 
-vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int chan) {
+static vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int chan) {
   switch (semantic) {
     case CLP_SEM_POSITION:
       return clp_frag_coord(c, chan);

@@ -11,8 +11,8 @@
 // Depth/stencil test of one lane; updates *zs (the pixel) and returns whether the
 // fragment survives. z is the fragment's window depth; ref_override >= 0 is a stencil
 // reference exported by the shader.
-bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
-                 uint2* zs) {
+static bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
+                        uint2* zs) {
   const uint fmt = CLP_KEYED_ZS_FORMAT(rp), rflags = CLP_KEYED_FLAGS(rp);
   const uint face = (!front && (rflags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
   const bool stencil = (rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
@@ -52,11 +52,11 @@ bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_
 
 // The depth/stencil pixels of a block are kept as two vu: the first and the second
 // word of each lane's pixel (clp_zs_load's uint2).
-uint2 clp_zs_lane(vu lo, vu hi, int l) {
+static uint2 clp_zs_lane(vu lo, vu hi, int l) {
   return (uint2)(CLP_LANE(lo, l), CLP_LANE(hi, l));
 }
 
-void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
+static void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
   const vi at = CLP_LANE_IDS == (vi)(l);
   *lo = select(*lo, (vu)(v.x), at);
   *hi = select(*hi, (vu)(v.y), at);
@@ -65,7 +65,7 @@ void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
 // The depth test of the `live` lanes at once, for draws without stencil and depth
 // bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass and
 // writes their depth to *lo when depth writes are on.
-vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
+static vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
   const uint fmt = CLP_KEYED_ZS_FORMAT(rp);
   if (!(CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
   const vu key = clp_zs_depth_key_v(fmt, z);

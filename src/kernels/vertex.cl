@@ -25,11 +25,11 @@ struct ClpStageCtx {
   uint ri_index;
 };
 
-uint clp_resource_index(ClpStageCtx* s) {
+static uint clp_resource_index(ClpStageCtx* s) {
   return s->ri_index;
 }
 
-vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
+static vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
   vi v = (vi)(0);
   if (chan == 0) {
     switch (semantic) {
@@ -46,7 +46,7 @@ vf clp_system_value(ClpStageCtx* s, ClpShaderIo* io, int semantic, int chan) {
 }
 
 // The raw index at index position k, or 0 when it lies outside the index buffer.
-uint clp_fetch_index(global const ClpVertexParams* vp, global const uchar* ib, uint k) {
+static uint clp_fetch_index(global const ClpVertexParams* vp, global const uchar* ib, uint k) {
   const long at = vp->index_offset + (long)(vp->start + (ulong)k) * vp->index_size;
   if (at < 0 || at + vp->index_size > vp->index_limit) return 0;
   global const uchar* p = ib + at;
@@ -58,8 +58,8 @@ uint clp_fetch_index(global const ClpVertexParams* vp, global const uchar* ib, u
 }
 
 // One attribute of one vertex as four 32-bit values; zeros when out of range.
-uint4 clp_fetch_attrib(global const ClpVertexParams* vp, global const ClpVertexElement* e,
-                       global const uchar* buf, long index) {
+static uint4 clp_fetch_attrib(global const ClpVertexParams* vp, global const ClpVertexElement* e,
+                              global const uchar* buf, long index) {
   global const ClpVertexBuffer* b = &vp->vb[e->buffer];
   const long at = b->offset + index * (long)b->stride + e->offset;
   if (index < 0 || at < 0 || at + e->block_bytes > b->size) return (uint4)(0);
@@ -73,8 +73,8 @@ uint4 clp_fetch_attrib(global const ClpVertexParams* vp, global const ClpVertexE
 // A launch covers the scene draws vps[first..first+draws-1], which share the program,
 // its resources, the index and the vertex buffers: work-item g belongs to the last draw
 // whose item_base <= g (item_base ascends; the host plans launches before the upload).
-global const ClpVertexParams* clp_vertex_draw(global const ClpVertexParams* vps, uint first,
-                                              uint draws, uint g) {
+static global const ClpVertexParams* clp_vertex_draw(global const ClpVertexParams* vps, uint first,
+                                                     uint draws, uint g) {
   uint lo = first, hi = first + draws;  // vps[lo].item_base <= g < vps[hi].item_base
   while (hi - lo > 1) {
     const uint mid = lo + (hi - lo) / 2;

@@ -97,11 +97,11 @@ TileVariantKey tile_variant_key(const ClpRasterParams& rp, const FsTextures& tex
 
 namespace {
 
-// "uint clp_tile_rt_<field>(uint r) { return r == 0 ? v0 : ... : 0u; }": r is a
+// "static uint clp_tile_rt_<field>(uint r) { return r == 0 ? v0 : ... : 0u; }": r is a
 // constant wherever the tile pass unrolls its loop over the buffers.
 template <typename Get>
 std::string rt_function(const char* field, const TileVariantKey& key, Get get) {
-  std::string s = "uint clp_tile_rt_";
+  std::string s = "static uint clp_tile_rt_";
   s += field;
   s += "(uint r) { return ";
   for (uint32_t i = 0; i < key.nr_cbufs; ++i)
