@@ -131,6 +131,10 @@ Device::Device(const DeviceCandidate& candidate)
       description_.is_gpu, limits_.native_vector_width_float, std::getenv("CLPIPE_LANES"));
   limits_.whole_tile_items =
       choose_whole_tile_items(description_.is_gpu, std::getenv("CLPIPE_TILE_ITEMS"));
+  // PoCL names its platform so; its kernel cache is on unless POCL_KERNEL_CACHE=0.
+  generates_code_late_ = description_.platform_name.find("Portable Computing Language") == 0;
+  const char* pocl_cache = std::getenv("POCL_KERNEL_CACHE");
+  caches_builds_ = generates_code_late_ && !(pocl_cache && std::string(pocl_cache) == "0");
 }
 
 uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,

@@ -81,6 +81,17 @@ class Device {
   size_t index() const { return index_; }  // in enumerate_devices()
   // Identity of the compiler for the disk cache: device name, driver and device version.
   std::string cache_identity() const;
+  // Whether the device generates code when a kernel first runs and when the program's
+  // binary is read, not when it builds (PoCL: at a launch, for the launch's local size;
+  // for a binary, a generic work-group function besides, which a process that launches
+  // from the program itself never runs). Reading the binary of a new program right after
+  // its build then doubles the code generation on the way to its first launch.
+  bool generates_code_late() const { return generates_code_late_; }
+  // Whether a build of a source this device's compiler has built before, in any process
+  // of this user, comes from the compiler's own cache (PoCL's kernel cache, unless
+  // POCL_KERNEL_CACHE=0): a builder child's build then makes the parent's rebuild of the
+  // same source cheap.
+  bool caches_builds() const { return caches_builds_; }
   // The memory its buffers hold (shared: the buffers' destructor callbacks keep it alive).
   const std::shared_ptr<MemoryAccount>& memory() const { return memory_; }
 
@@ -91,6 +102,8 @@ class Device {
   cl::Context context_;
   DeviceDescription description_;
   DeviceLimits limits_;
+  bool generates_code_late_ = false;
+  bool caches_builds_ = false;
   std::shared_ptr<MemoryAccount> memory_ = std::make_shared<MemoryAccount>();
 };
 

@@ -23,6 +23,7 @@
 #include "runtime/cl.h"
 #include "runtime/device.h"
 #include "runtime/error.h"
+#include "runtime/program_cache.h"
 
 extern char** environ;
 
@@ -39,7 +40,7 @@ constexpr uint64_t kMaxPart = uint64_t(1) << 31;
 // How often the parent reads a building child's processor time.
 constexpr double kCpuPollMs = 100;
 
-enum class Reply : uint32_t { kBinary = 0, kBuildLog = 1, kFailure = 2 };
+enum class Reply : uint32_t { kBinary = 0, kBuildLog = 1, kFailure = 2, kBuilt = 3 };
 
 void put_u64(std::string& out, uint64_t v) {
   out.append(reinterpret_cast<const char*>(&v), sizeof v);
@@ -224,6 +225,17 @@ std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn() {
 
 std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
                                                  const std::string& options) {
+  const std::string body = run(options, source, "binary", "");
+  return std::vector<unsigned char>(body.begin(), body.end());
+}
+
+void ProgramBuilder::build_only(const std::string& source, const std::string& options,
+                                const std::string& entry_path) {
+  (void)run(options, source, "built", entry_path);
+}
+
+std::string ProgramBuilder::run(const std::string& options, const std::string& source,
+                                const std::string& mode, const std::string& entry_path) {
   struct Waiting {  // counted in the thread's clock, however the build ends
     BuildWaitClock* clock = BuildWaitClock::current();
     Waiting() {
@@ -236,6 +248,8 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
   std::string request;
   put_part(request, options.data(), options.size());
   put_part(request, source.data(), source.size());
+  put_part(request, mode.data(), mode.size());
+  put_part(request, entry_path.data(), entry_path.size());
   // The budget is processor time, so that builds on a loaded machine (many clients, a
   // parallel test run) are not stopped for waiting their turn. A build that waits
   // without computing (a stalled driver) is stopped at kWallBudgets budgets of wall time.
@@ -321,14 +335,15 @@ std::vector<unsigned char> ProgramBuilder::build(const std::string& source,
       if (options_.memory_bytes && names_out_of_memory(body)) body += memory_hint;
       builder_failed("failed: ", body);
     }
-    if (Reply(kind) != Reply::kBinary && Reply(kind) != Reply::kBuildLog)
-      builder_failed("replied with an unknown kind ", kind);
+    const Reply expected = mode == "binary" ? Reply::kBinary : Reply::kBuilt;
+    if (Reply(kind) != expected && Reply(kind) != Reply::kBuildLog)
+      builder_failed("replied with an unexpected kind ", kind);
     ++child->builds;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       idle_.push_back(std::move(child));
     }
-    if (Reply(kind) == Reply::kBinary) return std::vector<unsigned char>(body.begin(), body.end());
+    if (Reply(kind) == expected) return body;
     throw Error(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram", "options \"" + options + "\"", body);
   }
 }
@@ -420,9 +435,12 @@ bool read_part(std::string* out) {
   return read_exact(out->data(), size);
 }
 
-// Builds and replies; a program that built is added to `kept`.
+// Builds and replies: with the binary in mode "binary"; in mode "built" at once, and then
+// writes the binary as the program-cache entry `entry_path` (when not empty). A program
+// that built is added to `kept`.
 int build(const cl::Context& context, const cl::Device& device, const std::string& options,
-          const std::string& source, std::vector<cl::Program>* kept) {
+          const std::string& source, const std::string& mode, const std::string& entry_path,
+          std::vector<cl::Program>* kept) {
   cl_int status = CL_SUCCESS;
   cl::Program program(context, source, false, &status);
   if (status != CL_SUCCESS)
@@ -436,6 +454,15 @@ int build(const cl::Context& context, const cl::Device& device, const std::strin
     return reply(runtime::Reply::kBuildLog, log.data(), log.size());
   }
   if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clBuildProgram").what());
+  if (mode == "built") {
+    kept->push_back(program);
+    if (const int r = reply(runtime::Reply::kBuilt, "", 0); r != 0) return r;
+    std::vector<std::vector<unsigned char>> binaries;
+    if (!entry_path.empty() && program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS &&
+        binaries.size() == 1)
+      (void)runtime::write_program_entry(entry_path, entry_path, binaries[0]);
+    return 0;
+  }
   std::vector<std::vector<unsigned char>> binaries;
   if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.size() != 1 ||
       binaries[0].empty() || binaries[0].size() > runtime::kMaxPart) {
@@ -475,9 +502,12 @@ int serve(size_t device_index, const std::string& device_name) {
     while ((n = ::poll(&p, 1, runtime::ProgramBuilder::kIdleExitMs)) < 0 && errno == EINTR) {
     }
     if (n <= 0) return 0;  // idle: the compiler's memory goes back to the system
-    std::string options, source;
-    if (!read_part(&options) || !read_part(&source)) return 0;  // the parent has gone
-    if (const int r = build(context, device, options, source, &kept); r != 0) return r;
+    std::string options, source, mode, entry_path;
+    if (!read_part(&options) || !read_part(&source) || !read_part(&mode) || !read_part(&entry_path))
+      return 0;  // the parent has gone
+    if (mode != "binary" && mode != "built") return reply_failure("unknown mode \"" + mode + "\"");
+    if (const int r = build(context, device, options, source, mode, entry_path, &kept); r != 0)
+      return r;
   }
   return 0;
 }

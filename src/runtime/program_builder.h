@@ -6,7 +6,8 @@
 // (the order is the same in every process of the machine; the name is checked too) and
 // serves builds one after another: for each request it replies with the device binary,
 // which the parent loads with clCreateProgramWithBinary, or with the build log.
-//   request: u64 size, device name | u64 size, options | u64 size, source
+//   request: u64 size, options | u64 size, source | u64 size, mode ("binary" or "built")
+//            | u64 size, disk entry path (mode "built"; may be empty)
 //   reply:   u32 kind (Reply in the .cpp) | u64 size, bytes
 // A child is reused because starting one costs ~0.5 s and its first build ~1 s more
 // (PoCL parses its kernel library once per process). It ends by itself after
@@ -39,6 +40,19 @@ class ProgramBuilder {
   // memory budget, or it could not start). Thread-safe: concurrent builds use separate
   // children.
   std::vector<unsigned char> build(const std::string& source, const std::string& options);
+  // The same build, for a device whose compiler keeps what it built in a cache of its own
+  // (Device::caches_builds), so that the caller's build of the source is then cheap: the
+  // child replies once the source has built, without a binary, and only then reads the
+  // binary and writes it as the program-cache entry `entry_path` (none when empty). On a
+  // device that generates code late (Device::generates_code_late), reading the binary
+  // costs a code generation the caller's launches do not use: here it runs in the child,
+  // beside the caller's first frames. An entry being written when the child is stopped
+  // (~ProgramBuilder) is lost and built again next time. The write has no budget of its
+  // own: the processor time it takes while a next request waits counts toward that
+  // request's budget (the caller generates code for the same program at its first
+  // launch, unbudgeted, so a write that runs away runs away there too).
+  void build_only(const std::string& source, const std::string& options,
+                  const std::string& entry_path);
 
   // Children started so far (for tests: a reused child is not counted again).
   uint64_t children_started() const;
@@ -48,6 +62,9 @@ class ProgramBuilder {
  private:
   struct Child;
   std::unique_ptr<Child> spawn();
+  // Serves one request (mode "binary" or "built"); the reply's body.
+  std::string run(const std::string& options, const std::string& source, const std::string& mode,
+                  const std::string& entry_path);
 
   ProgramBuilderOptions options_;
   size_t device_index_;

@@ -153,19 +153,17 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
   const std::string opts = full_options(options);
   std::shared_ptr<Program> p;
   std::vector<unsigned char> binary;
-  if (builder_) {
+  const bool build_only = builder_ && device_.generates_code_late() && device_.caches_builds();
+  if (build_only) {
+    builder_->build_only(source, opts, path);  // the child writes the disk entry
+    p = std::make_shared<Program>();
+    p->program = build_here(source, opts);  // from the compiler's cache: ~0.1 s on PoCL
+  } else if (builder_) {
     binary = builder_->build(source, opts);
     p = from_binary(binary);
     if (!p) fail(ErrorCode::kCompileError, "the device refused the binary its builder made");
   } else {
-    cl_int status = CL_SUCCESS;
-    cl::Program program(device_.context(), source, false, &status);
-    if (status != CL_SUCCESS) throw Error(status, "clCreateProgramWithSource");
-    status = program.build({device_.device()}, opts.c_str());
-    if (status != CL_SUCCESS) {
-      throw Error(status, "clBuildProgram", "options \"" + opts + "\"",
-                  build_log(program, device_.device()));
-    }
+    const cl::Program program = build_here(source, opts);
     p = std::make_shared<Program>();
     p->program = program;
     // The cache is an optimisation: a device without a binary only skips it.
@@ -180,9 +178,22 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.builds;
     stats_.child_builds += builder_ != nullptr;
+    stats_.child_entries += build_only && !path.empty();
   }
-  if (!path.empty()) store_to_disk(path, path, binary);
+  if (!path.empty()) (void)write_program_entry(path, path, binary);
   return p;
+}
+
+cl::Program ProgramCache::build_here(const std::string& source, const std::string& opts) const {
+  cl_int status = CL_SUCCESS;
+  cl::Program program(device_.context(), source, false, &status);
+  if (status != CL_SUCCESS) throw Error(status, "clCreateProgramWithSource");
+  status = program.build({device_.device()}, opts.c_str());
+  if (status != CL_SUCCESS) {
+    throw Error(status, "clBuildProgram", "options \"" + opts + "\"",
+                build_log(program, device_.device()));
+  }
+  return program;
 }
 
 std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned char>& binary) const {
@@ -230,10 +241,9 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   return p;
 }
 
-void ProgramCache::store_to_disk(const std::string& path, const std::string& key,
-                                 const std::vector<unsigned char>& payload) {
-  // The cache is an optimisation: failing to write it is not an error of the build.
-  if (payload.empty()) return;
+bool write_program_entry(const std::string& path, const std::string& key,
+                         const std::vector<unsigned char>& payload) {
+  if (payload.empty()) return false;
   DiskHeader hdr{};
   std::memcpy(hdr.magic, kMagic, sizeof(kMagic));
   hdr.version = kFormatVersion;
@@ -246,22 +256,23 @@ void ProgramCache::store_to_disk(const std::string& path, const std::string& key
   std::memcpy(hdr.key_sha, key_sha.data(), 32);
 
   std::error_code ec;
-  std::filesystem::create_directories(disk_dir_, ec);
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
   // Write to a private temporary and rename: readers never see a partial entry.
   const std::string tmp = path + ".tmp" + std::to_string(::getpid()) + "_" +
                           std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id()));
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
+    if (!out) return false;
     out.write(reinterpret_cast<const char*>(&hdr), sizeof(hdr));
     out.write(reinterpret_cast<const char*>(payload.data()), std::streamsize(payload.size()));
     if (!out) {
       std::filesystem::remove(tmp, ec);
-      return;
+      return false;
     }
   }
   std::filesystem::rename(tmp, path, ec);
   if (ec) std::filesystem::remove(tmp, ec);
+  return !ec;
 }
 
 ProgramCacheStats ProgramCache::stats() const {

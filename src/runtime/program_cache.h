@@ -10,6 +10,10 @@
 //     rewritten; it is never trusted.
 // Builds run in this process, or with ProgramBuilderOptions::executable set in a builder
 // child under a budget (runtime/program_builder.h); either way the disk entry is the same.
+// On a device that generates code late and caches its builds (Device: PoCL), a child
+// only builds, and writes the disk entry itself after it has replied; this process's
+// build of the same source then comes from the compiler's cache, and no binary is read on
+// the way to the program's first launch (ProgramBuilder::build_only says why).
 // Thread-safe; a program requested by two threads at once is built once.
 #pragma once
 
@@ -42,10 +46,17 @@ struct ProgramCacheStats {
   uint64_t disk_hits = 0;
   uint64_t builds = 0;            // from source
   uint64_t child_builds = 0;      // of those, built by a builder child
+  uint64_t child_entries = 0;     // of those, the child wrote the disk entry (build_only)
   uint64_t children_started = 0;  // builder children spawned
   uint64_t disk_rejects = 0;      // disk entries found corrupt or unusable, then rebuilt
   uint64_t evictions = 0;
 };
+
+// Writes `payload` (a device binary) as the disk entry at `path` of the cache key `key`,
+// through a temporary file, so that readers never see a part of it; false when it could
+// not be written (the cache is an optimisation, not an error). Makes the folder.
+bool write_program_entry(const std::string& path, const std::string& key,
+                         const std::vector<unsigned char>& payload);
 
 class ProgramCache {
  public:
@@ -74,9 +85,9 @@ class ProgramCache {
   ProgramRef load_from_disk(const std::string& path, const std::string& key);
   // A built program from a device binary; nullptr when the device refuses it.
   std::shared_ptr<Program> from_binary(const std::vector<unsigned char>& binary) const;
-  void store_to_disk(const std::string& path, const std::string& key,
-                     const std::vector<unsigned char>& binary);
   std::string full_options(const std::string& options) const;
+  // A program built from source in this process; throws the build log.
+  cl::Program build_here(const std::string& source, const std::string& opts) const;
 
   const Device& device_;
   std::string disk_dir_;

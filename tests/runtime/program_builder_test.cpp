@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -90,6 +91,53 @@ TEST_CASE("a builder child builds programs that run and serves several builds",
   CHECK(s.builds == 2);
   CHECK(s.child_builds == 2);
   CHECK(s.children_started == 1);  // the second build reused the idle child
+}
+
+TEST_CASE("a builder child that only builds replies first, then writes the disk entry",
+          "[runtime][builder]") {
+  const Device& dev = test::test_device();
+  const std::string dir = test::make_temp_dir("build-only");
+  const std::string src = scale_kernel("built only " + std::to_string(::getpid()));
+  const std::string opts = "-cl-std=CL1.2 -w";
+  ProgramCache cache(dev, dir);  // for the entry's name and to read it back
+  const std::string path = cache.disk_path(src, "");
+  ProgramBuilder builder(builder_options(), dev.index(), dev.description().device_name);
+  builder.build_only(src, opts, path);
+  // The entry comes after the reply; the next request waits for it.
+  CHECK_FALSE(builder.build(scale_kernel("after the entry"), opts).empty());
+  CHECK(std::filesystem::exists(path));
+  ProgramRef p = cache.get(src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(run_scale(p, 3) == std::vector<int>{3, 6, 9, 12});
+  // A build error comes back as from build().
+  CHECK_THROWS_WITH(
+      builder.build_only("__kernel void broken(__global int* a) { a[0] = nope; }\n", opts, ""),
+      Catch::Contains("nope"));
+  CHECK(builder.children_started() == 1);  // one child served all three
+}
+
+TEST_CASE("with builder children, a device that caches its builds never hands a binary over",
+          "[runtime][builder]") {
+  const std::string dir = test::make_temp_dir("builder-disk");
+  const std::string src = scale_kernel("handed over " + std::to_string(::getpid()));
+  const Device& dev = test::test_device();
+  std::string path;
+  {
+    ProgramCache cache(dev, dir, 512, builder_options());
+    ProgramRef p = cache.get(src);
+    CHECK(run_scale(p, 5) == std::vector<int>{5, 10, 15, 20});
+    path = cache.disk_path(src, "");
+    CHECK(cache.stats().child_builds == 1);
+    CHECK(cache.stats().child_entries == (dev.generates_code_late() && dev.caches_builds()));
+    // The same child writes the entry (build_only); it has when it serves the next build.
+    (void)cache.get(scale_kernel("next " + std::to_string(::getpid())));
+    CHECK(cache.stats().children_started == 1);
+    CHECK(std::filesystem::exists(path));
+  }
+  ProgramCache fresh(dev, dir);
+  ProgramRef p = fresh.get(src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(run_scale(p, 2) == std::vector<int>{2, 4, 6, 8});
 }
 
 TEST_CASE("a builder child's build log reaches the caller and the next build works",
