@@ -1,12 +1,15 @@
 // Clears: clear (bound surfaces), clear_render_target, clear_depth_stencil,
 // clear_texture and clear_buffer. The clear value is packed on the host into one texel
 // (format_codec.h) and the fill kernel replicates it; depth-only or stencil-only clears
-// of a combined format write through a bit mask that keeps the other aspect.
+// of a combined format write through a bit mask that keeps the other aspect. A clear of
+// the bound framebuffer starts a scene instead where it can: the scene's first tile pass
+// applies it as it loads its pixels (draw::SceneClear).
 #include <algorithm>
 #include <cstring>
 
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
+#include "frontend/draw_setup.h"
 #include "frontend/format_codec.h"
 #include "frontend/views.h"
 #include "runtime/error.h"
@@ -75,10 +78,85 @@ void ContextImpl::fill_surface(const Surface& surf, unsigned x, unsigned y, unsi
   r.note_use(id_, ev, true);
 }
 
+bool ContextImpl::clear_in_scene(uint32_t buffers, const int32_t (&rect)[4],
+                                 const ColorUnion& color, double depth, unsigned stencil) {
+  // Draws under a render condition may be skipped on the device, the clear not: the
+  // tile pass applies clears only in runs without a predicate (tile.cl).
+  if (state_.render_cond_query) return false;
+  const FramebufferState& fb = state_.framebuffer;
+  draw::SceneClear c;
+  std::copy(rect, rect + 4, c.rect);
+  DrawResources used;
+  std::vector<std::pair<SurfaceHandle, FillPattern>> fills;
+  // The tile pass writes one layer of a target, and every pixel of the rectangle.
+  auto fits = [&](const SurfaceHandle& h) {
+    const SurfaceTemplate& t = h->info();
+    return t.first_layer == t.last_layer && h->width() >= uint32_t(rect[2]) &&
+           h->height() >= uint32_t(rect[3]) && !resource(h->resource(), "clear").is_buffer();
+  };
+  for (unsigned i = 0; i < fb.nr_cbufs; ++i) {
+    if (!(buffers & (Clear::COLOR0 << i)) || !fb.cbufs[i]) continue;
+    if (i >= CLP_MAX_RTS || !fits(fb.cbufs[i])) return false;
+    const FillPattern p = colour_pattern(fb.cbufs[i]->info().format, color);
+    std::memcpy(c.texels.color[i], p.bytes.data(), sizeof(c.texels.color[i]));  // phase 0
+    c.cbufs[i] = color_target(fb.cbufs[i], screen_->id(), "clear", &used);
+    c.mask |= 1u << i;
+    fills.emplace_back(fb.cbufs[i], p);
+  }
+  FillPattern zs;
+  if ((buffers & Clear::DEPTHSTENCIL) && fb.zsbuf &&
+      depth_stencil_pattern(fb.zsbuf->info().format, buffers, depth, stencil, &zs)) {
+    // Only a clear of every aspect stores a whole texel (X bits read as 0).
+    const Format f = fb.zsbuf->info().format;
+    if ((format_has_depth(f) && !(buffers & Clear::DEPTH)) ||
+        (format_has_stencil(f) && !(buffers & Clear::STENCIL)) || !fits(fb.zsbuf)) {
+      return false;
+    }
+    std::memcpy(c.texels.zs, zs.bytes.data(), sizeof(c.texels.zs));
+    c.zsbuf = color_target(fb.zsbuf, screen_->id(), "clear", &used);
+    c.mask |= 1u << CLP_CLEAR_ZS_BIT;
+    fills.emplace_back(fb.zsbuf, zs);
+  }
+  if (!c.mask) return true;  // nothing to clear
+  c.fill = [this, fills = std::move(fills), rect] {
+    for (const auto& [surface, pattern] : fills) {
+      fill_surface(*surface, unsigned(rect[0]), unsigned(rect[1]), unsigned(rect[2] - rect[0]),
+                   unsigned(rect[3] - rect[1]), pattern);
+    }
+  };
+
+  // A scene's clear comes before its draws; a second clear of the same rectangle joins
+  // the first (its buffers replace those they share).
+  if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+  const draw::SceneClear* before = pipeline_->scene_clear();
+  if (pipeline_->has_draws() || (before && !std::equal(rect, rect + 4, before->rect))) {
+    flush_scene();
+    before = nullptr;
+  }
+  if (before) {
+    for (uint32_t r = 0; r < CLP_MAX_RTS; ++r) {
+      if (!((before->mask >> r) & 1u) || ((c.mask >> r) & 1u)) continue;
+      std::copy(before->texels.color[r], before->texels.color[r] + 4, c.texels.color[r]);
+      c.cbufs[r] = before->cbufs[r];
+    }
+    if (!((c.mask >> CLP_CLEAR_ZS_BIT) & 1u) && ((before->mask >> CLP_CLEAR_ZS_BIT) & 1u)) {
+      std::copy(before->texels.zs, before->texels.zs + 2, c.texels.zs);
+      c.zsbuf = before->zsbuf;
+    }
+    c.mask |= before->mask;
+    c.fill = [first = before->fill, second = std::move(c.fill)] {
+      first();
+      second();
+    };
+  }
+  pipeline_->set_clear(std::move(c));
+  note_scene_use(used);
+  return true;
+}
+
 Status ContextImpl::clear(uint32_t buffers, const ScissorState* scissor, const ColorUnion& color,
                           double depth, unsigned stencil) {
   return guard("clear", [&] {
-    flush_scene();
     if (buffers & ~(Clear::COLOR | Clear::DEPTHSTENCIL)) {
       runtime::invalid("buffers 0x", std::hex, buffers, " has bits beyond PIPE_CLEAR_*");
     }
@@ -96,6 +174,9 @@ Status ContextImpl::clear(uint32_t buffers, const ScissorState* scissor, const C
     }
     if (x0 >= x1 || y0 >= y1) return;
     if (!render_condition_allows()) return;  // Gallium's clear honours the render condition
+    const int32_t rect[4] = {int32_t(x0), int32_t(y0), int32_t(x1), int32_t(y1)};
+    if (clear_in_scene(buffers, rect, color, depth, stencil)) return;
+    flush_scene();
     for (unsigned i = 0; i < fb.nr_cbufs; ++i) {
       if (!(buffers & (Clear::COLOR0 << i)) || !fb.cbufs[i]) continue;
       const Surface& s = *fb.cbufs[i];

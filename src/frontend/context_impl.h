@@ -167,6 +167,8 @@ class ContextImpl final : public Context {
   uint64_t id() const { return id_; }
   // The draw pipeline's counters (tests, profile), or zeros before the first draw.
   draw::SceneCounters scene_counters() const;
+  // Every command of this context's queue, in and out of scenes (tests).
+  const runtime::QueueCounters& queue_counters() const { return queue_.counters(); }
   // draw_vbo calls that derived their draw state rather than reusing the last (tests).
   uint64_t draw_derivations() const { return derivations_; }
   // Test knob: DrawPipeline::set_capacity_cap for this context's scenes.
@@ -174,6 +176,8 @@ class ContextImpl final : public Context {
   // Test knob: DrawPipeline::set_scratch_budget; and the scratch it holds.
   void set_scene_scratch_budget(uint64_t bytes);
   uint64_t scene_scratch_capacity() const { return pipeline_ ? pipeline_->scratch_capacity() : 0; }
+  // Test knob: DrawPipeline::set_tile_mode for this context's scenes.
+  void set_tile_variant_mode(draw::TileVariantMode mode);
   // Bytes of subdata copies whose writes have not finished (tests).
   size_t held_upload_bytes() const { return *upload_bytes_; }
   // Test knob: the context's queue, to hold it behind an event.
@@ -188,14 +192,22 @@ class ContextImpl final : public Context {
   // Fills the whole box of a surface's layers; rect in texels of the surface's level.
   void fill_surface(const Surface& surf, unsigned x, unsigned y, unsigned w, unsigned h,
                     const FillPattern& pattern);
+  // clear() of the rectangle (x0, y0, x1, y1, inside the framebuffer) as the clear the
+  // scene begins with (draw::SceneClear), after running the scene if it has draws; false,
+  // with nothing changed, where the scene cannot hold it (a render condition, layered or
+  // buffer targets, targets smaller than the rectangle, a clear of one aspect of a
+  // depth/stencil format).
+  bool clear_in_scene(uint32_t buffers, const int32_t (&rect)[4], const ColorUnion& color,
+                      double depth, unsigned stencil);
   // Keeps host data alive until the command reading it has finished, and frees it then.
   void keep_until_done(const cl::Event& event, std::shared_ptr<std::vector<uint8_t>> data);
   void reap_uploads();
   // Scenes (scene.cpp): draws are recorded, and run when their results are needed or
   // their inputs change. Every call whose commands or answers must come after the
   // recorded draws calls flush_scene first: flushes and fences, framebuffer changes,
-  // clears, copies, blits, queries, render conditions, stream output targets, compute,
-  // barriers; transfers and subdata only when the scene uses the resource.
+  // clears (but a clear of the bound framebuffer that starts the next scene), copies,
+  // blits, queries, render conditions, stream output targets, compute, barriers;
+  // transfers and subdata only when the scene uses the resource.
   void flush_scene();
   void flush_scene_using(const ResourceRef& res);
   // flush_scene for calls that return nothing: a failure is kept for the next flush().

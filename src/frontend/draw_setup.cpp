@@ -59,8 +59,6 @@ std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
   return table;
 }
 
-namespace {
-
 draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, const char* what,
                                DrawResources* used) {
   const SurfaceImpl& surf = surface_of(handle, screen_id, what);
@@ -79,8 +77,6 @@ draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, 
   used->writes.push_back(&res);
   return ct;
 }
-
-}  // namespace
 
 void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler::ShaderInfo& vs,
                      const compiler::ShaderInfo& last, const compiler::ShaderInfo& fs,

@@ -28,6 +28,11 @@ draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last);
 std::vector<ClpFsLink> fs_link_table(const compiler::FsLinkage& linkage,
                                      const RasterizerState& rasterizer);
 
+// Where a draw writes the surface `handle` (a colour or depth/stencil attachment), which
+// `used` gains as written. Throws for a surface of another screen or a buffer.
+draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, const char* what,
+                               DrawResources* used);
+
 // Fills s (not its stage programs) from the bound state; `last` is the last vertex stage
 // (the geometry shader when one is bound, else vs). Throws clpipe::Error for state a
 // draw cannot use (no framebuffer size, a surface of a foreign screen, ...).

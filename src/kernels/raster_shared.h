@@ -118,7 +118,26 @@ typedef struct {
   CLP_U32 record_capacity, list_capacity;
   CLP_U32 round_each;  // bit r: colour buffer r is rounded after every fragment
   CLP_U32 zs_load;     // some draw of the run tests depth or stencil
-  CLP_U32 pad[2];
+  // Clear-on-load: the scene began with a clear of its framebuffer, and this run (its
+  // first tile pass) applies it. In the buffers of clear_mask (bit r: colour buffer r, bit
+  // CLP_CLEAR_ZS_BIT: every aspect of the depth/stencil buffer), the pixels inside
+  // clear_rect (x0, y0, x1, y1) read as the cleared texel (ClpClearTexels), and every such
+  // pixel is stored, drawn or not; the launch covers the rectangle's tiles too.
+  CLP_U32 clear_mask;
+  CLP_I32 clear_rect[4];
+  CLP_U32 pad;
 } ClpRunParams;
+
+// The texels of a clear-on-load, as the words clp_load_block (colour buffer r) and
+// clp_zs_load (depth/stencil) assemble from their bytes. In global memory rather than in
+// ClpRunParams: the tile pass's parameters must stay within OpenCL 1.2's 1024 bytes with
+// every resource parameter of the fragment shader.
+typedef struct {
+  CLP_U32 color[CLP_MAX_RTS][4];
+  CLP_U32 zs[2];
+  CLP_U32 pad[2];
+} ClpClearTexels;
+
+#define CLP_CLEAR_ZS_BIT CLP_MAX_RTS
 
 #endif  // CLPIPE_RASTER_SHARED_H

@@ -97,46 +97,7 @@ static int clp_lane_dy(int l) {
 #else
 #error "the tile pass runs 4, 8 or 16 lanes"
 #endif
-// A whole block of 4-byte pixels (colour, depth/stencil) as one word per lane, row by row
-// (the little-endian words of the pixels' bytes): the rows of the block in lane order
-// are lanes (0 1 4 5) (2 3 6 7) (8 9 12 13) (10 11 14 15) at 16 lanes (4x4), the first two
-// at 8 (4x2), (0 1) (2 3) at 4 (2x2): CLP_LANE_DX / CLP_LANE_DY above.
-static vu clp_le_words(vu w) {
-#ifdef __ENDIAN_LITTLE__
-  return w;
-#else
-  return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) | (w << 24);
-#endif
-}
-static void clp_block_store_rows(global uchar* p, uint pitch, vu words) {
-  const vu px = clp_le_words(words);
-#if CLP_LANES == 4
-  vstore8(as_uchar8(px.s01), 0, p);
-  vstore8(as_uchar8(px.s23), 0, p + pitch);
-#else
-  vstore16(as_uchar16(px.s0145), 0, p);
-  vstore16(as_uchar16(px.s2367), 0, p + pitch);
-#if CLP_LANES == 16
-  vstore16(as_uchar16(px.s89cd), 0, p + 2 * (size_t)pitch);
-  vstore16(as_uchar16(px.sabef), 0, p + 3 * (size_t)pitch);
-#endif
-#endif
-}
-static vu clp_block_load_rows(global const uchar* p, uint pitch) {
-#if CLP_LANES == 4
-  const uint2 r0 = as_uint2(vload8(0, p)), r1 = as_uint2(vload8(0, p + pitch));
-  return clp_le_words((vu)(r0, r1));
-#else
-  const uint4 r0 = as_uint4(vload16(0, p)), r1 = as_uint4(vload16(0, p + pitch));
-#if CLP_LANES == 8
-  return clp_le_words((vu)(r0.s01, r1.s01, r0.s23, r1.s23));
-#else
-  const uint4 r2 = as_uint4(vload16(0, p + 2 * (size_t)pitch));
-  const uint4 r3 = as_uint4(vload16(0, p + 3 * (size_t)pitch));
-  return clp_le_words((vu)(r0.s01, r1.s01, r0.s23, r1.s23, r2.s01, r3.s01, r2.s23, r3.s23));
-#endif
-#endif
-}
+#include "tile_block.h"
 
 // 64-bit lane vectors: the edge functions.
 typedef CLP_VN(long) vlong;
@@ -252,8 +213,6 @@ static float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, 
   return round ? clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result)) : result;
 }
 
-#include "tile_zs.h"
-
 // The planes of the corner barycentrics over a block: b_k = base[k] + dx grad_x[k] +
 // dy grad_y[k] at the lane (dx, dy) pixels from the block's top-left one.
 typedef struct {
@@ -347,6 +306,9 @@ static vi clp_clear_lane(vi m, int l) {
   return select(m, (vi)(0), CLP_LANE_IDS == (vi)(l));
 }
 
+#include "tile_clear.h"
+#include "tile_zs.h"
+
 // The lanes of a block inside an edge E(x, y) = a x + b y + c > 0, from e0 = E(X, Y) at the
 // block's top-left pixel (exact in 64 bits: every term fits, draw_shared.h) and the edge's
 // steps per pixel A, B: lane l has E = e0 + dx_l A + dy_l B. A block the edge leaves whole
@@ -426,10 +388,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     global const uint* draw_base, global const uint* status, global const float4* verts,
     global uchar* cb0, global uchar* cb1, global uchar* cb2, global uchar* cb3, global uchar* cb4,
     global uchar* cb5, global uchar* cb6, global uchar* cb7, global uchar* zsbuf,
-    global uint* counters, global const uint* predicate CLP_RESOURCE_PARAMS) {
+    global uint* counters, global const uint* predicate,
+    global const ClpClearTexels* clear CLP_RESOURCE_PARAMS) {
   // A scene that outgrew its buffers is replayed: nothing of it is drawn now.
   if (status[0] > run.record_capacity || status[1] > run.list_capacity) return;
-  // Targets, counting and the predicate are the same for every draw of the run.
+  // Targets, counting and the predicate are the same for every draw of the run. A run
+  // that applies a clear has no predicate: the context records no scene clear under a
+  // render condition, and setting one runs the scene first (ContextImpl::clear_in_scene).
   global const ClpRasterParams* rp0 = rps + dps[run.first_draw].raster_index;
   if (rp0->flags & CLP_RAST_PREDICATE) {
     const bool value = (predicate[0] | predicate[1]) != 0;
@@ -443,10 +408,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   // from draw_base[first_draw] to draw_base[end_draw].
   uint list_begin = tile == 0 ? 0 : bin_offsets[tile * nc - 1];
   uint list_end = bin_offsets[tile * nc + nc - 1];
-  if (list_begin >= list_end) return;  // no primitive touches this tile
+  // A tile no primitive touches has nothing to do, unless the run applies a clear.
+  if (list_begin >= list_end && !run.clear_mask) return;
   list_begin = clp_lower_bound(bin_list, list_begin, list_end, draw_base[run.first_draw]);
   list_end = clp_lower_bound(bin_list, list_begin, list_end, draw_base[run.end_draw]);
-  if (list_begin >= list_end) return;
+  if (list_begin >= list_end && !run.clear_mask) return;
 
   // The work-item's region of the tile, and its blocks: block b at column b %
   // CLP_ITEM_COLS and row b / CLP_ITEM_COLS.
@@ -459,6 +425,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
+  if (list_begin >= list_end) {  // only the clear reaches this tile
+    clp_clear_region(rp0, run.clear_mask, nrt, clear, cbuf, zsbuf, max(rx, run.clear_rect[0]),
+                     max(ry, run.clear_rect[1]), min(rx + CLP_ITEM_W, run.clear_rect[2]),
+                     min(ry + CLP_ITEM_H, run.clear_rect[3]));
+    return;
+  }
   // The state of each block. Colour buffer pixels are loaded when a fragment first
   // combines with them, and not at all where fragments replace them whole (no blending,
   // logic op or colour mask).
@@ -472,6 +444,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   vu zlo[CLP_ITEM_BLOCKS], zhi[CLP_ITEM_BLOCKS];  // lane l: clp_zs_load's (x, y) of its pixel
   uint zs_dirty[CLP_ITEM_BLOCKS];
   uint exist_bits[CLP_ITEM_BLOCKS];        // bit lane: the lane's pixel is inside the framebuffer
+  uint cleared[CLP_ITEM_BLOCKS];           // bit lane: the clear-on-load sets the lane's pixel
   const uint round_each = run.round_each;  // bit rt: round after every fragment
   // Only the depth/stencil test reads or changes the depth/stencil buffer.
   const uint zfmt = CLP_KEYED_ZS_FORMAT(rp0);
@@ -482,6 +455,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               qy = ry + (b / CLP_ITEM_COLS) * CLP_BLOCK_H;
     const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
     exist_bits[b] = clp_lane_bits((lx < (vi)(fbw)) & (ly < (vi)(fbh)));
+    // Lanes the clear-on-load sets (its rectangle lies inside the framebuffer).
+    cleared[b] = run.clear_mask ? exist_bits[b] & clp_lane_bits((lx >= (vi)(run.clear_rect[0])) &
+                                                                (ly >= (vi)(run.clear_rect[1])) &
+                                                                (lx < (vi)(run.clear_rect[2])) &
+                                                                (ly < (vi)(run.clear_rect[3])))
+                                : 0u;
     // Only the bound buffers' entries are read (every loop over buffers stops at nrt).
     for (uint r = 0; r < nrt; ++r) {
       known[b][r] = dirty[b][r] = 0u;
@@ -489,29 +468,28 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
       for (int c = 0; c < 4; ++c)
         color[b][r][c] = (vf)(0.0f);
 #endif
+      if (!((run.clear_mask >> r) & 1u) || !cleared[b]) continue;
+      // The cleared texel as a load would give it; every lane holds it (a lane that is
+      // not known loads before it is read). Cleared lanes no fragment changes are stored
+      // as the texel's bytes at the end.
+      const uint fmt = CLP_KEYED_RT(rp0, r, format);
+      const float4 v = clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), vload4(0, clear->color[r]));
+#ifdef CLP_TILE_SOA
+      color[b][r][0] = (vf)(v.x);
+      color[b][r][1] = (vf)(v.y);
+      color[b][r][2] = (vf)(v.z);
+      color[b][r][3] = (vf)(v.w);
+#else
+      for (int l = 0; l < CLP_LANES; ++l)
+        color[b][r][l] = v;
+#endif
+      known[b][r] = cleared[b];
     }
-    zs_dirty[b] = 0u;
-    zlo[b] = zhi[b] = (vu)(0u);
-    if (!run.zs_load || !exist_bits[b]) continue;
-    global uchar* zblock =
-        zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
-    if (zbytes == 4 && exist_bits[b] == all_lanes) {
-      zlo[b] = clp_block_load_rows(zblock, rp0->zs_pitch);  // the words clp_zs_load assembles
-    } else {
-      // Lane by lane with constant lanes into arrays: inserting into a vector at a variable
-      // lane goes through memory.
-      uint z0[CLP_LANES], z1[CLP_LANES];
-      for (int l = 0; l < CLP_LANES; ++l) {
-        const uint2 z = ((exist_bits[b] >> l) & 1u)
-                            ? clp_zs_load(zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch +
-                                                    (size_t)clp_lane_dx(l) * zbytes)
-                            : (uint2)(0u);
-        z0[l] = z.x;
-        z1[l] = z.y;
-      }
-      zlo[b] = CLP_PACK(z0);
-      zhi[b] = CLP_PACK(z1);
-    }
+    zs_dirty[b] = ((run.clear_mask >> CLP_CLEAR_ZS_BIT) & 1u) ? cleared[b] : 0u;
+    clp_zs_block_start(zfmt,
+                       zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes,
+                       rp0->zs_pitch, run.zs_load ? exist_bits[b] : 0u, zs_dirty[b],
+                       zs_dirty[b] ? vload2(0, clear->zs) : (uint2)(0u), &zlo[b], &zhi[b]);
   }
 
   const bool count = (rp0->flags & CLP_RAST_COUNT) != 0;
@@ -760,9 +738,21 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     const int qx = rx + (b % CLP_ITEM_COLS) * CLP_BLOCK_W,
               qy = ry + (b / CLP_ITEM_COLS) * CLP_BLOCK_H;
     for (uint r = 0; r < nrt; ++r) {
-      if (!dirty[b][r]) continue;
       global const ClpRtState* rt = &rp0->rt[r];
       const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
+      const uint pristine = ((run.clear_mask >> r) & 1u) ? cleared[b] & ~dirty[b][r] : 0u;
+      if (pristine && !dirty[b][r]) {
+        clp_store_texel_lanes(fmt,
+                              cbuf[r] + rt->offset + (size_t)qy * rt->pitch +
+                                  (size_t)qx * clp_format_block_bytes(fmt),
+                              rt->pitch, pristine, vload4(0, clear->color[r]));
+        continue;
+      }
+      // A block a fragment changed is stored whole: its other cleared lanes hold the
+      // decoded texel, which encodes back to the same bytes (scene_clear_test checks every
+      // renderable format).
+      dirty[b][r] |= pristine;
+      if (!dirty[b][r]) continue;
 #ifdef CLP_TILE_SOA
       clp_soa_store(fmt, cbuf[r] + rt->offset + (size_t)qy * rt->pitch + (size_t)qx * 4u, rt->pitch,
                     dirty[b][r], color[b][r]);

@@ -1,7 +1,8 @@
 // The depth/stencil side of the tile pass: the test of one lane against its pixel
 // (stencil, depth bounds, depth), the whole-block depth test of draws without stencil,
-// and the lane accessors of a block's depth/stencil words. Included by tile.cl after its
-// CLP_KEYED_* state accessors, which fold a specialised program's state into constants.
+// the lane accessors of a block's depth/stencil words, and their loads where a run starts
+// (with a clear-on-load's texel). Included by tile.cl after its CLP_KEYED_* state accessors,
+// which fold a specialised program's state into constants, and its lane helpers.
 #ifndef CLPIPE_TILE_ZS_H
 #define CLPIPE_TILE_ZS_H
 
@@ -78,6 +79,45 @@ static vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* 
     *lo = select(*lo, clp_zs_set_depth_v(fmt, *lo, key), CLP_AS_VU(pass));
   }
   return pass;
+}
+
+// Loads the lanes in `lanes` (bits) of the depth/stencil block at p: lane l gets
+// clp_zs_load's words of its pixel in (lo, hi), the others 0.
+static void clp_zs_block_load(uint fmt, global const uchar* p, uint pitch, uint lanes, vu* lo,
+                              vu* hi) {
+  const uint bytes = clp_zs_bytes(fmt);
+  if (bytes == 4 && lanes == (1u << CLP_LANES) - 1u) {
+    *lo = clp_block_load_rows(p, pitch);  // the words clp_zs_load assembles
+    *hi = (vu)(0u);
+    return;
+  }
+  // Lane by lane with constant lanes into arrays: inserting into a vector at a variable
+  // lane goes through memory.
+  uint z0[CLP_LANES], z1[CLP_LANES];
+  for (int l = 0; l < CLP_LANES; ++l) {
+    const uint2 z =
+        ((lanes >> l) & 1u)
+            ? clp_zs_load(fmt, p + (size_t)clp_lane_dy(l) * pitch + (size_t)clp_lane_dx(l) * bytes)
+            : (uint2)(0u);
+    z0[l] = z.x;
+    z1[l] = z.y;
+  }
+  *lo = CLP_PACK(z0);
+  *hi = CLP_PACK(z1);
+}
+
+// The depth/stencil words of a block where a run starts: the lanes in `cleared` (bits)
+// hold the words of a clear-on-load's texel, the other lanes in `load` those of their
+// pixel at p, the rest 0.
+static void clp_zs_block_start(uint fmt, global const uchar* p, uint pitch, uint load, uint cleared,
+                               uint2 clear_words, vu* lo, vu* hi) {
+  *lo = *hi = (vu)(0u);
+  if (load & ~cleared) clp_zs_block_load(fmt, p, pitch, load, lo, hi);
+  if (cleared) {
+    const vi m = clp_lane_mask(cleared);
+    *lo = select(*lo, (vu)(clear_words.x), m);
+    *hi = select(*hi, (vu)(clear_words.y), m);
+  }
 }
 
 #endif  // CLPIPE_TILE_ZS_H

@@ -291,16 +291,20 @@ void DrawPipeline::clear_scene() {
   unit_draw_.clear();
   unit_verts_.clear();
   unit_tile_.clear();
+  clear_.reset();
   last_setup_ = nullptr;
   scene_positions_ = scene_vert_regs_ = record_estimate_ = scene_scratch_ = 0;
 }
 
 void DrawPipeline::execute() {
-  if (draws_.empty()) return;
-  struct Clear {
+  struct Forget {
     DrawPipeline* p;
-    ~Clear() { p->clear_scene(); }
-  } clear{this};
+    ~Forget() { p->clear_scene(); }
+  } forget{this};
+  if (draws_.empty()) {
+    if (clear_) clear_->fill();  // a clear alone: no tile pass to take it
+    return;
+  }
 
   const runtime::QueueCounters calls_before = queue_.counters();
   const uint64_t replays_before = counters_.replays;
@@ -312,12 +316,14 @@ void DrawPipeline::execute() {
   arrays.push_back({vps_.data(), vps_.size() * sizeof(ClpVertexParams)});
   arrays.push_back({dps_.data(), dps_.size() * sizeof(ClpDrawParams)});
   arrays.push_back({rps_.data(), rps_.size() * sizeof(ClpRasterParams)});
+  if (clear_) arrays.push_back({&clear_->texels, sizeof(ClpClearTexels)});
   const std::vector<cl::Buffer> up = upload_arrays(queue_, arrays);
   SceneTables t;
   t.resources = device_tables(up, 0, dummy_);
   t.vps = up[4];
   t.dps = up[5];
   t.rps = up[6];
+  t.clear = clear_ ? up[7] : dummy_;
   ++counters_.scenes;
   counters_.draws += draws_.size();
 
@@ -649,41 +655,6 @@ void DrawPipeline::write_records(const SceneTables& t, uint32_t first, uint32_t 
   }
 }
 
-bool DrawPipeline::same_run(uint32_t a, uint32_t b) const {
-  if (unit_tile_[a] != unit_tile_[b]) return false;
-  const DrawSetup& sa = *draws_[unit_draw_[a]].setup;
-  const DrawSetup& sb = *draws_[unit_draw_[b]].setup;
-  if (&sa != &sb) {
-    if (!(sa.fs.resources == sb.fs.resources)) return false;
-    if (sa.nr_cbufs != sb.nr_cbufs || sa.counters() != sb.counters() ||
-        sa.predicate() != sb.predicate() || sa.zsbuf.buffer() != sb.zsbuf.buffer()) {
-      return false;
-    }
-    for (uint32_t i = 0; i < sa.nr_cbufs; ++i) {
-      if (sa.cbufs[i].buffer() != sb.cbufs[i].buffer()) return false;
-    }
-  }
-  if (unit_verts_[a] != unit_verts_[b]) return false;
-  // Where the targets are and what the launch counts or tests once.
-  const ClpRasterParams& ra = rps_[dps_[a].raster_index];
-  const ClpRasterParams& rb = rps_[dps_[b].raster_index];
-  constexpr uint32_t kRunFlags =
-      CLP_RAST_ZS_PRESENT | CLP_RAST_COUNT | CLP_RAST_PREDICATE | CLP_RAST_PREDICATE_WHEN_TRUE;
-  if ((ra.flags & kRunFlags) != (rb.flags & kRunFlags) || ra.nr_cbufs != rb.nr_cbufs ||
-      ra.zs_offset != rb.zs_offset || ra.zs_format != rb.zs_format || ra.zs_pitch != rb.zs_pitch ||
-      ra.fb_width != rb.fb_width || ra.fb_height != rb.fb_height) {
-    return false;
-  }
-  for (uint32_t i = 0; i < ra.nr_cbufs && i < CLP_MAX_RTS; ++i) {
-    const ClpRtState &x = ra.rt[i], &y = rb.rt[i];
-    if (x.offset != y.offset || x.pitch != y.pitch || x.format != y.format ||
-        (x.flags & CLP_RT_ENABLED) != (y.flags & CLP_RT_ENABLED)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 void DrawPipeline::bin_and_shade(const SceneTables& t) {
   const uint32_t units = uint32_t(dps_.size());
   // The scene's draws share the framebuffer, hence the tile grid.
@@ -716,7 +687,9 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   }
 
   // 6. Tile pass of each run of units that share a fragment program, its resources, the
-  // vertices and the targets: each tile's pixels are loaded and stored once per run.
+  // vertices and the targets: each tile's pixels are loaded and stored once per run. The
+  // first run applies the scene's clear (or the clear's fill passes run before it).
+  bool clear_due = clear_.has_value();
   for (uint32_t first = 0; first < units;) {
     const DrawSetup& s = *draws_[unit_draw_[first]].setup;
     if (!shades(s)) {
@@ -746,6 +719,17 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     }
     const uint32_t run_first = first;
     first = end;
+    if (clear_due) {
+      clear_due = false;
+      if (take_clear(s, &run)) {
+        x0 = std::min(x0, run.clear_rect[0]);
+        y0 = std::min(y0, run.clear_rect[1]);
+        x1 = std::max(x1, run.clear_rect[2]);
+        y1 = std::max(y1, run.clear_rect[3]);
+      } else {
+        clear_->fill();
+      }
+    }
     if (x0 >= x1 || y0 >= y1) continue;  // every scissor rectangle is empty
     run.tile_x0 = uint32_t(x0) >> CLP_TILE_SIZE_LOG2;
     run.tile_y0 = uint32_t(y0) >> CLP_TILE_SIZE_LOG2;
@@ -767,7 +751,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     }
     const bool zs = s.zsbuf.format != Format::NONE && s.zsbuf.buffer();
     args << (zs ? s.zsbuf.buffer : dummy_) << (s.counters() ? s.counters : dummy_)
-         << (s.predicate() ? s.predicate : dummy_);
+         << (s.predicate() ? s.predicate : dummy_) << t.clear;
     for (const StageArg& a : s.fs.resources)
       args << resolve(a, t.resources);
     const size_t groups = size_t(run.tiles_w) * tiles_h;
@@ -778,6 +762,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
         limits.whole_tile_items ? 1 : size_t(CLP_TILE_SIZE) * CLP_TILE_SIZE / limits.fragment_lanes;
     queue_.launch(k, {groups * items}, {items}, "tile");
   }
+  if (clear_due) clear_->fill();  // no draw reached the tile pass
 }
 
 std::vector<ClpTri> DrawPipeline::read_records() {

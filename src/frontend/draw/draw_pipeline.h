@@ -15,7 +15,9 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "clpipe/state.h"
@@ -143,6 +145,20 @@ struct DrawSetup {
   bool count_primitives = false;
 };
 
+// A clear of the framebuffer that a scene begins with (ContextImpl::clear). The scene's
+// first tile-pass run applies it as it loads its pixels (clear-on-load:
+// ClpRunParams::clear_mask), so that the clear costs no pass of its own. A scene without
+// such a run (no draw reaches the tile pass, or the run's targets are not the cleared
+// ones) calls `fill`, the same clear as fill passes, before its first tile pass instead.
+struct SceneClear {
+  uint32_t mask = 0;     // ClpRunParams::clear_mask
+  int32_t rect[4] = {};  // x0, y0, x1, y1: inside the framebuffer and every cleared target
+  ClpClearTexels texels{};
+  std::array<ColorTarget, CLP_MAX_RTS> cbufs;  // the cleared targets, as draws see them
+  ColorTarget zsbuf;
+  std::function<void()> fill;
+};
+
 // Counters of the last executed scene (for tests, queries and the profile report).
 struct DrawStats {
   uint32_t positions = 0;
@@ -184,7 +200,14 @@ class DrawPipeline {
   // A chunk (draw_split.h) replaces the draw's mode, count and instances with its own.
   void record(std::shared_ptr<const DrawSetup> setup, const DrawInfo& info,
               const DrawStartCountBias& range, uint32_t draw_id, const DrawChunk* chunk = nullptr);
-  bool empty() const { return draws_.empty(); }
+  // Whether the scene has nothing to run: no draw and no clear.
+  bool empty() const { return draws_.empty() && !clear_; }
+  bool has_draws() const { return !draws_.empty(); }
+  // The clear the scene begins with, or null.
+  const SceneClear* scene_clear() const { return clear_ ? &*clear_ : nullptr; }
+  // Makes c (single-layer targets) the clear the scene begins with, replacing the one it
+  // had; the scene must have no draws yet.
+  void set_clear(SceneClear c);
   // Whether a draw of `count` positions x `instances` of `mode` with setup s still fits
   // this scene (kSceneMax*, the scratch budget); an empty scene takes any draw.
   bool fits(const DrawSetup& s, PrimType mode, uint32_t count, uint64_t instances) const;
@@ -195,6 +218,8 @@ class DrawPipeline {
   // The most positions of one chunk of a draw of `count` positions per instance, so that
   // the chunk alone stays within the scratch budget.
   uint64_t chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const;
+  // Test knob: when draws get specialised tile programs (default: from the environment).
+  void set_tile_mode(TileVariantMode mode) { tile_mode_ = mode; }
   // Test knob: the scratch budget of a scene (default: scratch_budget_from_env()).
   void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
   // Bytes of the scratch buffers the pipeline holds (kept from scene to scene).
@@ -267,6 +292,7 @@ class DrawPipeline {
   // The scene's parameter blocks and resource tables on the device.
   struct SceneTables {
     cl::Buffer vps, dps, rps;
+    cl::Buffer clear;  // the scene clear's ClpClearTexels (dummy_ without one)
     DeviceTables resources;
   };
   // Whether draw r can share vertex and setup launches with its neighbours: no
@@ -308,6 +334,9 @@ class DrawPipeline {
   void skip_unit(const SceneTables& t, uint32_t unit);
   // Binning of every record of the scene, then the tile pass of each run of units.
   void bin_and_shade(const SceneTables& t);
+  // Sets run's clear-on-load from the scene's clear when the run's targets (those of s)
+  // are the cleared ones; false otherwise (tile_runs.cpp).
+  bool take_clear(const DrawSetup& s, ClpRunParams* run) const;
   // Whether units a and b can share a tile-pass launch.
   bool same_run(uint32_t a, uint32_t b) const;
   // The views and samplers of s's fragment stage in the tables (bound by bind_stages):
@@ -326,7 +355,7 @@ class DrawPipeline {
   runtime::ProgramCache& cache_;
   runtime::ProgramRef core_, stream_;
   Scanner scanner_;
-  const TileVariantMode tile_mode_;
+  TileVariantMode tile_mode_;
   // Work-items the binning pass aims at (bin_bands): 64 per compute unit, at least 256.
   const uint32_t bin_items_;
   DrawStats stats_;
@@ -336,6 +365,7 @@ class DrawPipeline {
   ResourceTables tables_;
   std::vector<Recorded> draws_;
   std::vector<Step> plan_;
+  std::optional<SceneClear> clear_;
   std::vector<ClpVertexParams> vps_;
   std::vector<ClpDrawParams> dps_;             // one per scene draw ("unit")
   std::vector<ClpRasterParams> rps_;           // shared by consecutive units with equal state
