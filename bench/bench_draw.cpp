@@ -1,7 +1,10 @@
 // Throughput of draw_vbo on the selected device, with the device time of each pass
 // (OpenCL profiling through Context::collect_pass_times): many tiny triangles, medium
 // triangles, a full-screen fill, a blended fill, both again as eight layers in one scene,
-// and depth overdraw drawn front to back and back to front. Prints figures only.
+// and depth overdraw drawn front to back and back to front; then whole frames, the clear
+// of colour and depth timed with the draws, once as fill passes of their own
+// (clear_render_target, clear_depth_stencil) and once as `clear`, which the scene's tile
+// pass applies as it loads its pixels. Prints figures only.
 //
 //   build/bench/bench_draw [WxH] [reps] [filter]
 //     (default 1024x768, 5 timed runs per case; filter: run the cases whose name
@@ -93,9 +96,9 @@ class Bench {
     fb.width = uint16_t(w);
     fb.height = uint16_t(h);
     fb.nr_cbufs = 1;
-    fb.cbufs[0] = take(ctx_->create_surface(color_, st), "surface");
+    fb.cbufs[0] = cbuf_ = take(ctx_->create_surface(color_, st), "surface");
     st.format = Format::Z24_UNORM_S8_UINT;
-    fb.zsbuf = take(ctx_->create_surface(depth_, st), "surface");
+    fb.zsbuf = zsbuf_ = take(ctx_->create_surface(depth_, st), "surface");
     check(ctx_->set_framebuffer_state(fb), "set_framebuffer_state");
     // Identity viewport in pixels: the vertices are converted to NDC on the host.
     ViewportState vp;
@@ -142,10 +145,14 @@ class Bench {
     return v;
   }
 
+  // How a case clears colour and depth: before the timed draws, or inside the timed frame
+  // as fill passes or as the clear a scene begins with.
+  enum class FrameClear { kBefore, kPasses, kScene };
+
   // Runs one case: the triangle list `verts` (non-indexed) in `draws` draw_vbo calls of
   // equal size, covering `pixels` pixels in all.
   void run(const char* name, const std::vector<Vertex>& verts, bool blend, bool depth,
-           double pixels, uint32_t draws = 1) {
+           double pixels, uint32_t draws = 1, FrameClear clear = FrameClear::kBefore) {
     if (std::string(name).find(filter_) == std::string::npos) return;
     ResourceTemplate t;
     t.target = TextureTarget::BUFFER;
@@ -166,12 +173,22 @@ class Bench {
     std::map<std::string, double> pass_ms;
     std::vector<std::string> order;
     for (int r = -1; r < reps_; ++r) {
-      ColorUnion c{};
-      check(ctx_->clear(Clear::COLOR0 | Clear::DEPTHSTENCIL, nullptr, c, 1.0, 0), "clear");
-      finish();
-      take(ctx_->collect_pass_times(), "collect_pass_times");  // drop the clear's
+      const ColorUnion c{};
+      const uint32_t both = Clear::COLOR0 | Clear::DEPTHSTENCIL;
+      if (clear == FrameClear::kBefore) {
+        check(ctx_->clear(both, nullptr, c, 1.0, 0), "clear");
+        finish();
+        take(ctx_->collect_pass_times(), "collect_pass_times");  // drop the clear's
+      }
       const double c0 = cpu_seconds();
       const auto t0 = std::chrono::steady_clock::now();
+      if (clear == FrameClear::kPasses) {
+        check(ctx_->clear_render_target(cbuf_, c, 0, 0, w_, h_, false), "clear_render_target");
+        check(ctx_->clear_depth_stencil(zsbuf_, Clear::DEPTHSTENCIL, 1.0, 0, 0, 0, w_, h_, false),
+              "clear_depth_stencil");
+      } else if (clear == FrameClear::kScene) {
+        check(ctx_->clear(both, nullptr, c, 1.0, 0), "clear");
+      }
       const uint32_t per_draw = count / 3 / draws * 3;
       for (uint32_t d = 0; d < draws; ++d) {
         const uint32_t start = d * per_draw, n = d + 1 == draws ? count - start : per_draw;
@@ -217,6 +234,7 @@ class Bench {
   std::shared_ptr<Screen> screen_;
   std::unique_ptr<Context> ctx_;
   ResourceRef color_, depth_;
+  SurfaceHandle cbuf_, zsbuf_;
   ShaderHandle vs_, fs_;
   VertexElementsHandle ve_;
   BlendHandle opaque_, blended_;
@@ -298,5 +316,18 @@ int main(int argc, char** argv) {
   // The fixed cost of a draw_vbo call: 500 draws of two 16x16-pixel triangles each.
   b.run("500 draws of 2 triangles (256 px)", grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false,
         false, std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10);
+  // Whole frames: the clear timed with the draws, as passes of its own or in the scene.
+  using FC = Bench::FrameClear;
+  std::reverse(depths.begin(), depths.end());
+  for (FC c : {FC::kPasses, FC::kScene}) {
+    const bool passes = c == FC::kPasses;
+    b.run(passes ? "frame: clear as passes + fill" : "frame: clear in scene + fill",
+          layers(b, {0.5f}, 0xff3060a0u), false, true, full, 1, c);
+    b.run(passes ? "frame: clear as passes + overdraw x8" : "frame: clear in scene + overdraw x8",
+          layers(b, depths, 0xff20c040u), false, true, 8 * full, 1, c);
+    b.run(passes ? "frame: clear as passes + 500 draws" : "frame: clear in scene + 500 draws",
+          grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false, true,
+          std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10, c);
+  }
   return 0;
 }
