@@ -148,8 +148,8 @@ struct DrawSetup {
 // A clear of the framebuffer that a scene begins with (ContextImpl::clear). The scene's
 // first tile-pass run applies it as it loads its pixels (clear-on-load:
 // ClpRunParams::clear_mask), so that the clear costs no pass of its own. A scene without
-// such a run (no draw reaches the tile pass, or the run's targets are not the cleared
-// ones) calls `fill`, the same clear as fill passes, before its first tile pass instead.
+// such a run (no draw reaches the tile pass, or the first run cannot take the clear:
+// take_clear) calls `fill`, the same clear as fill passes, before its first tile pass.
 struct SceneClear {
   uint32_t mask = 0;     // ClpRunParams::clear_mask
   int32_t rect[4] = {};  // x0, y0, x1, y1: inside the framebuffer and every cleared target
