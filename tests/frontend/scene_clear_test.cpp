@@ -285,7 +285,7 @@ TEST_CASE("scene clear: clears a scene cannot take still clear, in API order",
     s.draw();
     const auto expected = s.contents();
     s.prepare();
-    s.draw();  // a scene of the draw alone, to count its launches
+    s.draw();  // grows the scene's buffers, so that the counted scene does not replay
     uint64_t before = s.launches();
     s.draw();
     s.flush();
@@ -339,7 +339,7 @@ TEST_CASE("scene clear: clears a scene cannot take still clear, in API order",
     s.draw();
     const auto expected = s.contents();
     s.prepare();
-    s.draw();
+    s.draw();  // grows the scene's buffers, so that the counted scene does not replay
     s.flush();
     uint64_t before = s.launches();
     s.draw();
