@@ -167,8 +167,6 @@ class ContextImpl final : public Context {
   uint64_t id() const { return id_; }
   // The draw pipeline's counters (tests, profile), or zeros before the first draw.
   draw::SceneCounters scene_counters() const;
-  // Every command of this context's queue, in and out of scenes (tests).
-  const runtime::QueueCounters& queue_counters() const { return queue_.counters(); }
   // draw_vbo calls that derived their draw state rather than reusing the last (tests).
   uint64_t draw_derivations() const { return derivations_; }
   // Test knob: DrawPipeline::set_capacity_cap for this context's scenes.

@@ -173,7 +173,8 @@ struct Scene {
     return out;
   }
 
-  uint64_t launches() const { return impl.queue_counters().launches; }
+  // Every launch of the context's queue, in and out of scenes.
+  uint64_t launches() const { return impl.queue_for_tests().counters().launches; }
 };
 
 // clear() takes one value for every buffer: the tests clear buffers of one class together.
