@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 
 #include "frontend/frontend_util.h"
 
@@ -173,8 +174,21 @@ struct Scene {
     return out;
   }
 
-  // Every launch of the context's queue, in and out of scenes.
-  uint64_t launches() const { return impl.queue_for_tests().counters().launches; }
+  // Launches of the context's queue, in and out of scenes, by `frame` and a flush.
+  uint64_t launches_of(const std::function<void()>& frame) {
+    const uint64_t before = impl.queue_for_tests().counters().launches;
+    frame();
+    flush();
+    return impl.queue_for_tests().counters().launches - before;
+  }
+  // Launches of a scene of the draw alone, after one that grew the scene's buffers (so
+  // that the counted one does not replay).
+  uint64_t draw_launches() {
+    prepare();
+    draw();
+    flush();
+    return launches_of([&] { draw(); });
+  }
 };
 
 // clear() takes one value for every buffer: the tests clear buffers of one class together.
@@ -215,17 +229,12 @@ TEST_CASE("scene clear: every renderable colour format stores the texels of a cl
       CHECK(s.contents() == expected);
     }
     // The clear took no launch of its own: a scene of the draw alone costs as many.
+    const uint64_t draw_only = s.draw_launches();
     s.prepare();
-    uint64_t before = s.launches();
-    s.draw();
-    s.flush();
-    const uint64_t draw_only = s.launches() - before;
-    s.prepare();
-    before = s.launches();
-    s.clear(all_buffers(s), &rect);
-    s.draw();
-    s.flush();
-    CHECK(s.launches() - before == draw_only);
+    CHECK(s.launches_of([&] {
+      s.clear(all_buffers(s), &rect);
+      s.draw();
+    }) == draw_only);
   }
   CHECK(tested > 100);
 }
@@ -285,19 +294,15 @@ TEST_CASE("scene clear: clears a scene cannot take still clear, in API order",
     s.clear_alone(all_buffers(s), &left);
     s.draw();
     const auto expected = s.contents();
+    const uint64_t draw_only = s.draw_launches();
     s.prepare();
-    s.draw();  // grows the scene's buffers, so that the counted scene does not replay
-    uint64_t before = s.launches();
-    s.draw();
-    s.flush();
-    const uint64_t draw_only = s.launches() - before;
-    s.prepare();
-    before = s.launches();
-    s.clear(colour, &left);
-    s.clear(Clear::DEPTHSTENCIL, &left);
-    s.draw();
+    const uint64_t joined = s.launches_of([&] {
+      s.clear(colour, &left);
+      s.clear(Clear::DEPTHSTENCIL, &left);
+      s.draw();
+    });
     CHECK(s.contents() == expected);
-    CHECK(s.launches() - before == draw_only);
+    CHECK(joined == draw_only);
   }
   SECTION("clears of different rectangles run in order") {
     s.prepare();
@@ -339,19 +344,14 @@ TEST_CASE("scene clear: clears a scene cannot take still clear, in API order",
     s.clear_alone(all_buffers(s), &left);
     s.draw();
     const auto expected = s.contents();
+    const uint64_t draw_only = s.draw_launches();
     s.prepare();
-    s.draw();  // grows the scene's buffers, so that the counted scene does not replay
-    s.flush();
-    uint64_t before = s.launches();
-    s.draw();
-    s.flush();
-    const uint64_t draw_only = s.launches() - before;
-    s.prepare();
-    before = s.launches();
-    s.clear(all_buffers(s), &left);
-    s.draw();
+    const uint64_t cleared = s.launches_of([&] {
+      s.clear(all_buffers(s), &left);
+      s.draw();
+    });
     CHECK(s.contents() == expected);
-    CHECK(s.launches() - before > draw_only);  // the clear's fill passes
+    CHECK(cleared > draw_only);  // the clear's fill passes
     REQUIRE(s.ctx->render_condition(nullptr, false, RenderCondMode::WAIT).is_ok());
   }
   SECTION("a framebuffer change runs the clear on the targets it was for") {
