@@ -160,6 +160,10 @@ struct SamplerState {
   uint8_t max_anisotropy = 0;
   bool seamless_cube_map = false;
   bool border_color_is_integer = false;
+  // The border colour holds integers for pure integer views and floats for the others,
+  // whatever border_color_is_integer says: virgl's encoding, whose sampler states are
+  // created without knowing the views they will be used with.
+  bool border_color_in_view_format = false;
   TexReductionMode reduction_mode = TexReductionMode::WEIGHTED_AVERAGE;
   float lod_bias = 0.0f;
   float min_lod = 0.0f;

@@ -210,7 +210,9 @@ ClpSamplerState sampler_state(const SamplerState& s) {
   o.unnormalized_coords = s.unnormalized_coords;
   o.max_anisotropy = s.max_anisotropy;
   o.seamless_cube_map = s.seamless_cube_map;
-  o.border_color_is_integer = s.border_color_is_integer;
+  o.border_color_kind = s.border_color_in_view_format ? CLP_BORDER_VIEW_FORMAT
+                        : s.border_color_is_integer   ? CLP_BORDER_INTEGER
+                                                      : CLP_BORDER_FLOAT;
   o.reduction_mode = uint32_t(s.reduction_mode);
   o.lod_bias = s.lod_bias;
   o.min_lod = s.min_lod;

@@ -80,6 +80,11 @@ typedef struct {
 #define CLP_MIP_NEAREST 0u
 #define CLP_MIP_LINEAR 1u
 #define CLP_MIP_NONE 2u
+// Border colour kinds: floats; integers; or by the view's format (integers for pure
+// integer views, floats otherwise), for senders that do not know the sampler's views.
+#define CLP_BORDER_FLOAT 0u
+#define CLP_BORDER_INTEGER 1u
+#define CLP_BORDER_VIEW_FORMAT 2u
 
 typedef struct {
   CLP_SA_U32 wrap[3];  // s, t, r
@@ -89,10 +94,10 @@ typedef struct {
   CLP_SA_U32 unnormalized_coords;
   CLP_SA_U32 max_anisotropy;  // 0/1 off (anisotropic filtering: issue 5)
   CLP_SA_U32 seamless_cube_map;
-  CLP_SA_U32 border_color_is_integer;
+  CLP_SA_U32 border_color_kind;  // CLP_BORDER_*: how border_color's bits are read
   CLP_SA_U32 reduction_mode;  // 0 weighted average, 1 min, 2 max
   CLP_SA_F32 lod_bias, min_lod, max_lod;
-  // Border colour bits: floats, or integers when border_color_is_integer.
+  // Border colour bits: floats or integers, as border_color_kind says.
   CLP_SA_U32 border_color[4];
 } ClpSamplerState;
 

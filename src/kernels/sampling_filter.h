@@ -128,12 +128,12 @@ static void clp_wrap_linear(uint wrap, float x, int size, int* i0, int* i1, floa
 static float4 clp_border_texel(global const ClpSamplerState* smp, uint fmt) {
   const uint4 b = (uint4)(smp->border_color[0], smp->border_color[1], smp->border_color[2],
                           smp->border_color[3]);
+  const uint kind = smp->border_color_kind;
   if (clp_format_is_pure_integer(fmt)) {
     // Float border on an integer texture: converted (truncated), so the value stays near.
-    return smp->border_color_is_integer ? as_float4(b)
-                                        : as_float4(convert_int4_sat_rtz(as_float4(b)));
+    return kind != CLP_BORDER_FLOAT ? as_float4(b) : as_float4(convert_int4_sat_rtz(as_float4(b)));
   }
-  float4 c = smp->border_color_is_integer ? convert_float4(as_int4(b)) : as_float4(b);
+  float4 c = kind == CLP_BORDER_INTEGER ? convert_float4(as_int4(b)) : as_float4(b);
   float r[4] = {c.x, c.y, c.z, c.w};
   for (uint k = 0; k < 4u; ++k) {
     const uint type = clp_format_component_type(fmt, k);

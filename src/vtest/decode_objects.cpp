@@ -271,6 +271,9 @@ void Decoder::create_sampler_state(const Payload& p) {
   s.lod_bias = p.f(3);
   s.min_lod = p.f(4);
   s.max_lod = p.f(5);
+  // Raw words, integers or floats by the texture they are used with (Mesa's virgl writes
+  // the union pipe_sampler_state carries and no border_color_is_integer).
+  s.border_color_in_view_format = true;
   for (uint32_t i = 0; i < 4; ++i)
     s.border_color.ui[i] = p[6 + i];
   Result<SamplerHandle> h = ctx().create_sampler_state(s);

@@ -304,3 +304,68 @@ TEST_CASE("textures: the draws of one scene sample views of their own formats",
     }
   }
 }
+
+TEST_CASE("textures: a border colour given in the view's format", "[frontend][draw][tex][border]") {
+  // virgl sends the border colour as four words without saying whether they are integers
+  // or floats: they are integers when the sampler is used with an integer texture and
+  // floats otherwise: integer words sampled through a UINT view (read as float bits, they
+  // gave 0), float words through a FLOAT view.
+  TexScene s;
+  // Samples outside the texture (coordinates + 2) and writes the texel as floats.
+  auto fs = [&](const std::string& type, const std::string& convert) {
+    ShaderState sh;
+    sh.tgsi =
+        "FRAG\n"
+        "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+        "DCL OUT[0], COLOR\n"
+        "DCL SAMP[0]\n"
+        "DCL SVIEW[0], 2D, " +
+        type +
+        "\n"
+        "DCL TEMP[0..1]\n"
+        "IMM[0] FLT32 { 2.0, 2.0, 0.0, 0.0 }\n"
+        "  0: ADD TEMP[1], IN[0], IMM[0]\n"
+        "  1: TEX TEMP[0], TEMP[1], SAMP[0], 2D\n"
+        "  2: " +
+        convert +
+        " OUT[0], TEMP[0]\n"
+        "  3: END\n";
+    REQUIRE(s.ctx->bind_fs_state(s.ctx->create_fs_state(sh).value()).is_ok());
+  };
+  auto sampler = [&](const std::array<uint32_t, 4>& words) {
+    SamplerState smp;
+    smp.wrap_s = smp.wrap_t = TexWrap::CLAMP_TO_BORDER;
+    smp.border_color_in_view_format = true;
+    for (int c = 0; c < 4; ++c)
+      smp.border_color.ui[c] = words[c];
+    REQUIRE(s.ctx
+                ->bind_sampler_states(ShaderType::FRAGMENT, 0,
+                                      {s.ctx->create_sampler_state(smp).value()})
+                .is_ok());
+  };
+  auto check_all = [&](const std::vector<std::array<float, 4>>& px, std::array<float, 4> want) {
+    for (uint32_t i = 0; i < kSize * kSize; ++i) {
+      INFO("pixel " << i);
+      for (uint32_t c = 0; c < 4; ++c)
+        CHECK(px[i][c] == want[c]);
+    }
+  };
+  SamplerViewTemplate vt;
+  vt.format = Format::R32G32B32A32_UINT;
+  ResourceRef utex = create(make_templ(TextureTarget::TEXTURE_2D, Format::R32G32B32A32_UINT, kSize,
+                                       kSize, 1, 1, 0, Bind::SAMPLER_VIEW));
+  fs("UINT", "U2F");
+  sampler({7, 300, 5, 2});
+  check_all(s.draw(s.ctx->create_sampler_view(utex, vt).value()), {7, 300, 5, 2});
+
+  const float f[4] = {0.25f, -2.0f, 8.5f, 1.0f};
+  std::array<uint32_t, 4> fw;
+  std::memcpy(fw.data(), f, sizeof(f));
+  fs("FLOAT", "MOV");
+  sampler(fw);
+  check_all(s.draw(s.ctx
+                       ->create_sampler_view(make_texture(*s.ctx, TextureTarget::TEXTURE_2D, 1),
+                                             SamplerViewTemplate{Format::R32G32B32A32_FLOAT})
+                       .value()),
+            {0.25f, -2.0f, 8.5f, 1.0f});
+}

@@ -114,6 +114,8 @@ TEST_CASE("vtest decoder: samplers, vertex elements, views and surfaces", "[vtes
   CHECK(ss.max_anisotropy == 8);
   CHECK(ss.lod_bias == -1.0f);
   CHECK(ss.border_color.ui[3] == 4);
+  // The words are integers or floats by the texture they are used with.
+  CHECK(ss.border_color_in_view_format);
   REQUIRE(h.log->vertex_elements.size() == 1);
   REQUIRE(h.log->vertex_elements[0].size() == 2);
   CHECK(h.log->vertex_elements[0][1].src_offset == 16);

@@ -137,14 +137,15 @@ struct Sampler {
   }
 
   // GL 4.6 8.14.2: the border colour, clamped to the range of normalized components;
-  // integer formats take it as integers (a float border converted toward zero).
+  // integer formats take it as integers (a float border converted toward zero). A border
+  // kind of "view format" holds integers for integer formats and floats otherwise.
   Vec4 border() const {
     const ClpSamplerState& s = t.sampler;
     Vec4 r;
     for (int k = 0; k < 4; ++k) {
       const uint32_t b = s.border_color[k];
       if (integer) {
-        if (s.border_color_is_integer) {
+        if (s.border_color_kind != CLP_BORDER_FLOAT) {
           r[k] = double(b);
         } else {
           const double f = std::trunc(double(as_float(b)));
@@ -153,7 +154,8 @@ struct Sampler {
         }
         continue;
       }
-      double f = s.border_color_is_integer ? double(int32_t(b)) : double(as_float(b));
+      double f =
+          s.border_color_kind == CLP_BORDER_INTEGER ? double(int32_t(b)) : double(as_float(b));
       if (component_type(k) == ChannelType::UNORM) f = std::min(std::max(f, 0.0), 1.0);
       if (component_type(k) == ChannelType::SNORM) f = std::min(std::max(f, -1.0), 1.0);
       r[k] = f;

@@ -1,9 +1,9 @@
 // The sampling library against the host reference sampler (reference_sampler.h): every
 // target x min filter x mip filter x wrap mode x format class, with LOD from gradients
 // (TXD), explicit LOD (TXL, TXL2), sampler bias and min/max LOD clamps, first level and
-// first layer of the view, view swizzles, border colours (float, and integer for integer
-// formats), shadow compare with every compare function, seamless and non-seamless cube
-// maps, array layer rounding and clamping.
+// first layer of the view, view swizzles, border colours (float, integer for integer
+// formats, and by the view's format), shadow compare with every compare function, seamless and
+// non-seamless cube maps, array layer rounding and clamping.
 //
 // One vertex shader samples 16 units of different targets; each test case runs it with
 // 48 sampler configurations per format class (no new program per configuration: only the
@@ -232,10 +232,19 @@ void configure(TextureBinding& t, const Unit& unit, FormatClass cls, uint32_t k,
   s.compare_func = k % 8;
   std::uniform_real_distribution<float> u(-0.5f, 1.5f);
   const bool integer = cls == FormatClass::kUint || cls == FormatClass::kSint;
-  s.border_color_is_integer = integer && (k & 4) != 0;
+  // Border colours: floats; integers (integer formats only); or by the view's format,
+  // as virgl sends them (integers for integer formats, floats for the others).
+  s.border_color_kind = CLP_BORDER_FLOAT;
+  if (k & 4)
+    s.border_color_kind = (k & 8)   ? CLP_BORDER_VIEW_FORMAT
+                          : integer ? CLP_BORDER_INTEGER
+                                    : CLP_BORDER_FLOAT;
+  const bool view_integer = integer && !is_shadow_unit(unit);  // shadow units: depth views
+  const bool int_bits = s.border_color_kind == CLP_BORDER_INTEGER ||
+                        (s.border_color_kind == CLP_BORDER_VIEW_FORMAT && view_integer);
   for (int c = 0; c < 4; ++c) {
-    s.border_color[c] = s.border_color_is_integer ? uint32_t(int32_t(rng() % 200) - 50)
-                                                  : fb(integer ? 300.0f * u(rng) : u(rng));
+    s.border_color[c] =
+        int_bits ? uint32_t(int32_t(rng() % 200) - 50) : fb(integer ? 300.0f * u(rng) : u(rng));
   }
   ClpTexView& v = t.view;
   // View ranges: a first level of 1 in some runs, fewer levels in others; arrays start
