@@ -30,6 +30,9 @@ ClpRasterParams sample_params() {
   rp.flags = CLP_RAST_DEPTH_TEST | CLP_RAST_DEPTH_WRITE | CLP_RAST_ZS_PRESENT;
   rp.zs_format = uint32_t(Format::Z24_UNORM_S8_UINT);
   rp.depth_func = uint32_t(CompareFunc::LESS);
+  // Each scene draws kDuePixels of framebuffer: in auto, keys are due by their scenes.
+  rp.fb_width = rp.fb_height = 2048;
+  static_assert(TileVariants::kDuePixels == 2048 * 2048, "sample_params: one scene is due");
   return rp;
 }
 
@@ -293,6 +296,29 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   }
   CHECK(v.built() == TileVariants::kMaxVariants);
   CHECK(programs.size() == TileVariants::kMaxVariants);
+}
+
+TEST_CASE("tile variants: in auto, small framebuffers wait until the key drew kDuePixels",
+          "[draw][variants]") {
+  DrawFixture fx;
+  runtime::ProgramCache cache(test_device(), "");
+  TileVariants v(cache, fx.varying_fs_code());
+  ClpRasterParams rp = sample_params();
+  rp.fb_width = rp.fb_height = 160;  // a piglit window
+  const uint64_t due = (TileVariants::kDuePixels + 160 * 160 - 1) / (160 * 160);
+  uint64_t scene = 1;
+  for (; scene < due; ++scene) {
+    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == v.generic());
+    // Draws of the same scene count its framebuffer once.
+    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == v.generic());
+  }
+  v.wait_for_builds();
+  CHECK(v.built() == 0);
+  // The due-th scene starts the build; the next scene draws with the variant.
+  CHECK(v.select(rp, {}, scene++, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) != v.generic());
+  CHECK(v.built() == 1);
 }
 
 TEST_CASE("tile variants: in auto, a variant the program cache holds is due in its first scene",

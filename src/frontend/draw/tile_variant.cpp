@@ -191,11 +191,12 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
   own.num_views = std::min(tex.num_views, keyed_views_);
   own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
   const TileVariantKey key = tile_variant_key(rp, own);
+  const uint64_t pixels = uint64_t(rp.fb_width) * rp.fb_height;
   std::lock_guard<std::mutex> lock(mutex_);
   const bool textures = std::any_of(std::begin(key.view_word), std::end(key.view_word),
                                     [](uint32_t w) { return w != CLP_TEX_UNKEYED; });
   if (mode == TileVariantMode::kAlways || !textures)
-    return select_key(key, scene, mode, 2, generic_);
+    return select_key(key, scene, pixels, mode, 2, generic_);
   // auto: the key without its textures draws until the whole key is due, and for every
   // key with textures past the shader's first.
   const TileVariantKey plain = tile_variant_key(rp);
@@ -208,19 +209,20 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
     // the program cache: never due (the largest count of scenes), so that no compile of
     // it competes with the frames for the CPU for draws the whole key serves a scene later.
     const runtime::ProgramRef plain_program =
-        select_key(plain, scene, mode, std::numeric_limits<uint32_t>::max(), generic_);
-    return select_key(key, scene, mode, kTextureKeyScenes, plain_program);
+        select_key(plain, scene, pixels, mode, std::numeric_limits<uint32_t>::max(), generic_);
+    return select_key(key, scene, pixels, mode, kTextureKeyScenes, plain_program);
   }
-  const runtime::ProgramRef without = select_key(plain, scene, mode, 2, generic_);
+  const runtime::ProgramRef without = select_key(plain, scene, pixels, mode, 2, generic_);
   if (!started && texture_builds_ >= kMaxTextureVariants) return without;
   const size_t before = started_;
-  const runtime::ProgramRef p = select_key(key, scene, mode, kTextureKeyScenes, without);
+  const runtime::ProgramRef p = select_key(key, scene, pixels, mode, kTextureKeyScenes, without);
   texture_builds_ += started_ - before;
   return p;
 }
 
 runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t scene,
-                                             TileVariantMode mode, uint32_t due_scenes,
+                                             uint64_t pixels, TileVariantMode mode,
+                                             uint32_t due_scenes,
                                              const runtime::ProgramRef& meanwhile) {
   auto it = entries_.find(key);
   if (it == entries_.end()) {
@@ -232,6 +234,7 @@ runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t
   if (first_in_scene) {
     e.last_scene = scene;
     ++e.scenes;
+    e.pixels += pixels;
   }
   if (e.program) return e.program;
   if (e.pending.valid()) {
@@ -245,7 +248,7 @@ runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t
     return e.program ? e.program : meanwhile;
   }
   if (e.failed || started_ >= kMaxVariants) return meanwhile;
-  if (mode == TileVariantMode::kAuto && e.scenes < due_scenes) {
+  if (mode == TileVariantMode::kAuto && (e.scenes < due_scenes || e.pixels < kDuePixels)) {
     if (e.cached < 0) e.cached = cache_.contains(variant_source(key));
     if (!e.cached) return meanwhile;
   }

@@ -101,9 +101,9 @@ std::string tile_variant_defines(const TileVariantKey& key);
 // anything else or unset: "auto").
 enum class TileVariantMode {
   kGeneric,  // never: every draw runs the generic program
-  kAuto,     // from the second scene that draws with the same key, built on a thread
-             // of its own while the generic program keeps drawing (no frame waits for
-             // a build): single-frame programs (most tests) pay no extra build,
+  kAuto,     // once the key has drawn in two scenes and over kDuePixels of framebuffer,
+             // built on a thread of its own while the generic program keeps drawing (no
+             // frame waits for a build): short programs (most tests) pay no extra build,
              // repeated frames run specialised once the build is done (keys with
              // textures' state: kTextureKeyScenes); from the first scene when the
              // variant is in the program cache already (a program run before)
@@ -148,6 +148,12 @@ class TileVariants {
   // pay a build per format (measured: texture-packed-formats went from 40 s to 90-100 s
   // cold with one).
   static constexpr size_t kMaxTextureVariants = 1;
+  // In kAuto, a key is due only once the framebuffers of the scenes it drew in add up to
+  // this many pixels: a build costs ~1 s of CPU, which the variant wins back only over
+  // millions of shaded pixels. 4M pixels: 6 frames of 1024x768, 164 scenes of a 160x160
+  // piglit window (most piglit tests draw a few scenes each with shaders of their own:
+  // the dev list spent 240 s of its 1892 s building variants it hardly used, stop 36).
+  static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
   // repeat a state.
   static constexpr size_t kMaxTrackedKeys = 64;
@@ -156,17 +162,20 @@ class TileVariants {
   struct Entry {
     uint64_t last_scene = ~uint64_t(0);
     uint32_t scenes = 0;  // scenes that drew with the key
+    uint64_t pixels = 0;  // framebuffer pixels of those scenes
     bool failed = false;
     int8_t cached = -1;  // kAuto: whether the program cache held the variant (-1: not asked)
     runtime::ProgramRef program;
     std::future<runtime::ProgramRef> pending;  // kAuto's build (null result: it failed)
   };
 
-  // select() for `key` with mutex_ held: its variant once built, else `meanwhile`; in
-  // kAuto, its build starts in the key's `due_scenes`-th scene, or in its first when the
-  // program cache holds the variant (a load, not a build, which the wait is meant to spare).
-  runtime::ProgramRef select_key(const TileVariantKey& key, uint64_t scene, TileVariantMode mode,
-                                 uint32_t due_scenes, const runtime::ProgramRef& meanwhile);
+  // select() for `key` with mutex_ held, drawing into a framebuffer of `pixels`: its
+  // variant once built, else `meanwhile`; in kAuto, its build starts in the key's
+  // `due_scenes`-th scene once it drew kDuePixels, or in its first when the program cache
+  // holds the variant (a load, not a build, which the wait is meant to spare).
+  runtime::ProgramRef select_key(const TileVariantKey& key, uint64_t scene, uint64_t pixels,
+                                 TileVariantMode mode, uint32_t due_scenes,
+                                 const runtime::ProgramRef& meanwhile);
   // The variant of `key`, or null (logged) when it does not build.
   runtime::ProgramRef build(const TileVariantKey& key) const;
   std::string variant_source(const TileVariantKey& key) const;
