@@ -176,6 +176,9 @@ class ContextImpl final : public Context {
   uint64_t scene_scratch_capacity() const { return pipeline_ ? pipeline_->scratch_capacity() : 0; }
   // Test knob: DrawPipeline::set_tile_mode for this context's scenes.
   void set_tile_variant_mode(draw::TileVariantMode mode);
+  // Test knob: the bytes of released resources a scene may keep alive (default
+  // kSceneMaxReleasedBytes).
+  void set_scene_released_limit(uint64_t bytes) { released_limit_ = bytes; }
   // Bytes of subdata copies whose writes have not finished (tests).
   size_t held_upload_bytes() const { return *upload_bytes_; }
   // Test knob: the context's queue, to hold it behind an event.
@@ -213,6 +216,15 @@ class ContextImpl final : public Context {
   // Records the resources of the draws just recorded, reported their commands at the
   // scene's end.
   void note_scene_use(const DrawResources& used);
+  // Whether the scene is the last owner of more than released_limit_ bytes of resources:
+  // the application released them, and only running the scene lets them go. Draws flush
+  // such a scene before they join it, so that a program that makes, draws with and
+  // deletes a texture per draw (piglit streaming-texture-leak: 5000 of 4 MiB) runs in
+  // bounded memory.
+  bool scene_holds_released() const;
+  // 256 MiB: a small part of any device that draws, and large enough that programs that
+  // release what they draw with now and then never flush for it.
+  static constexpr uint64_t kSceneMaxReleasedBytes = uint64_t(256) << 20;
 
   std::shared_ptr<ScreenImpl> screen_;
   const uint64_t id_;
@@ -246,6 +258,7 @@ class ContextImpl final : public Context {
     uint64_t scene = 0, rename_epoch = 0;
   } derived_;
   uint64_t derivations_ = 0;
+  uint64_t released_limit_ = kSceneMaxReleasedBytes;
   Status scene_error_;  // a failure of flush_scene_nothrow, reported by flush()
   // Host copies of subdata uploads belong to their writes' completion callbacks, which free
   // them (a client may never make another call on this context: vtest's transfer context).

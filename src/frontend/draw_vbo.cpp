@@ -274,7 +274,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         return;
       }
       if (!pipeline_->fits(setup, mode, count, instances) ||
-          (bound && bound_scene == pipeline_->scene_serial())) {
+          (bound && bound_scene == pipeline_->scene_serial()) || scene_holds_released()) {
         flush_scene();
       }
       bound = bound ? std::make_shared<draw::DrawSetup>(setup) : setup_ptr;

@@ -25,6 +25,14 @@ void ContextImpl::note_scene_use(const DrawResources& used) {
     add(r, true);
 }
 
+bool ContextImpl::scene_holds_released() const {
+  uint64_t bytes = 0;
+  for (const auto& [res, writes] : scene_resources_) {
+    if (res.use_count() == 1) bytes += res->size_bytes();
+  }
+  return bytes > released_limit_;
+}
+
 void ContextImpl::flush_scene() {
   if (!pipeline_ || pipeline_->empty()) return;
   auto resources = std::move(scene_resources_);

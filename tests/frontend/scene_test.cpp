@@ -527,3 +527,36 @@ TEST_CASE("scene: draws with unchanged state reuse the derived state, any change
   CHECK(px[0] == 255);  // bottom-left: the yellow of the full-window draws
   CHECK(px[1] == 255);
 }
+
+TEST_CASE("scene: a scene that is the last owner of many released resources runs first",
+          "[frontend][draw][scene]") {
+  // Each draw reads a constant buffer of its own, which the test releases once the next
+  // one is bound (a texture made, drawn with and deleted per draw in a real program).
+  Fixture f;
+  auto& impl = dynamic_cast<frontend::ContextImpl&>(*f.ctx);
+  constexpr uint32_t kBytes = 64 << 10;
+  impl.set_scene_released_limit(3 * kBytes);  // the fourth released buffer is one too many
+  f.clear();
+  f.triangle(0, -1, -1, 3, -1, -1, 3, 0.5f);
+  f.ctx->bind_depth_stencil_alpha_state(f.ctx->create_depth_stencil_alpha_state({}).value());
+  std::weak_ptr<Resource> first;
+  const uint64_t scenes = f.scenes();
+  for (uint32_t i = 0; i < 9; ++i) {
+    ResourceRef buf = create_buffer(kBytes);
+    const float k[4] = {float(i) / 8.0f, 1.0f, 0.0f, 1.0f};
+    REQUIRE(f.ctx->buffer_subdata(buf, Map::WRITE, 0, sizeof(k), k).is_ok());
+    if (i == 0) first = buf;
+    ConstantBuffer cb;
+    cb.buffer = buf;
+    cb.buffer_size = kBytes;
+    REQUIRE(f.ctx->set_constant_buffer(ShaderType::FRAGMENT, 0, &cb).is_ok());
+    f.draw(0);
+  }
+  // Draws 4 and 8 found 4 released buffers in the scene and ran it first; the first buffer
+  // is gone with the first of those scenes.
+  CHECK(f.scenes() == scenes + 2);
+  CHECK(first.expired());
+  const std::vector<uint8_t> px = f.pixels();
+  CHECK(px[0] == 255);  // the last draw's colour
+  CHECK(px[1] == 255);
+}
