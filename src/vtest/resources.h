@@ -22,8 +22,12 @@ namespace clpipe::frontend::vtest {
 // against these before anything is allocated.
 struct Limits {
   // Guest stores + the device memory of the client's screen (its resources and draw
-  // scratch: Screen::memory_in_use).
-  uint64_t max_client_bytes = 4ull << 30;
+  // scratch: Screen::memory_in_use). 16 GiB: Mesa's virgl can keep ~1800 deleted
+  // textures before it releases them: piglit streaming-texture-leak (a 4 MiB texture made,
+  // drawn with and deleted 5000 times) holds ~14 GiB here, guest stores and device copies
+  // together, at its peak (virglrenderer's server: 15.8 GB resident). The server's total
+  // limit (ServerOptions::max_total_bytes) bounds all clients together.
+  uint64_t max_client_bytes = 16ull << 30;
   // The budget all clients of a server share (MemoryLimits' slots and shared_bytes;
   // screen_bytes is ignored: it comes from max_client_bytes).
   MemoryLimits shared_memory;

@@ -46,7 +46,7 @@ options:
                           if none is within those seconds, it is refused
   --evict-idle=S          that idle time (default 10; 0: never evict, refuse at once)
   --max-client-memory=MB  memory one client may hold (resources, draw scratch, guest
-                          stores), in MiB (default 4096)
+                          stores), in MiB (default 16384)
   --max-total-memory=MB   memory all clients together may hold, in MiB (default: three
                           quarters of the machine's memory; 0: no limit)
   --handshake-timeout=S   close a connection that sends no CREATE_RENDERER within S
