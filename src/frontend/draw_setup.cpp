@@ -12,9 +12,11 @@ using compiler::Semantic;
 
 draw::VertexOutputLayout vertex_output_layout(const compiler::ShaderInfo& last) {
   draw::VertexOutputLayout o;
+  // GL leaves the position undefined when the last stage writes none (a stage that only
+  // feeds stream output, mostly with rasterizer discard): register 0 then, which every
+  // stage's outputs have (the passes keep at least one register per vertex).
   const compiler::IoInfo* pos = last.find_output(Semantic::POSITION, 0);
-  if (!pos) runtime::invalid("draw_vbo: the last vertex stage writes no POSITION");
-  o.pos_reg = pos->reg;
+  o.pos_reg = pos ? pos->reg : 0;
   if (const compiler::IoInfo* p = last.find_output(Semantic::PSIZE, 0))
     o.psize_reg = int32_t(p->reg);
   for (uint32_t i = 0; i < 2; ++i) {

@@ -410,6 +410,57 @@ TEST_CASE("geometry shader: bad input", "[frontend][gs]") {
   CHECK(s.draw(PrimType::TRIANGLES, 6).is_ok());
 }
 
+TEST_CASE("geometry shader: a GS that writes no POSITION feeds stream output",
+          "[frontend][gs][so]") {
+  // piglit's primitive-id-restart: a vertex shader without outputs, a GS whose only
+  // output is its PRIMID (the position is undefined: GL allows it), captured with the
+  // rasterizer discarded, over indexed points with restarts that do not reset PRIMID.
+  StreamScene s;
+  s.rasterizer(discard_state());
+  s.vs("VERT\nEND\n");
+  const char* gs =
+      "GEOM\n"
+      "PROPERTY GS_INPUT_PRIMITIVE POINTS\n"
+      "PROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
+      "PROPERTY GS_MAX_OUTPUT_VERTICES 1\n"
+      "PROPERTY GS_INVOCATIONS 1\n"
+      "DCL SV[0], PRIM_ID\n"
+      "DCL OUT[0], GENERIC[0]\n"
+      "IMM[0] UINT32 {0, 0, 0, 0}\n"
+      "  0: MOV OUT[0], SV[0].xxxx\n"
+      "  1: EMIT IMM[0].xxxx\n"
+      "  2: END\n";
+  StreamOutputInfo so;
+  so.stride[0] = 1;
+  StreamOutput o;
+  o.num_components = 1;
+  so.output.push_back(o);
+  s.gs(gs, so);
+  ResourceRef buf = bind_capture(s);
+  const std::vector<uint8_t> idx = {0, 0xff, 0, 1, 0xff, 0, 1, 2, 0xff};
+  ResourceRef ib = create_buffer(uint32_t(idx.size()));
+  REQUIRE(s.ctx->buffer_subdata(ib, Map::WRITE, 0, uint32_t(idx.size()), idx.data()).is_ok());
+  auto gen = s.ctx->create_query(QueryType::PRIMITIVES_GENERATED, 0).value();
+  REQUIRE(s.ctx->begin_query(gen).is_ok());
+  DrawInfo info;
+  info.mode = PrimType::POINTS;
+  info.index_size = 1;
+  info.index_resource = ib;
+  info.primitive_restart = true;
+  info.restart_index = 0xff;
+  REQUIRE(
+      s.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, uint32_t(idx.size()), 0}}).is_ok());
+  REQUIRE(s.ctx->end_query(gen).is_ok());
+  QueryResult r;
+  REQUIRE(s.ctx->get_query_result(gen, true, &r).is_ok());
+  CHECK(r.u64 == 6);
+  const std::vector<uint32_t> words = s.words(buf);
+  REQUIRE(words.size() >= 7);
+  for (uint32_t i = 0; i < 6; ++i)
+    CHECK(words[i] == i);
+  CHECK(words[6] == 0xdeadbeefu);
+}
+
 TEST_CASE("geometry shader: LAYER selects the layer of a layered framebuffer", "[frontend][gs]") {
   StreamScene s;
   const Format f = Format::R32G32B32A32_FLOAT;
