@@ -97,9 +97,10 @@ size_t max_group_size(const cl::Kernel& k, const cl::Device& device) {
 
 // The boxes of a validated blit per axis (0 = x, 1 = y, 2 = z), as texel ranges.
 struct BlitGeometry {
-  Span dst[3];    // the destination box, normalised, inside its level
+  Span dst[3];    // the destination box, normalised; may reach outside its level
   Span src[3];    // the source box, normalised; may reach outside its level
-  Span write[3];  // the destination texels written: dst cut by the scissor (may be empty)
+  Span write[3];  // the destination texels written: dst cut by its level and the scissor
+                  // (may be empty)
   Span level[3];  // the source level: [0, width), [0, height), [0, layers)
 };
 
@@ -132,18 +133,13 @@ BlitGeometry check_geometry(const ResourceImpl& d, const ResourceImpl& s, const 
   g.level[1] = Span{0, slv.height};
   g.level[2] = Span{0, slv.layers};
 
-  // The destination box, normalised to positive sizes, lies inside its level.
+  // The destination box is not empty; what of it lies outside its level is not written
+  // (st/mesa sends scaled blits unclipped, as util_blitter draws them: the box keeps the
+  // scale, the surface clips).
   if (db.width == 0 || db.height == 0 || db.depth == 0) {
     runtime::invalid("dst: empty box (", db.width, "x", db.height, "x", db.depth, ")");
   }
   const Span dst_level[3] = {{0, dlv.width}, {0, dlv.height}, {0, dlv.layers}};
-  for (int a = 0; a < 3; ++a) {
-    if (g.dst[a].begin < 0 || g.dst[a].end > dst_level[a].end) {
-      runtime::invalid("dst: box (", db.x, ",", db.y, ",", db.z, ") ", db.width, "x", db.height,
-                       "x", db.depth, " exceeds level ", dl, " (", dlv.width, "x", dlv.height, "x",
-                       dlv.layers, ")");
-    }
-  }
   // The source box is not empty and has at least one texel inside its level; the rest
   // of it reads clamped edge texels (blit.h).
   if (sb.width == 0 || sb.height == 0 || sb.depth == 0) {
@@ -157,8 +153,14 @@ BlitGeometry check_geometry(const ResourceImpl& d, const ResourceImpl& s, const 
     }
   }
 
-  for (int a = 0; a < 3; ++a)
-    g.write[a] = g.dst[a];
+  for (int a = 0; a < 3; ++a) {
+    g.write[a] = intersect(g.dst[a], dst_level[a]);
+    // The kernel maps texel d to d - box origin in 32 bits.
+    if (!g.write[a].empty() && g.dst[a].begin < -(int64_t(1) << 30)) {
+      runtime::invalid("dst: box (", db.x, ",", db.y, ",", db.z, ") ", db.width, "x", db.height,
+                       "x", db.depth, " starts more than 2^30 texels before level ", dl);
+    }
+  }
   if (info.scissor_enable) {
     const ScissorState& sc = info.scissor;
     if (sc.minx > sc.maxx || sc.miny > sc.maxy) runtime::invalid("scissor min is beyond max");
@@ -245,8 +247,8 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, bool 
   const BlitGeometry g = check_geometry(d, s, info);
   ClpBlitParams p{};
   if (!choose_conversion(s, info, &p)) return;
-  if (!condition_passed) return;                         // validated, then skipped like a draw
-  if (g.write[0].empty() || g.write[1].empty()) return;  // scissored away
+  if (!condition_passed) return;  // validated, then skipped like a draw
+  if (g.write[0].empty() || g.write[1].empty() || g.write[2].empty()) return;  // clipped away
 
   // An unscaled, unmirrored blit of one format that writes everything is a raw copy:
   // decode + encode of one format gives the bits back (up to NaN payloads, the two

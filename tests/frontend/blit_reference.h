@@ -220,7 +220,14 @@ inline void model_blit(Image& dst, const Image& src, const BlitInfo& info, bool 
   if (zs ? !(depth || stencil) : rgba == 0) return;
   int x0 = std::min(db.x, db.x + db.width), x1 = std::max(db.x, db.x + db.width);
   int y0 = std::min(db.y, db.y + db.height), y1 = std::max(db.y, db.y + db.height);
-  const int z0 = std::min(db.z, db.z + db.depth), z1 = std::max(db.z, db.z + db.depth);
+  int z0 = std::min(db.z, db.z + db.depth), z1 = std::max(db.z, db.z + db.depth);
+  // What of the box lies outside the destination level is not written.
+  x0 = std::max(x0, 0);
+  x1 = std::min(x1, dst.w);
+  y0 = std::max(y0, 0);
+  y1 = std::min(y1, dst.h);
+  z0 = std::max(z0, 0);
+  z1 = std::min(z1, dst.layers);
   if (info.scissor_enable) {
     x0 = std::max<int>(x0, info.scissor.minx);
     x1 = std::min<int>(x1, info.scissor.maxx);

@@ -221,20 +221,11 @@ TEST_CASE("bad blits get a clear error and change nothing", "[frontend][blit]") 
   }
   {
     BlitInfo b = good;
-    b.dst.box = make_box_2d(1, 0, 8, 8);
-    expect(b, kBad, "dst box beyond the level");
-    b.dst.box = make_box_2d(-1, 0, 4, 4);
-    expect(b, kBad, "dst box at a negative x");
-    b.dst.box = make_box_2d(7, 0, -8, 8);
-    expect(b, kBad, "mirrored dst box beyond the level");
+    // (Destination boxes past the level are clipped to it: blit_test.cpp.)
     b.dst.box = make_box_2d(0, 0, 0, 8);
     expect(b, kBad, "empty dst box");
-    b.dst.box = Box{INT32_MIN, 0, 0, -1, 8, 1};
-    expect(b, kBad, "mirrored dst box below INT32_MIN");
-    b.dst.box = Box{INT32_MAX, 0, 0, 1, 8, 1};
-    expect(b, kBad, "dst box beyond INT32_MAX");
-    b.dst.box = Box{0, 0, 1, 8, 8, 1};
-    expect(b, kBad, "dst layer beyond the texture");
+    b.dst.box = Box{INT32_MIN + 4, 0, 0, INT32_MAX, 8, 1};
+    expect(b, kBad, "dst box reaching the level from 2^31 texels before it");
     b = good;
     b.dst.level = 1;
     expect(b, kBad, "dst level that does not exist");

@@ -288,6 +288,31 @@ TEST_CASE("the scissor clips the destination", "[frontend][blit]") {
   }
 }
 
+TEST_CASE("the destination box may reach outside its level", "[frontend][blit]") {
+  // st/mesa sends scaled blits unclipped (piglit fbo-blit-scaled-linear): the part inside
+  // the level is written at the box's scale, the rest is dropped.
+  auto ctx = new_context();
+  auto src = filled(*ctx, tex2d(Format::R8G8B8A8_UNORM, 10, 10), 1);
+  auto dst = filled(*ctx, tex2d(Format::R8G8B8A8_UNORM, 20, 16), 2);
+  const Box boxes[] = {
+      make_box_2d(4, 6, 20, 14),    // past the right and bottom edges
+      make_box_2d(-5, -3, 12, 9),   // before the left and top edges
+      make_box_2d(-4, -4, 28, 24),  // around the whole level
+      make_box_2d(22, 0, 24, -10),  // mirrored, starting past the right edge
+      make_box_2d(25, 20, 10, 10),  // entirely outside: nothing is written
+  };
+  for (const Box& db : boxes) {
+    for (const TexFilter f : {TexFilter::NEAREST, TexFilter::LINEAR}) {
+      INFO("dst box " << db.x << "," << db.y << " " << db.width << "x" << db.height << " filter "
+                      << int(f));
+      check_blit(*ctx, make_info(dst, db, src, make_box_2d(0, 0, 10, 10), f));
+    }
+  }
+  // Unscaled and inside the source: the copy path clips the same way.
+  check_blit(*ctx, make_info(dst, make_box_2d(15, 12, 10, 10), src, make_box_2d(0, 0, 10, 10),
+                             TexFilter::NEAREST));
+}
+
 TEST_CASE("alpha_blend blends the source over the destination", "[frontend][blit]") {
   auto ctx = new_context();
   const Format formats[] = {Format::R8G8B8A8_UNORM, Format::R16G16B16A16_FLOAT,

@@ -157,6 +157,8 @@ TEST_CASE("vtest decoder: framebuffers, clears, blits and copies", "[vtest][deco
   s.cmd(Ccmd::BLIT, 0,
         {0xfu | (1u << 8), 0, 0, 1, 0, 67, 0, 0, 0, 64, 32, 1, 1, 0, 67, 64, 32, 0, uint32_t(-64),
          uint32_t(-32),    1});
+  // A scaled blit whose destination reaches past the level (st/mesa sends them unclipped).
+  s.cmd(Ccmd::BLIT, 0, {0xfu, 0, 0, 1, 0, 67, 0, 0, 0, 64, 40, 1, 1, 0, 67, 0, 0, 0, 64, 32, 1});
   s.cmd(Ccmd::RESOURCE_COPY_REGION, 0, {3, 0, 16, 0, 0, 3, 0, 100, 0, 0, 50, 1, 1});
   h.submit(s);
   REQUIRE(h.log->framebuffers.size() == 3);
@@ -169,14 +171,15 @@ TEST_CASE("vtest decoder: framebuffers, clears, blits and copies", "[vtest][deco
   CHECK(h.log->framebuffers[2].layers == 2);
   CHECK(h.log->framebuffers[2].samples == 4);
   CHECK(h.log->count("clear buffers=0x5 color0=0x3f800000 depth=0.75 stencil=7") == 1);
-  REQUIRE(h.log->blits.size() == 1);
+  REQUIRE(h.log->blits.size() == 2);
   CHECK(h.log->blits[0].filter == TexFilter::LINEAR);
   CHECK(h.log->blits[0].src.box.width == -64);  // mirrored source
+  CHECK(h.log->blits[1].dst.box.height == 40);  // passed on, for the context to clip
   CHECK(h.log->count("resource_copy_region dst=") == 1);
 
   const std::pair<const char*, Stream> kBad[] = {
-      {"blit source", Stream().cmd(Ccmd::BLIT, 0, {0xf, 0, 0, 1,  0, 67, 0, 0,  0,  64, 32,
-                                                   1,   1, 0, 67, 1, 0,  0, 64, 32, 1})},
+      {"blit source: level 9", Stream().cmd(Ccmd::BLIT, 0, {0xf, 0, 0, 1,  0, 67, 0, 0,  0,  64, 32,
+                                                            1,   1, 9, 67, 0, 0,  0, 64, 32, 1})},
       {"negative size",
        Stream().cmd(Ccmd::BLIT, 0, {0xf, 0, 0,  1, 0, 67, 64, 0,  0, uint32_t(-64), 32, 1,
                                     1,   0, 67, 0, 0, 0,  64, 32, 1})},
