@@ -180,6 +180,30 @@ TEST_CASE("polygon offset moves depth by slope and units, within the clamp", "[d
   CHECK(depth_at(4, 0, 0, 16, 16) - base == Approx(4 * std::ldexp(1.0f, -24)).margin(1e-9));
   CHECK(depth_at(0, 10, 0.01f, 16, 16) - base == Approx(0.01f).margin(1e-6));
   CHECK(depth_at(0, -10, -0.01f, 16, 16) - base == Approx(-0.01f).margin(1e-6));
+
+  // Fixed-point depth: one unit of offset is two units of the buffer (the minimum
+  // resolvable difference of float positions, draw_params.cpp).
+  r.s.zsbuf = r.fx.target(Format::Z24_UNORM_S8_UINT, kW, kH);
+  std::vector<uint32_t> cleared(kW * kH, 0x00ffffffu);
+  auto z24_at = [&](float units) {
+    r.s.zsbuf.buffer = r.fx.buffer(cleared.data(), cleared.size() * 4);
+    r.s.rasterizer.offset_units = units;
+    r.s.rasterizer.offset_scale = 0;
+    r.s.rasterizer.offset_clamp = 0;
+    r.draw({{-1, -1, -0.5f, 1},
+            {1, -1, 0.5f, 1},
+            {-1, 1, -0.5f, 1},
+            {1, -1, 0.5f, 1},
+            {1, 1, 0.5f, 1},
+            {-1, 1, -0.5f, 1}});
+    Image z = r.fx.read(r.s.zsbuf, kW, kH);
+    uint32_t v;
+    std::memcpy(&v, z.pixel(16, 16), 4);
+    return int64_t(v & 0xffffffu);
+  };
+  const int64_t z24 = z24_at(0);
+  CHECK(z24_at(1) - z24 == 2);
+  CHECK(z24_at(-3) - z24 == -6);
 }
 
 TEST_CASE("polygon stipple, scissor and rasterizer discard", "[draw][rasterizer]") {

@@ -184,8 +184,13 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   dp.offset_units = r.offset_units;
   dp.offset_scale = r.offset_scale;
   dp.offset_clamp = r.offset_clamp;
+  // Fixed-point depth: the minimum resolvable difference is two units of the buffer.
+  // Window depth comes from float positions and float math, which can differ by one
+  // unit between two polygons at the same depth (near the near plane a float position
+  // moves window depth by ~2 units of 24 bits), so one unit is not guaranteed to resolve
+  // (piglit gl-1.4-polygon-offset measures 2 units there; llvmpipe's unit is 2 too).
   const uint32_t zb = zs != Format::NONE ? depth_bits(zs) : 24;
-  dp.depth_mrd = r.offset_units_unscaled ? 1.0f : float(1.0 / (std::ldexp(1.0, int(zb)) - 1.0));
+  dp.depth_mrd = r.offset_units_unscaled ? 1.0f : float(2.0 / (std::ldexp(1.0, int(zb)) - 1.0));
   dp.layer_reg = -1;  // DrawPipeline::draw sets the layer of each pass of a layered draw
   dp.layer = 0;
   return dp;
