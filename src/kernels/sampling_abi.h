@@ -95,7 +95,7 @@ typedef struct {
   CLP_SA_U32 max_anisotropy;  // 0/1 off (anisotropic filtering: issue 5)
   CLP_SA_U32 seamless_cube_map;
   CLP_SA_U32 border_color_kind;  // CLP_BORDER_*: how border_color's bits are read
-  CLP_SA_U32 reduction_mode;  // 0 weighted average, 1 min, 2 max
+  CLP_SA_U32 reduction_mode;     // 0 weighted average, 1 min, 2 max
   CLP_SA_F32 lod_bias, min_lod, max_lod;
   // Border colour bits: floats or integers, as border_color_kind says.
   CLP_SA_U32 border_color[4];

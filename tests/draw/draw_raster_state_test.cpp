@@ -155,13 +155,13 @@ TEST_CASE("polygon offset moves depth by slope and units, within the clamp", "[d
   r.s.dsa.depth_enabled = true;
   r.s.dsa.depth_writemask = true;
   r.s.dsa.depth_func = CompareFunc::ALWAYS;
-  auto depth_at = [&](float units, float scale, float clampv, float x, float y) {
-    r.s.zsbuf.buffer = r.fx.buffer(far.data(), far.size() * 4);
+  // Draws a plane with window depth from 0.25 to 0.75 across the window (1/64 per pixel)
+  // into the depth buffer and returns the buffer's word at pixel (x, y).
+  auto draw_plane = [&](float units, float scale, float clampv, uint32_t x, uint32_t y) {
     r.s.rasterizer.offset_tri = true;
     r.s.rasterizer.offset_units = units;
     r.s.rasterizer.offset_scale = scale;
     r.s.rasterizer.offset_clamp = clampv;
-    // A plane with window depth from 0.25 to 0.75 across the window: 1/64 per pixel.
     r.draw({{-1, -1, -0.5f, 1},
             {1, -1, 0.5f, 1},
             {-1, 1, -0.5f, 1},
@@ -169,8 +169,15 @@ TEST_CASE("polygon offset moves depth by slope and units, within the clamp", "[d
             {1, 1, 0.5f, 1},
             {-1, 1, -0.5f, 1}});
     Image z = r.fx.read(r.s.zsbuf, kW, kH);
+    uint32_t v;
+    std::memcpy(&v, z.pixel(x, y), 4);
+    return v;
+  };
+  auto depth_at = [&](float units, float scale, float clampv, float x, float y) {
+    r.s.zsbuf.buffer = r.fx.buffer(far.data(), far.size() * 4);
+    const uint32_t bits = draw_plane(units, scale, clampv, uint32_t(x), uint32_t(y));
     float v;
-    std::memcpy(&v, z.pixel(uint32_t(x), uint32_t(y)), 4);
+    std::memcpy(&v, &bits, 4);
     return v;
   };
   const float base = depth_at(0, 0, 0, 16, 16);
@@ -187,19 +194,7 @@ TEST_CASE("polygon offset moves depth by slope and units, within the clamp", "[d
   std::vector<uint32_t> cleared(kW * kH, 0x00ffffffu);
   auto z24_at = [&](float units) {
     r.s.zsbuf.buffer = r.fx.buffer(cleared.data(), cleared.size() * 4);
-    r.s.rasterizer.offset_units = units;
-    r.s.rasterizer.offset_scale = 0;
-    r.s.rasterizer.offset_clamp = 0;
-    r.draw({{-1, -1, -0.5f, 1},
-            {1, -1, 0.5f, 1},
-            {-1, 1, -0.5f, 1},
-            {1, -1, 0.5f, 1},
-            {1, 1, 0.5f, 1},
-            {-1, 1, -0.5f, 1}});
-    Image z = r.fx.read(r.s.zsbuf, kW, kH);
-    uint32_t v;
-    std::memcpy(&v, z.pixel(16, 16), 4);
-    return int64_t(v & 0xffffffu);
+    return int64_t(draw_plane(units, 0, 0, 16, 16) & 0xffffffu);
   };
   const int64_t z24 = z24_at(0);
   CHECK(z24_at(1) - z24 == 2);
