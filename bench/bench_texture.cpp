@@ -197,6 +197,9 @@ struct Bench {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Throughput of optimised programs, from the first timed run: no quick builds first
+  // (CLPIPE_QUICK_PROGRAMS, README) unless the caller asks for them.
+  setenv("CLPIPE_QUICK_PROGRAMS", "off", 0);
   Bench b{1024, 768, 5, nullptr, nullptr, {}, {}, {}, {}};
   if (argc > 1 && std::sscanf(argv[1], "%ux%u", &b.w, &b.h) != 2) {
     std::fprintf(stderr, "usage: bench_texture [WxH] [reps] [filter]\n");

@@ -36,6 +36,7 @@
 #include "frontend/compute_grid.h"
 #include "frontend/context_impl.h"
 #include "frontend/cso.h"
+#include "frontend/draw/program_tiers.h"
 #include "frontend/shader_program.h"
 #include "runtime/error.h"
 
@@ -133,7 +134,7 @@ Status ContextImpl::launch_grid(const GridInfo& info) {
     if (plan.regions.empty()) return;  // a grid of zero groups runs nothing
 
     auto prog = program_for(*cs->compiled, "compute.cl", device, screen_->programs(), &cs->state);
-    cl::Kernel& k = queue_.kernel(prog->program, "compute_main");
+    cl::Kernel& k = queue_.kernel(prog->tiers->current(), "compute_main");
     size_t kernel_max = 0;
     CLP_CHECK(k.getWorkGroupInfo(device.device(), CL_KERNEL_WORK_GROUP_SIZE, &kernel_max));
     const uint64_t threads = uint64_t(plan.block[0]) * plan.block[1] * plan.block[2];

@@ -54,13 +54,16 @@ class VertexElementsCso {
 
 namespace frontend {
 namespace draw {
+class TieredProgram;
 class TileVariants;
-}
+}  // namespace draw
 // A shader's OpenCL C in one pass template, built (src/frontend/shader_program.h).
 struct StageProgram {
-  runtime::ProgramRef program;
+  // vertex.cl, gs.cl: the quick, then the optimised program (draw/program_tiers.h);
+  // compute.cl: the optimised one. Null for tile.cl.
+  std::shared_ptr<draw::TieredProgram> tiers;
   std::vector<compiler::ResourceParam> params;
-  // tile.cl: the generic program (`program`) and its specialised variants.
+  // tile.cl: the generic program and its specialised variants.
   std::shared_ptr<draw::TileVariants> tile_variants;
 };
 }  // namespace frontend

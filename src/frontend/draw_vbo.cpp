@@ -9,6 +9,8 @@
 #include "compiler/linkage.h"
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
+#include "frontend/draw/program_tiers.h"
+#include "frontend/draw/tile_variant.h"
 #include "frontend/draw_setup.h"
 #include "frontend/shader_program.h"
 #include "frontend/views.h"
@@ -232,18 +234,26 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       st->counters = scene_query_counters_;
     };
 
+    // The vertex and geometry programs count the framebuffer's pixels towards their
+    // optimised builds as the tile programs do (draw/program_tiers.h).
+    const uint64_t fb_pixels = uint64_t(state_.framebuffer.width) * state_.framebuffer.height;
     // The stages' resources go to the scene's tables (again for each draw that runs alone:
     // running a scene empties them).
     auto bind_stages = [&](draw::DrawSetup* st) {
       ResourceTables& tables = pipeline_->tables();
+      const uint64_t scene = pipeline_->scene_serial();
       StageResources vr = bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(),
                                                queue_, &used, &tables);
-      st->vs = {vs_prog->program,   std::move(vr.args), vr.info_index,
-                vs_info.num_inputs, vs_outputs,         nullptr};
+      st->vs = {vs_prog->tiers->select(scene, fb_pixels),
+                std::move(vr.args),
+                vr.info_index,
+                vs_info.num_inputs,
+                vs_outputs,
+                nullptr};
       if (gs) {
         StageResources gr = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
                                                  screen_->id(), queue_, &used, &tables);
-        st->gs.stage = {gs_prog->program,
+        st->gs.stage = {gs_prog->tiers->select(scene, fb_pixels),
                         std::move(gr.args),
                         gr.info_index,
                         last_info.num_inputs,
@@ -253,8 +263,12 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       if (fs) {
         StageResources fr = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
                                                  screen_->id(), queue_, &used, &tables);
-        st->fs = {fs_prog->program,   std::move(fr.args),  fr.info_index,
-                  fs_info.num_inputs, fs_info.num_outputs, fs_prog->tile_variants};
+        st->fs = {fs_prog->tile_variants->generic(),
+                  std::move(fr.args),
+                  fr.info_index,
+                  fs_info.num_inputs,
+                  fs_info.num_outputs,
+                  fs_prog->tile_variants};
       }
     };
     // Huge draws in chunks that fit a scene's scratch budget (draw_split.h). Primitive

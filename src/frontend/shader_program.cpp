@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "compiler/tgsi/printer.h"
+#include "frontend/draw/program_tiers.h"
 #include "frontend/draw/stage_program.h"
 #include "frontend/draw/tile_variant.h"
 #include "frontend/resource.h"
@@ -65,11 +66,15 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
       if (param.kind == compiler::ParamKind::kSamplerViews) sampling.views = param.index;
       if (param.kind == compiler::ParamKind::kSamplers) sampling.samplers = param.index;
     }
-    p->tile_variants =
-        std::make_shared<draw::TileVariants>(programs, std::move(generated), sampling);
-    p->program = p->tile_variants->generic();
+    p->tile_variants = std::make_shared<draw::TileVariants>(
+        programs, std::move(generated), sampling, draw::program_tier_mode(device));
   } else {
-    p->program = draw::build_stage_program(programs, generated, template_name);
+    // Compute stays optimised: a launch's block may be as large as the kernel's
+    // CL_KERNEL_WORK_GROUP_SIZE allows, which a quick build could set lower (on a GPU).
+    const draw::ProgramTierMode mode =
+        compute ? draw::ProgramTierMode::kOptimised : draw::program_tier_mode(device);
+    p->tiers = std::make_shared<draw::TieredProgram>(
+        programs, draw::stage_program_source(generated, template_name), mode);
   }
   p->params = std::move(code.params);
   compiled.programs.emplace(template_name, p);

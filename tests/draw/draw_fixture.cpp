@@ -46,7 +46,8 @@ StageBinding DrawFixture::stage(const GeneratedCode& code, const char* template_
                                 uint32_t out) {
   StageBinding b;
   if (std::string(template_name) == "tile.cl") {
-    b.tile_variants = std::make_shared<TileVariants>(test_program_cache(), code);
+    b.tile_variants = std::make_shared<TileVariants>(test_program_cache(), code, FsSampling{},
+                                                     program_tier_mode(queue_.device()));
     b.program = b.tile_variants->generic();
   } else {
     b.program = build_stage_program(test_program_cache(), code, template_name);

@@ -180,7 +180,8 @@ TEST_CASE("tile variants key textures only for shaders with few sampling calls",
   const TwoTextures t;
   for (uint32_t calls : {kMaxKeyedSampleCalls, kMaxKeyedSampleCalls + 1}) {
     INFO(calls << " sampling calls");
-    TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, calls});
+    TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, calls},
+                   ProgramTierMode::kOptimised);
     const runtime::ProgramRef a = v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
     const runtime::ProgramRef b = v.select(rp, t.r8(), 1, TileVariantMode::kAlways);
     CHECK(a != v.generic());
@@ -198,7 +199,7 @@ TEST_CASE("tile variants: in auto, textures' state is compiled in for one key dr
   // A memory-only cache of its own, so that no variant is in it before its build is due
   // (a cached variant is due at once: the test after the next).
   runtime::ProgramCache cache(test_device(), "");
-  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
   const FsTextures a = t.rgba8(), b = t.r8();
   uint64_t scene = 1;
   CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
@@ -236,7 +237,7 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   REQUIRE(fs.tile_variants->generic() == fs.program);
   // The same shader's variants in a memory-only cache of their own, as above.
   runtime::ProgramCache cache(test_device(), "");
-  TileVariants v(cache, fx.varying_fs_code());
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised);
   const runtime::ProgramRef generic = v.generic();
   const ClpRasterParams rp = sample_params();
 
@@ -302,7 +303,7 @@ TEST_CASE("tile variants: in auto, small framebuffers wait until the key drew kD
           "[draw][variants]") {
   DrawFixture fx;
   runtime::ProgramCache cache(test_device(), "");
-  TileVariants v(cache, fx.varying_fs_code());
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised);
   ClpRasterParams rp = sample_params();
   rp.fb_width = rp.fb_height = 160;  // a piglit window
   const uint64_t due = (TileVariants::kDuePixels + 160 * 160 - 1) / (160 * 160);
@@ -332,14 +333,14 @@ TEST_CASE("tile variants: in auto, a variant the program cache holds is due in i
   {
     // A first run of the program draws both keys long enough to build their variants.
     runtime::ProgramCache cache(test_device(), dir);
-    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
     v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
     v.select(rp, {}, 1, TileVariantMode::kAlways);
     REQUIRE(v.built() == 2);
   }
   // A new run (new process: a cache with the same folder and nothing in memory).
   runtime::ProgramCache cache(test_device(), dir);
-  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
   // Both cached keys start loading in their first scene, the textured one included
   // (otherwise due in its kTextureKeyScenes-th scene): the first scene draws generic, the
   // second specialised.
@@ -367,12 +368,12 @@ TEST_CASE("tile variants: in auto, a cached textured key starts no build of its 
   {
     // A first run builds the textured key only (the key without textures stays unbuilt).
     runtime::ProgramCache cache(test_device(), dir);
-    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
     v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
     REQUIRE(v.built() == 1);
   }
   runtime::ProgramCache cache(test_device(), dir);
-  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1});
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
   // Scene 1 loads the cached variant and draws generic; from scene 2 on it draws
   // specialised. The key without textures would be due in scene 2, but a build of it
   // would only compete with the frames: none starts.

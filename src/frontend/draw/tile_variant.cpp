@@ -177,16 +177,18 @@ TileVariantMode tile_variant_mode_from_env() {
   return TileVariantMode::kAuto;
 }
 
-TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling)
+TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
+                           ProgramTierMode tiers)
     : cache_(cache),
       code_(std::move(code)),
       keyed_views_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.views : 0),
       keyed_samplers_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.samplers : 0),
-      generic_(build_stage_program(cache, code_, "tile.cl")) {}
+      generic_(cache, stage_program_source(code_, "tile.cl"), tiers) {}
 
 runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsTextures& tex,
                                          uint64_t scene, TileVariantMode mode) {
-  if (mode == TileVariantMode::kGeneric) return generic_;
+  if (mode == TileVariantMode::kGeneric)
+    return generic_.select(scene, uint64_t(rp.fb_width) * rp.fb_height);
   FsTextures own = tex;
   own.num_views = std::min(tex.num_views, keyed_views_);
   own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
@@ -196,7 +198,7 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
   const bool textures = std::any_of(std::begin(key.view_word), std::end(key.view_word),
                                     [](uint32_t w) { return w != CLP_TEX_UNKEYED; });
   if (mode == TileVariantMode::kAlways || !textures)
-    return select_key(key, scene, pixels, mode, 2, generic_);
+    return or_generic(select_key(key, scene, pixels, mode, 2), scene, pixels);
   // auto: the key without its textures draws until the whole key is due, and for every
   // key with textures past the shader's first.
   const TileVariantKey plain = tile_variant_key(rp);
@@ -208,25 +210,32 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
     // is ready, its draws take the key without textures only if that one is built or in
     // the program cache: never due (the largest count of scenes), so that no compile of
     // it competes with the frames for the CPU for draws the whole key serves a scene later.
-    const runtime::ProgramRef plain_program =
-        select_key(plain, scene, pixels, mode, std::numeric_limits<uint32_t>::max(), generic_);
-    return select_key(key, scene, pixels, mode, kTextureKeyScenes, plain_program);
+    const Pick plain_pick =
+        select_key(plain, scene, pixels, mode, std::numeric_limits<uint32_t>::max());
+    const Pick whole = select_key(key, scene, pixels, mode, kTextureKeyScenes);
+    if (whole.program) return whole.program;
+    return or_generic({plain_pick.program, plain_pick.coming || whole.coming}, scene, pixels);
   }
-  const runtime::ProgramRef without = select_key(plain, scene, pixels, mode, 2, generic_);
-  if (!started && texture_builds_ >= kMaxTextureVariants) return without;
+  const Pick without = select_key(plain, scene, pixels, mode, 2);
+  if (!started && texture_builds_ >= kMaxTextureVariants) return or_generic(without, scene, pixels);
   const size_t before = started_;
-  const runtime::ProgramRef p = select_key(key, scene, pixels, mode, kTextureKeyScenes, without);
+  const Pick whole = select_key(key, scene, pixels, mode, kTextureKeyScenes);
   texture_builds_ += started_ - before;
-  return p;
+  if (whole.program) return whole.program;
+  return or_generic({without.program, without.coming || whole.coming}, scene, pixels);
 }
 
-runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t scene,
-                                             uint64_t pixels, TileVariantMode mode,
-                                             uint32_t due_scenes,
-                                             const runtime::ProgramRef& meanwhile) {
+runtime::ProgramRef TileVariants::or_generic(const Pick& pick, uint64_t scene, uint64_t pixels) {
+  if (pick.program) return pick.program;
+  return pick.coming ? generic_.current() : generic_.select(scene, pixels);
+}
+
+TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t scene,
+                                            uint64_t pixels, TileVariantMode mode,
+                                            uint32_t due_scenes) {
   auto it = entries_.find(key);
   if (it == entries_.end()) {
-    if (entries_.size() >= kMaxTrackedKeys) return meanwhile;
+    if (entries_.size() >= kMaxTrackedKeys) return {};
     it = entries_.emplace(key, Entry{}).first;
   }
   Entry& e = it->second;
@@ -236,34 +245,34 @@ runtime::ProgramRef TileVariants::select_key(const TileVariantKey& key, uint64_t
     ++e.scenes;
     e.pixels += pixels;
   }
-  if (e.program) return e.program;
+  if (e.program) return {e.program};
   if (e.pending.valid()) {
     // A build that ends mid-scene is taken at the key's first draw of the next scene: the
     // units of one key in one scene run one program, so the scene's tile launches (one per
     // run of units with equal programs) do not depend on when the build ended.
     if (!first_in_scene || e.pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
-      return meanwhile;
+      return {nullptr, true};
     e.program = e.pending.get();
     e.failed = !e.program;
-    return e.program ? e.program : meanwhile;
+    return {e.program};
   }
-  if (e.failed || started_ >= kMaxVariants) return meanwhile;
+  if (e.failed || started_ >= kMaxVariants) return {};
   if (mode == TileVariantMode::kAuto && (e.scenes < due_scenes || e.pixels < kDuePixels)) {
     if (e.cached < 0) e.cached = cache_.contains(variant_source(key));
-    if (!e.cached) return meanwhile;
+    if (!e.cached) return {nullptr, true};
   }
   ++started_;
   if (mode == TileVariantMode::kAuto) {
     try {
       e.pending = std::async(std::launch::async, [this, key] { return build(key); });
-      return meanwhile;
+      return {nullptr, true};
     } catch (const std::system_error&) {
       // No thread to spare: build it now, like kAlways.
     }
   }
   e.program = build(key);
   e.failed = !e.program;
-  return e.program ? e.program : meanwhile;
+  return {e.program};
 }
 
 std::string TileVariants::variant_source(const TileVariantKey& key) const {
@@ -289,6 +298,7 @@ void TileVariants::wait_for_builds() const {
   std::lock_guard<std::mutex> lock(mutex_);
   for (const auto& [key, e] : entries_)
     if (e.pending.valid()) e.pending.wait();
+  generic_.wait_for_build();
 }
 
 size_t TileVariants::built() const {

@@ -11,7 +11,10 @@
 // draw's ClpRasterParams; draws whose programs differ run in different tile-pass
 // launches. Every shader keeps its generic program (the key read per record), which
 // draws use until a variant is worth building, once kMaxVariants variants exist, and
-// when a variant fails to build.
+// when a variant fails to build. The generic program is built quick first
+// (program_tiers.h), and optimised once the draws that no variant is coming for (past
+// the cap, failed, kGeneric) have drawn TieredProgram::kDuePixels: draws that a variant
+// serves soon do not pay for an optimised generic build besides.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +26,7 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include "frontend/draw/program_tiers.h"
 #include "frontend/draw/stage_program.h"
 #include "kernels/raster_shared.h"
 #include "kernels/sampling_abi.h"
@@ -116,10 +120,14 @@ TileVariantMode tile_variant_mode_from_env();
 class TileVariants {
  public:
   // Builds (or finds in the cache) the generic program of `code`, a fragment shader that
-  // samples as `sampling` says; throws like build_stage_program.
-  TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling = {});
+  // samples as `sampling` says, in `tiers` mode; throws like build_stage_program.
+  TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
+               ProgramTierMode tiers);
 
-  const runtime::ProgramRef& generic() const { return generic_; }
+  // The generic program drawing now (quick or optimised).
+  runtime::ProgramRef generic() const { return generic_.current(); }
+  // Whether the generic program is the optimised build.
+  bool generic_optimised() const { return generic_.optimised(); }
   // The program for a draw with state `rp` and textures `tex` (entries past the shader's keyed
   // units are not looked at) in the scene numbered `scene` (a number that changes from
   // scene to scene): the key's variant when it is built, else the generic program.
@@ -129,7 +137,8 @@ class TileVariants {
                              TileVariantMode mode);
   // Specialised variants ready to draw (built, and collected by a select()).
   size_t built() const;
-  // Returns when no variant build is running (tests: a build's end, without timing).
+  // Returns when no variant build and no optimised generic build is running (tests: a
+  // build's end, without timing).
   void wait_for_builds() const;
 
   // Variant builds per shader: draws with further keys run the generic program. Eight covers
@@ -169,13 +178,21 @@ class TileVariants {
     std::future<runtime::ProgramRef> pending;  // kAuto's build (null result: it failed)
   };
 
+  // A key's variant (null: none yet), and whether one is still coming (not due yet, or
+  // building) rather than never (failed, past the cap, not tracked).
+  struct Pick {
+    runtime::ProgramRef program;
+    bool coming = false;
+  };
   // select() for `key` with mutex_ held, drawing into a framebuffer of `pixels`: its
-  // variant once built, else `meanwhile`; in kAuto, its build starts in the key's
-  // `due_scenes`-th scene once it drew kDuePixels, or in its first when the program cache
-  // holds the variant (a load, not a build, which the wait is meant to spare).
-  runtime::ProgramRef select_key(const TileVariantKey& key, uint64_t scene, uint64_t pixels,
-                                 TileVariantMode mode, uint32_t due_scenes,
-                                 const runtime::ProgramRef& meanwhile);
+  // variant once built; in kAuto, its build starts in the key's `due_scenes`-th scene once
+  // it drew kDuePixels, or in its first when the program cache holds the variant (a load,
+  // not a build, which the wait is meant to spare).
+  Pick select_key(const TileVariantKey& key, uint64_t scene, uint64_t pixels, TileVariantMode mode,
+                  uint32_t due_scenes);
+  // `pick`'s variant, else the generic program, whose pixels count towards its optimised
+  // build only when no variant is coming.
+  runtime::ProgramRef or_generic(const Pick& pick, uint64_t scene, uint64_t pixels);
   // The variant of `key`, or null (logged) when it does not build.
   runtime::ProgramRef build(const TileVariantKey& key) const;
   std::string variant_source(const TileVariantKey& key) const;
@@ -184,7 +201,7 @@ class TileVariants {
   const GeneratedCode code_;
   // The units whose state keys hold: none past kMaxKeyedSampleCalls.
   const uint32_t keyed_views_, keyed_samplers_;
-  const runtime::ProgramRef generic_;
+  TieredProgram generic_;
   mutable std::mutex mutex_;
   size_t started_ = 0;         // builds started (the cap counts failed ones too)
   size_t texture_builds_ = 0;  // kAuto builds of keys with textures' state

@@ -1,0 +1,84 @@
+#include "frontend/draw/program_tiers.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <system_error>
+
+namespace clpipe::frontend::draw {
+
+ProgramTierMode program_tier_mode(const runtime::Device& device) {
+  const char* v = std::getenv("CLPIPE_QUICK_PROGRAMS");
+  if (v && std::strcmp(v, "off") == 0) return ProgramTierMode::kOptimised;
+  if (v && std::strcmp(v, "auto") == 0) return ProgramTierMode::kAuto;
+  return device.description().is_gpu ? ProgramTierMode::kOptimised : ProgramTierMode::kAuto;
+}
+
+TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode)
+    : cache_(cache), source_(std::move(source)) {
+  optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_);
+  current_ = optimised_ ? cache_.get(source_) : cache_.get(source_, kQuickBuildOptions);
+}
+
+runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const bool first_in_scene = last_scene_ != scene;
+  if (first_in_scene) {
+    last_scene_ = scene;
+    pixels_ += pixels;
+  }
+  if (optimised_ || failed_ || !first_in_scene) return current_;
+  if (pending_.valid()) {
+    if (pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return current_;
+    if (runtime::ProgramRef p = pending_.get()) {
+      current_ = std::move(p);
+      optimised_ = true;
+    } else {
+      failed_ = true;
+    }
+    return current_;
+  }
+  if (pixels_ < kDuePixels) return current_;
+  auto build = [this]() -> runtime::ProgramRef {
+    try {
+      return cache_.get(source_);
+    } catch (const std::exception& err) {
+      // The quick program is the same code: its draws go on, only slower.
+      std::fprintf(stderr,
+                   "clpipe: a shader's optimised program failed to build; drawing with its "
+                   "quick build: %s\n",
+                   err.what());
+      return nullptr;
+    }
+  };
+  try {
+    pending_ = std::async(std::launch::async, build);
+  } catch (const std::system_error&) {
+    // No thread to spare: build it now.
+    if (runtime::ProgramRef p = build()) {
+      current_ = std::move(p);
+      optimised_ = true;
+    } else {
+      failed_ = true;
+    }
+  }
+  return current_;
+}
+
+runtime::ProgramRef TieredProgram::current() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return current_;
+}
+
+bool TieredProgram::optimised() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return optimised_;
+}
+
+void TieredProgram::wait_for_build() const {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (pending_.valid()) pending_.wait();
+}
+
+}  // namespace clpipe::frontend::draw

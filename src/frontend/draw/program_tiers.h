@@ -1,0 +1,77 @@
+// A shader stage's program in two builds (compile latency, issue 15): a quick one with the
+// device compiler's optimisations off, which draws from the shader's first draw, and the
+// optimised one, built on a thread of its own once the shader has drawn enough to repay
+// its build, and taken at the start of a scene. Measured on PoCL 3.1 (AVX-512): a new
+// vertex and fragment shader reach their first pixel in ~1.1 s instead of ~4.8 s; quick
+// code shades pixels ~5-7x slower (bench_draw's fills), which the short programs that
+// bring most new shaders (tests, a game's first frames) do not notice.
+//
+// Both builds are of the same OpenCL C, and neither may contract or reassociate
+// floating-point operations (no -cl-fast-relaxed-math, -cl-mad-enable or
+// -cl-unsafe-math-optimizations in either), so they compute the same values: a shader
+// draws the same pixels before and after its switch. When the program cache already holds
+// the optimised program (an earlier run built it), that one draws from the start.
+#pragma once
+
+#include <cstdint>
+#include <future>
+#include <mutex>
+#include <string>
+
+#include "runtime/device.h"
+#include "runtime/program_cache.h"
+
+namespace clpipe::frontend::draw {
+
+// Build options of the quick program: CL 1.2's switch for "no optimisations".
+inline constexpr const char* kQuickBuildOptions = "-cl-opt-disable";
+
+// How a stage's programs are built ($CLPIPE_QUICK_PROGRAMS).
+enum class ProgramTierMode {
+  kAuto,       // quick first, optimised once due (default on a CPU device: PoCL's
+               // optimisation and code generation are most of a cold build)
+  kOptimised,  // optimised before the first draw ("off"; default on a GPU, whose
+               // compilers build in far less time than the CPU ones)
+};
+// $CLPIPE_QUICK_PROGRAMS: "auto" or "off", else the device's default above.
+ProgramTierMode program_tier_mode(const runtime::Device& device);
+
+class TieredProgram {
+ public:
+  // Builds the first program of `source`: the optimised one in kOptimised or when the
+  // cache holds it, else the quick one. Throws like ProgramCache::get.
+  TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode);
+
+  // The program for a draw into a framebuffer of `pixels` in scene `scene` (a number that
+  // changes from scene to scene), counting the scene's pixels once: the optimised program
+  // once it is built, else the quick one. Starts the optimised build when the scenes'
+  // pixels reach kDuePixels; a build that ends mid-scene is taken at the first select()
+  // of the next scene, so that one scene's draws of the shader run one program. A failed
+  // build is logged once and the quick program keeps drawing.
+  runtime::ProgramRef select(uint64_t scene, uint64_t pixels);
+  // The program select() returned last (the first program before any select()).
+  runtime::ProgramRef current() const;
+  bool optimised() const;
+  // Returns when no optimised build is running (tests: a build's end, without timing).
+  void wait_for_build() const;
+
+  // Framebuffer pixels a shader draws into (over all its scenes) before its optimised
+  // program is built: 4M, 6 frames of 1024x768 or 164 scenes of a 160x160 piglit window.
+  // The build costs ~3-4 s of CPU on PoCL; a program that draws this much goes on
+  // drawing, a test that draws a frame or two does not.
+  static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
+
+ private:
+  runtime::ProgramCache& cache_;
+  const std::string source_;
+  mutable std::mutex mutex_;
+  runtime::ProgramRef current_;
+  bool optimised_ = false;
+  bool failed_ = false;
+  uint64_t last_scene_ = ~uint64_t(0);
+  uint64_t pixels_ = 0;
+  // Last member: destroyed first, waiting for a build that still uses the members above.
+  std::future<runtime::ProgramRef> pending_;  // null result: the build failed
+};
+
+}  // namespace clpipe::frontend::draw

@@ -1,0 +1,260 @@
+// A stage's quick and optimised programs (src/frontend/draw/program_tiers.h): which one
+// draws when, the switch at a scene's start, a failed optimised build, and that a shader
+// draws the same pixels with both.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <string>
+
+#include "frontend/cso.h"
+#include "frontend/draw/program_tiers.h"
+#include "frontend/draw/tile_variant.h"
+#include "frontend/frontend_util.h"
+#include "support/scoped_env.h"
+#include "support/test_device.h"
+
+using namespace clpipe;
+using namespace clpipe::test;
+using namespace clpipe::frontend::draw;
+
+namespace {
+
+bool built_quick(const runtime::ProgramRef& p) {
+  const std::string options =
+      p->program.getBuildInfo<CL_PROGRAM_BUILD_OPTIONS>(test_device().device());
+  return options.find(kQuickBuildOptions) != std::string::npos;
+}
+
+constexpr uint64_t kHalf = TieredProgram::kDuePixels / 2;
+
+}  // namespace
+
+TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's start",
+          "[draw][tiers]") {
+  // A cache of its own, in memory: the builds counted are this test's.
+  runtime::ProgramCache cache(test_device(), "");
+  const std::string source = "kernel void k(global int* p) { p[0] = 1; }\n";
+  TieredProgram t(cache, source, ProgramTierMode::kAuto);
+  const runtime::ProgramRef quick = t.current();
+  CHECK(built_quick(quick));
+  CHECK_FALSE(t.optimised());
+  CHECK(cache.stats().builds == 1);
+
+  // A scene's pixels count once, however many draws it has.
+  CHECK(t.select(1, kHalf) == quick);
+  CHECK(t.select(1, kHalf) == quick);
+  CHECK(t.select(2, kHalf - 1) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 1);
+  // The scene that reaches kDuePixels starts the build; its draws keep the quick program,
+  // and so do the later draws of the scene in which the build ended.
+  CHECK(t.select(3, 1) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 2);
+  CHECK(t.select(3, 1) == quick);
+  CHECK_FALSE(t.optimised());
+  const runtime::ProgramRef optimised = t.select(4, 0);
+  CHECK(optimised != quick);
+  CHECK_FALSE(built_quick(optimised));
+  CHECK(t.optimised());
+  CHECK(t.current() == optimised);
+  CHECK(t.select(5, kHalf) == optimised);
+
+  // The cache holds the optimised program now: a new shader of the same code starts with it.
+  TieredProgram again(cache, source, ProgramTierMode::kAuto);
+  CHECK(again.optimised());
+  CHECK(again.current() == optimised);
+  // kOptimised builds it before the first draw.
+  runtime::ProgramCache other(test_device(), "");
+  TieredProgram off(other, source, ProgramTierMode::kOptimised);
+  CHECK(off.optimised());
+  CHECK_FALSE(built_quick(off.current()));
+  CHECK(other.stats().builds == 1);
+}
+
+TEST_CASE("tiered programs: an optimised build that fails leaves the quick program drawing",
+          "[draw][tiers]") {
+  runtime::ProgramCache cache(test_device(), "");
+  // Clang defines __OPTIMIZE__ only when it optimises: the optimised build fails.
+  const std::string source =
+      "#ifdef __OPTIMIZE__\n#error this test's program has no optimised build\n#endif\n"
+      "kernel void k(global int* p) { p[0] = 1; }\n";
+  TieredProgram t(cache, source, ProgramTierMode::kAuto);
+  const runtime::ProgramRef quick = t.current();
+  CHECK(t.select(1, TieredProgram::kDuePixels) == quick);
+  t.wait_for_build();
+  CHECK(t.select(2, TieredProgram::kDuePixels) == quick);
+  CHECK(t.select(3, TieredProgram::kDuePixels) == quick);
+  t.wait_for_build();
+  CHECK_FALSE(t.optimised());
+  // One failed attempt (logged once), not one per scene.
+  CHECK(cache.stats().builds == 1);
+  CHECK_THROWS(cache.get(source));
+}
+
+namespace {
+
+// Transcendental, integer and derivative arithmetic in both stages, and a mipmapped,
+// linearly filtered texture whose level of detail comes from the derivatives: code whose
+// optimised build differs most from the quick one.
+const char* kVs =
+    "VERT\n"
+    "DCL IN[0]\n"
+    "DCL IN[1]\n"
+    "DCL OUT[0], POSITION\n"
+    "DCL OUT[1], GENERIC[0]\n"
+    "DCL TEMP[0..1]\n"
+    "IMM[0] FLT32 { 1.3, 0.7, 2.1, 0.5 }\n"
+    "  0: MOV OUT[0], IN[0]\n"
+    "  1: MUL TEMP[0], IN[1].xyxy, IMM[0]\n"
+    "  2: SIN TEMP[1].x, TEMP[0].xxxx\n"
+    "  3: EX2 TEMP[1].y, TEMP[0].yyyy\n"
+    "  4: RSQ TEMP[1].z, TEMP[0].zzzz\n"
+    "  5: MAD TEMP[1].w, TEMP[0].wwww, TEMP[0].xxxx, IMM[0].wwww\n"
+    "  6: MAD OUT[1], TEMP[1], IMM[0].wwww, IN[1].xyxy\n"
+    "  7: END\n";
+const char* kFs =
+    "FRAG\n"
+    "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+    "DCL OUT[0], COLOR\n"
+    "DCL SAMP[0]\n"
+    "DCL SVIEW[0], 2D, FLOAT\n"
+    "DCL TEMP[0..3]\n"
+    "IMM[0] FLT32 { 7.5, 0.37, 1.7, 255.0 }\n"
+    "IMM[1] UINT32 { 2654435761, 13, 255, 0 }\n"
+    "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+    "  1: MUL TEMP[1], IN[0].xyxy, IMM[0].xxyz\n"
+    "  2: COS TEMP[2].x, TEMP[1].xxxx\n"
+    "  3: LG2 TEMP[2].y, TEMP[1].yyyy\n"
+    "  4: POW TEMP[2].z, TEMP[1].zzzz, IMM[0].zzzz\n"
+    "  5: F2U TEMP[3].x, TEMP[1].xxxx\n"
+    "  6: UMUL TEMP[3].x, TEMP[3].xxxx, IMM[1].xxxx\n"
+    "  7: USHR TEMP[3].x, TEMP[3].xxxx, IMM[1].yyyy\n"
+    "  8: AND TEMP[3].x, TEMP[3].xxxx, IMM[1].zzzz\n"
+    "  9: U2F TEMP[3].x, TEMP[3].xxxx\n"
+    " 10: DIV TEMP[2].w, TEMP[3].xxxx, IMM[0].wwww\n"
+    " 11: DDX TEMP[1], TEMP[2]\n"
+    " 12: DDY TEMP[3], TEMP[0]\n"
+    " 13: MAD TEMP[0], TEMP[0], TEMP[2], TEMP[1]\n"
+    " 14: ADD OUT[0], TEMP[0], TEMP[3]\n"
+    " 15: END\n";
+
+}  // namespace
+
+TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
+          "[draw][tiers][tex]") {
+  ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
+  // The generic tile program counts its pixels towards its optimised build only when no
+  // specialised variant is to come.
+  ScopedEnv variants("CLPIPE_TILE_VARIANTS", "generic");
+  // A screen with a program cache of its own: the shared one may hold the optimised
+  // programs from an earlier run, which would then draw from the start.
+  ScreenOptions options;
+  options.cache_dir = make_temp_dir("tiers");
+  auto made = Screen::create(options);
+  REQUIRE(made.status().to_string() == "Ok");
+  const std::shared_ptr<Screen> screen = made.value();
+  std::unique_ptr<Context> ctx = std::move(screen->context_create().value());
+  auto create = [&](const ResourceTemplate& t) {
+    auto r = screen->resource_create(t);
+    REQUIRE(r.status().to_string() == "Ok");
+    return r.value();
+  };
+  // 4 scenes of 1024x1024 pixels: kDuePixels.
+  constexpr uint32_t kSize = 1024, kTex = 64;
+  static_assert(uint64_t(kSize) * kSize * 4 == TieredProgram::kDuePixels, "scenes to due");
+
+  ResourceRef rt = create(make_templ(TextureTarget::TEXTURE_2D, Format::R32G32B32A32_FLOAT, kSize,
+                                     kSize, 1, 1, 0, Bind::RENDER_TARGET));
+  SurfaceTemplate st;
+  st.format = Format::R32G32B32A32_FLOAT;
+  FramebufferState fb;
+  fb.width = fb.height = kSize;
+  fb.nr_cbufs = 1;
+  fb.cbufs[0] = ctx->create_surface(rt, st).value();
+  REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
+  REQUIRE(ctx->set_viewport_states(0, {window_viewport(kSize, kSize)}).is_ok());
+  ShaderState s;
+  s.tgsi = kVs;
+  auto vs_made = ctx->create_vs_state(s);
+  REQUIRE(vs_made.status().to_string() == "Ok");
+  const ShaderHandle vs = vs_made.value();
+  s.tgsi = kFs;
+  auto fs_made = ctx->create_fs_state(s);
+  REQUIRE(fs_made.status().to_string() == "Ok");
+  const ShaderHandle fs = fs_made.value();
+  REQUIRE(ctx->bind_vs_state(vs).is_ok());
+  REQUIRE(ctx->bind_fs_state(fs).is_ok());
+  ctx->bind_rasterizer_state(ctx->create_rasterizer_state(RasterizerState()).value());
+  ctx->bind_blend_state(ctx->create_blend_state(BlendState()).value());
+  ctx->bind_depth_stencil_alpha_state(
+      ctx->create_depth_stencil_alpha_state(DepthStencilAlphaState()).value());
+  // A full-screen quad (a strip) whose texture coordinates repeat the texture about 3
+  // times, two corners at w = 2 (perspective-correct interpolation).
+  const float v[] = {-1, -1, 0, 1, -0.2f, -0.1f, 2, -2, 0, 2, 3.1f, 0,
+                     -2, 2,  0, 2, 0,     3.3f,  1, 1,  0, 1, 3.2f, 3.0f};
+  ResourceRef vbuf = create(make_templ(TextureTarget::BUFFER, Format::R8_UNORM, sizeof(v), 1, 1, 1,
+                                       0, Bind::VERTEX_BUFFER));
+  REQUIRE(ctx->buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
+  VertexElement pos, tc;
+  pos.src_format = Format::R32G32B32A32_FLOAT;
+  tc.src_format = Format::R32G32_FLOAT;
+  tc.src_offset = 16;
+  ctx->bind_vertex_elements_state(ctx->create_vertex_elements_state({pos, tc}).value());
+  VertexBuffer vb;
+  vb.stride = 24;
+  vb.buffer = vbuf;
+  REQUIRE(ctx->set_vertex_buffers(0, {vb}).is_ok());
+  // A mipmapped RGBA8 texture of hashed texels, sampled trilinearly.
+  ResourceRef tex = create(make_templ(TextureTarget::TEXTURE_2D, Format::R8G8B8A8_UNORM, kTex, kTex,
+                                      1, 1, 6, Bind::SAMPLER_VIEW));
+  for (uint32_t level = 0; level <= 6; ++level) {
+    const uint32_t n = kTex >> level;
+    std::vector<uint8_t> data(size_t(n) * n * 4);
+    for (size_t i = 0; i < data.size(); ++i)
+      data[i] = uint8_t((i * 2654435761u + level) >> 7);
+    write_box(*ctx, tex, level, Box{0, 0, 0, int(n), int(n), 1}, data);
+  }
+  SamplerViewTemplate svt;
+  svt.format = Format::R8G8B8A8_UNORM;
+  svt.last_level = 6;
+  REQUIRE(
+      ctx->set_sampler_views(ShaderType::FRAGMENT, 0, {ctx->create_sampler_view(tex, svt).value()})
+          .is_ok());
+  SamplerState smp;
+  smp.min_img_filter = smp.mag_img_filter = TexFilter::LINEAR;
+  smp.min_mip_filter = TexMipFilter::LINEAR;
+  REQUIRE(
+      ctx->bind_sampler_states(ShaderType::FRAGMENT, 0, {ctx->create_sampler_state(smp).value()})
+          .is_ok());
+
+  DrawInfo strip;
+  strip.mode = PrimType::TRIANGLE_STRIP;
+  auto draw = [&] {
+    REQUIRE(ctx->draw_vbo(strip, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
+    return read_box(*ctx, rt, 0, Box{0, 0, 0, int(kSize), int(kSize), 1});
+  };
+  const auto programs = [](const ShaderHandle& h, const char* name) {
+    std::lock_guard<std::mutex> lock(h->compiled->programs_mutex);
+    return h->compiled->programs.at(name);
+  };
+  const std::vector<uint8_t> quick = draw();
+  const auto vs_program = programs(vs, "vertex.cl");
+  const auto fs_program = programs(fs, "tile.cl");
+  CHECK_FALSE(vs_program->tiers->optimised());
+  CHECK_FALSE(fs_program->tile_variants->generic_optimised());
+  // The fourth scene reaches kDuePixels and starts both builds; the fifth takes them.
+  for (int scene = 2; scene <= 4; ++scene)
+    CHECK(draw() == quick);
+  vs_program->tiers->wait_for_build();
+  fs_program->tile_variants->wait_for_builds();
+  const std::vector<uint8_t> optimised = draw();
+  CHECK(vs_program->tiers->optimised());
+  CHECK(fs_program->tile_variants->generic_optimised());
+  // Not a trivial image: colours vary across it.
+  std::vector<float> px(optimised.size() / 4);
+  std::memcpy(px.data(), optimised.data(), optimised.size());
+  CHECK(px[0] != px[(size_t(kSize) * kSize / 2 + kSize / 3) * 4]);
+  // Bit for bit.
+  CHECK(optimised == quick);
+}
