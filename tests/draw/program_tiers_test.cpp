@@ -6,11 +6,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "frontend/cso.h"
@@ -119,6 +122,47 @@ TEST_CASE("tiered programs: an optimised build that fails leaves the quick progr
   CHECK(first != std::string::npos);
   CHECK(text.find(line, first + 1) == std::string::npos);
   CHECK_THROWS(cache.get(source));
+}
+
+TEST_CASE("tiered programs: optimised builds share the process's slots and are dropped unstarted",
+          "[draw][tiers]") {
+  runtime::ProgramCache cache(test_device(), "");
+  const std::string source = "kernel void k(global int* p) { p[0] = 2; }\n";
+  // Builds that hold every slot until `release` is set.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  std::atomic<int> holding{0};
+  const std::atomic<bool> never{false};
+  std::vector<std::future<runtime::ProgramRef>> holders;
+  for (int i = 0; i < BackgroundBuilds::slots(); ++i) {
+    holders.push_back(std::async(std::launch::async, [&] {
+      return BackgroundBuilds::run(never, [&]() -> runtime::ProgramRef {
+        ++holding;
+        released.wait();
+        return nullptr;
+      });
+    }));
+  }
+  while (holding < BackgroundBuilds::slots())
+    std::this_thread::yield();
+  {
+    TieredProgram t(cache, source, ProgramTierMode::kAuto);
+    // Due: its build waits for a slot, and the scenes go on with the quick program.
+    CHECK(t.select(1, TieredProgram::kDuePixels) == t.current());
+    CHECK(t.select(2, 0) == t.current());
+    CHECK_FALSE(t.optimised());
+  }  // destroyed while its build waits: dropped, not run (nor waited for)
+  CHECK(cache.stats().builds == 1);
+  release.set_value();
+  for (auto& h : holders)
+    h.wait();
+  // With the slots free, a build runs.
+  TieredProgram t(cache, source, ProgramTierMode::kAuto);
+  t.select(1, TieredProgram::kDuePixels);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 2);
+  CHECK(t.select(2, 0) != nullptr);
+  CHECK(t.optimised());
 }
 
 namespace {

@@ -1,10 +1,13 @@
 #include "frontend/draw/program_tiers.h"
 
+#include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
+#include <thread>
 
 namespace clpipe::frontend::draw {
 
@@ -15,10 +18,50 @@ ProgramTierMode program_tier_mode(const runtime::Device& device) {
   return device.description().is_gpu ? ProgramTierMode::kOptimised : ProgramTierMode::kAuto;
 }
 
+namespace {
+
+std::mutex slots_mutex;
+std::condition_variable slots_changed;
+int slots_taken = 0;
+
+}  // namespace
+
+int BackgroundBuilds::slots() {
+  static const int n = std::max(1, int(std::thread::hardware_concurrency() / 2));
+  return n;
+}
+
+bool BackgroundBuilds::take_slot(const std::atomic<bool>& abandoned) {
+  std::unique_lock<std::mutex> lock(slots_mutex);
+  slots_changed.wait(lock, [&] { return abandoned || slots_taken < slots(); });
+  if (abandoned) return false;
+  ++slots_taken;
+  return true;
+}
+
+void BackgroundBuilds::give_slot() {
+  {
+    std::lock_guard<std::mutex> lock(slots_mutex);
+    --slots_taken;
+  }
+  slots_changed.notify_all();
+}
+
+void BackgroundBuilds::wake() {
+  // Taking the mutex orders the caller's store to `abandoned` before a waiter's check.
+  { std::lock_guard<std::mutex> lock(slots_mutex); }
+  slots_changed.notify_all();
+}
+
 TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode)
     : cache_(cache), source_(std::move(source)) {
   optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_);
   current_ = optimised_ ? cache_.get(source_) : cache_.get(source_, kQuickBuildOptions);
+}
+
+TieredProgram::~TieredProgram() {
+  abandoned_ = true;
+  BackgroundBuilds::wake();
 }
 
 runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
@@ -53,7 +96,8 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     }
   };
   try {
-    pending_ = std::async(std::launch::async, build);
+    pending_ = std::async(std::launch::async,
+                          [this, build] { return BackgroundBuilds::run(abandoned_, build); });
   } catch (const std::system_error&) {
     // No thread to spare: build it now.
     if (runtime::ProgramRef p = build()) {

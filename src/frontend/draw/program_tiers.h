@@ -13,6 +13,7 @@
 // the optimised program (an earlier run built it), that one draws from the start.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <future>
 #include <mutex>
@@ -22,6 +23,32 @@
 #include "runtime/program_cache.h"
 
 namespace clpipe::frontend::draw {
+
+// Background builds of optimised programs (these tiers and tile variants): at most half the
+// processor's cores (at least one) build at once in a process, so that the threads that
+// draw keep the other half however many shaders fall due together. A build still waiting
+// for a slot when its owner goes is dropped instead of run.
+class BackgroundBuilds {
+ public:
+  // Runs `build` once a slot is free, or returns null without running it once `abandoned`
+  // is set (the owner sets it, then calls wake()).
+  template <typename Build>
+  static runtime::ProgramRef run(const std::atomic<bool>& abandoned, Build&& build) {
+    if (!take_slot(abandoned)) return nullptr;
+    struct Release {
+      ~Release() { give_slot(); }
+    } release;
+    return build();
+  }
+  // Wakes the builds waiting for a slot to look at their `abandoned` again.
+  static void wake();
+  // Builds that may run at once.
+  static int slots();
+
+ private:
+  static bool take_slot(const std::atomic<bool>& abandoned);
+  static void give_slot();
+};
 
 // Build options of the quick program: CL 1.2's switch for "no optimisations".
 inline constexpr const char* kQuickBuildOptions = "-cl-opt-disable";
@@ -41,6 +68,10 @@ class TieredProgram {
   // Builds the first program of `source`: the optimised one in kOptimised or when the
   // cache holds it, else the quick one. Throws like ProgramCache::get.
   TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode);
+  // Drops the optimised build if it still waits for a slot; waits for it if it runs.
+  ~TieredProgram();
+  TieredProgram(const TieredProgram&) = delete;
+  TieredProgram& operator=(const TieredProgram&) = delete;
 
   // The program for a draw into a framebuffer of `pixels` in scene `scene` (a number that
   // changes from scene to scene), counting the scene's pixels once: the optimised program
@@ -70,6 +101,7 @@ class TieredProgram {
   bool failed_ = false;
   uint64_t last_scene_ = ~uint64_t(0);
   uint64_t pixels_ = 0;
+  std::atomic<bool> abandoned_{false};
   // Last member: destroyed first, waiting for a build that still uses the members above.
   std::future<runtime::ProgramRef> pending_;  // null result: the build failed
 };

@@ -185,6 +185,11 @@ TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsS
       keyed_samplers_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.samplers : 0),
       generic_(cache, stage_program_source(code_, "tile.cl"), tiers) {}
 
+TileVariants::~TileVariants() {
+  abandoned_ = true;
+  BackgroundBuilds::wake();
+}
+
 runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsTextures& tex,
                                          uint64_t scene, TileVariantMode mode) {
   if (mode == TileVariantMode::kGeneric)
@@ -264,7 +269,9 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
   ++started_;
   if (mode == TileVariantMode::kAuto) {
     try {
-      e.pending = std::async(std::launch::async, [this, key] { return build(key); });
+      e.pending = std::async(std::launch::async, [this, key] {
+        return BackgroundBuilds::run(abandoned_, [this, &key] { return build(key); });
+      });
       return {nullptr, true};
     } catch (const std::system_error&) {
       // No thread to spare: build it now, like kAlways.

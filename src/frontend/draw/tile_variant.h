@@ -17,6 +17,7 @@
 // serves soon do not pay for an optimised generic build besides.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -123,6 +124,10 @@ class TileVariants {
   // samples as `sampling` says, in `tiers` mode; throws like build_stage_program.
   TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
                ProgramTierMode tiers);
+  // Drops the builds still waiting for a slot (BackgroundBuilds); waits for those running.
+  ~TileVariants();
+  TileVariants(const TileVariants&) = delete;
+  TileVariants& operator=(const TileVariants&) = delete;
 
   // The generic program drawing now (quick or optimised).
   runtime::ProgramRef generic() const { return generic_.current(); }
@@ -203,8 +208,9 @@ class TileVariants {
   const uint32_t keyed_views_, keyed_samplers_;
   TieredProgram generic_;
   mutable std::mutex mutex_;
-  size_t started_ = 0;         // builds started (the cap counts failed ones too)
-  size_t texture_builds_ = 0;  // kAuto builds of keys with textures' state
+  size_t started_ = 0;                  // builds started (the cap counts failed ones too)
+  size_t texture_builds_ = 0;           // kAuto builds of keys with textures' state
+  std::atomic<bool> abandoned_{false};  // set by the destructor
   // Last member: destroyed first, its futures wait for builds still running, which use
   // the members above.
   std::unordered_map<TileVariantKey, Entry, TileVariantKeyHash> entries_;
