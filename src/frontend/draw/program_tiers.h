@@ -1,16 +1,17 @@
 // A shader stage's program in two builds (compile latency, issue 15): a quick one with the
 // device compiler's optimisations off, which draws from the shader's first draw, and the
-// optimised one, built on a thread of its own once the shader has drawn enough to repay
-// its build, and taken at the start of a scene. Measured on PoCL 3.1 (AVX-512): a new
-// vertex and fragment shader reach their first pixel in ~1.1 s instead of ~4.8 s; quick
-// code shades pixels ~5-7x slower (bench_draw's fills), which the short programs that
-// bring most new shaders (tests, a game's first frames) do not notice.
+// optimised one, built in the background (BackgroundBuilds) once the shader has drawn
+// enough to repay its build, and taken at the start of a scene. Measured on PoCL 3.1
+// (AVX-512, bench_first_pixel in process): a new vertex and fragment shader reach their
+// first pixel in ~1.3-1.6 s instead of ~4.7-5.6 s (median); quick code shades pixels
+// ~5-7x slower (bench_draw's fills), which the short programs that bring most new shaders
+// (tests, a game's first frames) do not notice.
 //
-// Both builds are of the same OpenCL C, and neither may contract or reassociate
-// floating-point operations (no -cl-fast-relaxed-math, -cl-mad-enable or
-// -cl-unsafe-math-optimizations in either), so they compute the same values: a shader
-// draws the same pixels before and after its switch. When the program cache already holds
-// the optimised program (an earlier run built it), that one draws from the start.
+// Both builds are of the same OpenCL C with the same floating-point options (nothing
+// relaxed: no -cl-fast-relaxed-math, -cl-mad-enable or -cl-unsafe-math-optimizations),
+// and draw the same pixels (program_tiers_test compares them bit for bit). When the
+// program cache already holds the optimised program (an earlier run built it), that one
+// draws from the start.
 #pragma once
 
 #include <atomic>

@@ -107,7 +107,7 @@ std::string tile_variant_defines(const TileVariantKey& key);
 enum class TileVariantMode {
   kGeneric,  // never: every draw runs the generic program
   kAuto,     // once the key has drawn in two scenes and over kDuePixels of framebuffer,
-             // built on a thread of its own while the generic program keeps drawing (no
+             // built in the background (BackgroundBuilds) while the generic program draws (no
              // frame waits for a build): short programs (most tests) pay no extra build,
              // repeated frames run specialised once the build is done (keys with
              // textures' state: kTextureKeyScenes); from the first scene when the
