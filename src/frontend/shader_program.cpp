@@ -69,7 +69,8 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
     p->tile_variants = std::make_shared<draw::TileVariants>(
         programs, std::move(generated), sampling, draw::program_tier_mode(device));
   } else {
-    // Compute stays optimised: a launch's block may be as large as the kernel's
+    // Compute stays optimised: launch_grid has no scenes whose pixels would make a quick
+    // program due, and a launch's block may be as large as the kernel's
     // CL_KERNEL_WORK_GROUP_SIZE allows, which a quick build could set lower (on a GPU).
     const draw::ProgramTierMode mode =
         compute ? draw::ProgramTierMode::kOptimised : draw::program_tier_mode(device);

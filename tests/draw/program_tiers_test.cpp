@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "frontend/compute_util.h"
 #include "frontend/cso.h"
 #include "frontend/draw/program_tiers.h"
 #include "frontend/draw/tile_variant.h"
@@ -330,4 +331,27 @@ TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
   CHECK(px[0] != px[(size_t(kSize) * kSize / 2 + kSize / 3) * 4]);
   // Bit for bit.
   CHECK(optimised == quick);
+}
+
+TEST_CASE("tiered programs: compute programs are optimised from the first launch",
+          "[draw][tiers][compute]") {
+  ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
+  std::unique_ptr<Context> ctx = new_context();
+  const ComputeHandle cs = bind_compute(*ctx,
+                                        "COMP\n"
+                                        "DCL SV[0], THREAD_ID\n"
+                                        "DCL BUFFER[0]\n"
+                                        "DCL TEMP[0]\n"
+                                        "IMM[0] UINT32 {4, 7, 0, 0}\n"
+                                        "UMUL TEMP[0].x, SV[0].xxxx, IMM[0].xxxx\n"
+                                        "STORE BUFFER[0].x, TEMP[0].xxxx, IMM[0].yyyy\n"
+                                        "END\n");
+  const ResourceRef buf = words_resource(*ctx, std::vector<uint32_t>(4, 0));
+  bind_buffers(*ctx, {buf});
+  launch(*ctx, make_grid({4, 1, 1}, {1, 1, 1}));
+  CHECK(read_words(*ctx, buf) == std::vector<uint32_t>(4, 7));
+  std::lock_guard<std::mutex> lock(cs->compiled->programs_mutex);
+  const auto& program = cs->compiled->programs.at("compute.cl");
+  CHECK(program->tiers->optimised());
+  CHECK_FALSE(built_quick(program->tiers->current()));
 }
