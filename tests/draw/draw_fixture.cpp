@@ -50,7 +50,7 @@ StageBinding DrawFixture::stage(const GeneratedCode& code, const char* template_
                                                      program_tier_mode(queue_.device()));
     b.program = b.tile_variants->generic();
   } else {
-    b.program = build_stage_program(test_program_cache(), code, template_name);
+    b.program = test_program_cache().get(stage_program_source(code, template_name));
   }
   b.num_inputs = in;
   b.num_outputs = out;

@@ -12,9 +12,4 @@ std::string stage_program_source(const GeneratedCode& code, const char* template
   return compiler::assemble_program(t);
 }
 
-runtime::ProgramRef build_stage_program(runtime::ProgramCache& cache, const GeneratedCode& code,
-                                        const char* template_name) {
-  return cache.get(stage_program_source(code, template_name));
-}
-
 }  // namespace clpipe::frontend::draw

@@ -1,10 +1,8 @@
-// Builds the program of a shader stage: the compiler's generated code wrapped around a
+// The program source of a shader stage: the compiler's generated code wrapped around a
 // pass template of src/kernels (vertex.cl, tile.cl, ...), as shader_abi.h describes.
 #pragma once
 
 #include <string>
-
-#include "runtime/program_cache.h"
 
 namespace clpipe::frontend::draw {
 
@@ -17,9 +15,5 @@ struct GeneratedCode {
 // The full source (compiler::assemble_program): [prelude] [shader_abi.h and libraries]
 // [body] [template].
 std::string stage_program_source(const GeneratedCode& code, const char* template_name);
-
-// Builds (or finds in the cache) the program; throws runtime::Error with the build log.
-runtime::ProgramRef build_stage_program(runtime::ProgramCache& cache, const GeneratedCode& code,
-                                        const char* template_name);
 
 }  // namespace clpipe::frontend::draw

@@ -121,7 +121,7 @@ TileVariantMode tile_variant_mode_from_env();
 class TileVariants {
  public:
   // Builds (or finds in the cache) the generic program of `code`, a fragment shader that
-  // samples as `sampling` says, in `tiers` mode; throws like build_stage_program.
+  // samples as `sampling` says, in `tiers` mode; throws like ProgramCache::get.
   TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
                ProgramTierMode tiers);
   // Drops the builds still waiting for a slot (BackgroundBuilds); waits for those running.
