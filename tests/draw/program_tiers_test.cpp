@@ -3,15 +3,9 @@
 // draws the same pixels with both.
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <atomic>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <future>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -21,6 +15,7 @@
 #include "frontend/draw/program_tiers.h"
 #include "frontend/draw/tile_variant.h"
 #include "frontend/frontend_util.h"
+#include "support/capture_stderr.h"
 #include "support/scoped_env.h"
 #include "support/test_device.h"
 
@@ -93,31 +88,20 @@ TEST_CASE("tiered programs: an optimised build that fails leaves the quick progr
   TieredProgram t(cache, source, ProgramTierMode::kAuto);
   const runtime::ProgramRef quick = t.current();
   // stderr into a file while the scenes run: the failure is logged once.
-  const std::string log_path = make_temp_dir("tiers-log") + "/stderr";
-  std::fflush(stderr);
-  const int saved = dup(2);
-  const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  REQUIRE(saved >= 0);
-  REQUIRE(fd >= 0);
-  dup2(fd, 2);
-  close(fd);
+  CaptureStderr capture;
+  REQUIRE(capture.capturing());
   std::vector<runtime::ProgramRef> drawn;
   for (uint64_t scene = 1; scene <= 4; ++scene) {
     drawn.push_back(t.select(scene, TieredProgram::kDuePixels));
     t.wait_for_build();
   }
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::stringstream printed;
-  printed << std::ifstream(log_path).rdbuf();
+  const std::string text = capture.text();
   for (const runtime::ProgramRef& p : drawn)
     CHECK(p == quick);
   CHECK_FALSE(t.optimised());
   // One failed attempt, not one per scene.
   CHECK(cache.stats().builds == 1);
   const std::string line = "optimised program failed to build";
-  const std::string text = printed.str();
   INFO("stderr: " << text);
   const size_t first = text.find(line);
   CHECK(first != std::string::npos);

@@ -1,18 +1,14 @@
 // Program cache: builds, memory and disk hits, corrupt entries, build errors.
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "runtime/error.h"
 #include "runtime/program_cache.h"
 #include "runtime/queue.h"
+#include "support/capture_stderr.h"
 #include "support/test_device.h"
 
 using namespace clpipe;
@@ -172,15 +168,8 @@ TEST_CASE("a program that compiles with warnings prints nothing on stderr", "[ru
   const std::string source =
       "// warns " + std::to_string(now) +
       "\n__kernel void warns(__global int* a) { if (a[0] && 4) a[0] = 1; }\n";
-  const std::string log_path =
-      (std::filesystem::temp_directory_path() / ("clpipe-stderr-" + std::to_string(now))).string();
-  std::fflush(stderr);
-  const int saved = dup(2);
-  const int fd = open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  REQUIRE(saved >= 0);
-  REQUIRE(fd >= 0);
-  dup2(fd, 2);
-  close(fd);
+  test::CaptureStderr capture;
+  REQUIRE(capture.capturing());
   ProgramCache cache(test::test_device(), "");
   bool built = true;
   try {
@@ -188,13 +177,8 @@ TEST_CASE("a program that compiles with warnings prints nothing on stderr", "[ru
   } catch (const std::exception&) {
     built = false;
   }
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::stringstream printed;
-  printed << std::ifstream(log_path).rdbuf();
-  std::filesystem::remove(log_path);
+  const std::string printed = capture.text();
   CHECK(built);
-  INFO("stderr: " << printed.str());
-  CHECK(printed.str().find("warning") == std::string::npos);
+  INFO("stderr: " << printed);
+  CHECK(printed.find("warning") == std::string::npos);
 }
