@@ -99,7 +99,7 @@ cl::Event Queue::launch(const cl::Kernel& kernel, const std::vector<size_t>& glo
 }
 
 cl::Event Queue::launch_1d(const cl::Kernel& kernel, size_t count, const char* label) {
-  auto [it, added] = group_1d_.emplace(kernel(), 64);
+  auto [it, added] = group_1d_.emplace(kernel(), kGroup1d);
   size_t& group = it->second;
   size_t max = 0;
   if (added &&
@@ -108,12 +108,7 @@ cl::Event Queue::launch_1d(const cl::Kernel& kernel, size_t count, const char* l
     while (group > max)
       group /= 2;
   }
-  // Small launches take the smallest power of two that holds them, so a draw of a few
-  // vertices does not run a group of mostly idle work-items: at most 7 local sizes.
-  size_t local = 1;
-  while (local < group && local < count)
-    local *= 2;
-  return launch(kernel, {(count + local - 1) / local * local}, {local}, label);
+  return launch(kernel, {(count + group - 1) / group * group}, {group}, label);
 }
 
 void Queue::write(const cl::Buffer& dst, size_t offset, size_t size, const void* src,

@@ -1,0 +1,43 @@
+// Queue (src/runtime/queue.h): launch_1d's groups.
+#include <catch2/catch.hpp>
+
+#include <vector>
+
+#include "runtime/program_cache.h"
+#include "runtime/queue.h"
+#include "support/test_device.h"
+
+using namespace clpipe;
+using namespace clpipe::runtime;
+
+TEST_CASE("launch_1d runs every count in groups of one size", "[runtime][queue]") {
+  // One local size per kernel: the one whose code a background build generates before
+  // its program is used (ProgramCache::get's launch_sizes); any other would be compiled
+  // at its first launch, on the thread that launches.
+  ProgramRef p = test::test_program_cache().get(
+      "kernel void local_sizes(global uint* out, uint count) {\n"
+      "  const size_t i = get_global_id(0);\n"
+      "  if (i < count) out[i] = (uint)get_local_size(0);\n"
+      "}\n");
+  Queue q(test::test_device());
+  cl::Kernel& k = q.kernel(p, "local_sizes");
+  size_t max = 0;
+  REQUIRE(k.getWorkGroupInfo(test::test_device().device(), CL_KERNEL_WORK_GROUP_SIZE, &max) ==
+          CL_SUCCESS);
+  size_t group = Queue::kGroup1d;
+  while (group > max)
+    group /= 2;
+  for (cl_uint count : {1u, 3u, 64u, 100u}) {
+    INFO(count << " work-items");
+    cl::Buffer out = q.create_buffer(sizeof(cl_uint) * 128);
+    q.fill_zero(out, 0, sizeof(cl_uint) * 128);
+    set_args(k, out, count);
+    q.launch_1d(k, count, "local_sizes");
+    std::vector<cl_uint> got(128);
+    q.read(out, 0, sizeof(cl_uint) * got.size(), got.data());
+    std::vector<cl_uint> want(128, 0);
+    for (cl_uint i = 0; i < count; ++i)
+      want[i] = cl_uint(group);
+    CHECK(got == want);
+  }
+}
