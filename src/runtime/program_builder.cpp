@@ -151,6 +151,7 @@ struct ProgramBuilder::Child {
   pid_t pid = -1;
   Fd socket;
   uint64_t builds = 0;
+  std::string specialise;  // its $POCL_BINARY_SPECIALIZE_WG (build_primed)
 
   ~Child() {
     if (pid > 0) {
@@ -187,12 +188,13 @@ uint64_t ProgramBuilder::children_started() const {
   return started_;
 }
 
-std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn() {
+std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn(const std::string& specialise) {
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     builder_failed("needs a socket: ", std::strerror(errno));
   auto child = std::make_unique<Child>();
   child->socket.reset(sv[0]);
+  child->specialise = specialise;
   Fd theirs(sv[1]);  // closed here once spawned: end of file reaches the child's peer only
 
   std::vector<std::string> args = {options_.executable, "--build-program",
@@ -203,6 +205,16 @@ std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn() {
   for (std::string& a : args)
     argv.push_back(a.data());
   argv.push_back(nullptr);
+  // This process's environment, with the child's list of local sizes in place of any.
+  constexpr const char* kSpecialise = "POCL_BINARY_SPECIALIZE_WG=";
+  std::string specialise_var = kSpecialise + specialise;
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e) {
+    if (specialise.empty() || std::strncmp(*e, kSpecialise, std::strlen(kSpecialise)) != 0)
+      envp.push_back(*e);
+  }
+  if (!specialise.empty()) envp.push_back(specialise_var.data());
+  envp.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -212,7 +224,7 @@ std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn() {
   // process ends, builder or not.
   posix_spawn_file_actions_addclosefrom_np(&actions, kChannelFd + 1);
   const int err = posix_spawn(&child->pid, options_.executable.c_str(), &actions, nullptr,
-                              argv.data(), environ);
+                              argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (err != 0) {
     child->pid = -1;
@@ -234,8 +246,19 @@ void ProgramBuilder::build_only(const std::string& source, const std::string& op
   (void)run(options, source, "built", entry_path);
 }
 
+void ProgramBuilder::build_primed(const std::string& source, const std::string& options,
+                                  const std::string& entry_path,
+                                  const std::vector<size_t>& local_sizes) {
+  // PoCL's names of its cache folders: local size, zero offset, grid narrower than 65535.
+  std::string specialise;
+  for (size_t size : local_sizes)
+    specialise += (specialise.empty() ? "" : ",") + std::to_string(size) + "-1-1-goffs0-smallgrid";
+  (void)run(options, source, "primed", entry_path, specialise);
+}
+
 std::string ProgramBuilder::run(const std::string& options, const std::string& source,
-                                const std::string& mode, const std::string& entry_path) {
+                                const std::string& mode, const std::string& entry_path,
+                                const std::string& specialise) {
   struct Waiting {  // counted in the thread's clock, however the build ends
     BuildWaitClock* clock = BuildWaitClock::current();
     Waiting() {
@@ -263,13 +286,14 @@ std::string ProgramBuilder::run(const std::string& options, const std::string& s
     std::unique_ptr<Child> child;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      while (!child && !idle_.empty()) {
-        child = std::move(idle_.back());
-        idle_.pop_back();
+      for (size_t i = idle_.size(); !child && i-- > 0;) {
+        if (idle_[i]->specialise != specialise) continue;
+        child = std::move(idle_[i]);
+        idle_.erase(idle_.begin() + std::ptrdiff_t(i));
         if (child->ended()) child.reset();  // it left while idle; reaped here
       }
     }
-    if (!child) child = spawn();
+    if (!child) child = spawn(specialise);
     const double cpu_start = cpu_ms(child->pid);
     const uint64_t wall_ms = uint64_t(options_.timeout_ms) * (cpu_start >= 0 ? kWallBudgets : 1);
     const auto deadline = start + std::chrono::milliseconds(wall_ms);
@@ -436,8 +460,10 @@ bool read_part(std::string* out) {
 }
 
 // Builds and replies: with the binary in mode "binary"; in mode "built" at once, and then
-// writes the binary as the program-cache entry `entry_path` (when not empty). A program
-// that built is added to `kept`.
+// writes the binary as the program-cache entry `entry_path` (when not empty); in mode
+// "primed" once it has read the binary (PoCL then generates the work-group functions
+// $POCL_BINARY_SPECIALIZE_WG names: ProgramBuilder::build_primed) and written the entry.
+// A program that built is added to `kept`.
 int build(const cl::Context& context, const cl::Device& device, const std::string& options,
           const std::string& source, const std::string& mode, const std::string& entry_path,
           std::vector<cl::Program>* kept) {
@@ -454,14 +480,18 @@ int build(const cl::Context& context, const cl::Device& device, const std::strin
     return reply(runtime::Reply::kBuildLog, log.data(), log.size());
   }
   if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clBuildProgram").what());
-  if (mode == "built") {
+  if (mode == "built" || mode == "primed") {
     kept->push_back(program);
-    if (const int r = reply(runtime::Reply::kBuilt, "", 0); r != 0) return r;
+    const bool primed = mode == "primed";
+    if (!primed) {
+      if (const int r = reply(runtime::Reply::kBuilt, "", 0); r != 0) return r;
+    }
     std::vector<std::vector<unsigned char>> binaries;
-    if (!entry_path.empty() && program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS &&
-        binaries.size() == 1)
+    if ((primed || !entry_path.empty()) &&
+        program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
+        !entry_path.empty())
       (void)runtime::write_program_entry(entry_path, entry_path, binaries[0]);
-    return 0;
+    return primed ? reply(runtime::Reply::kBuilt, "", 0) : 0;
   }
   std::vector<std::vector<unsigned char>> binaries;
   if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.size() != 1 ||
@@ -505,7 +535,8 @@ int serve(size_t device_index, const std::string& device_name) {
     std::string options, source, mode, entry_path;
     if (!read_part(&options) || !read_part(&source) || !read_part(&mode) || !read_part(&entry_path))
       return 0;  // the parent has gone
-    if (mode != "binary" && mode != "built") return reply_failure("unknown mode \"" + mode + "\"");
+    if (mode != "binary" && mode != "built" && mode != "primed")
+      return reply_failure("unknown mode \"" + mode + "\"");
     if (const int r = build(context, device, options, source, mode, entry_path, &kept); r != 0)
       return r;
   }

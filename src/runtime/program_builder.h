@@ -6,8 +6,8 @@
 // (the order is the same in every process of the machine; the name is checked too) and
 // serves builds one after another: for each request it replies with the device binary,
 // which the parent loads with clCreateProgramWithBinary, or with the build log.
-//   request: u64 size, options | u64 size, source | u64 size, mode ("binary" or "built")
-//            | u64 size, disk entry path (mode "built"; may be empty)
+//   request: u64 size, options | u64 size, source | u64 size, mode ("binary", "built" or
+//            "primed") | u64 size, disk entry path (modes "built", "primed"; may be empty)
 //   reply:   u32 kind (Reply in the .cpp) | u64 size, bytes
 // A child is reused because starting one costs ~0.5 s and its first build ~1 s more
 // (PoCL parses its kernel library once per process). It ends by itself after
@@ -53,6 +53,21 @@ class ProgramBuilder {
   // launch, unbudgeted, so a write that runs away runs away there too).
   void build_only(const std::string& source, const std::string& options,
                   const std::string& entry_path);
+  // build_only for a program that is built in the background and then taken into use at
+  // once (TieredProgram, TileVariants): the child also generates the code of the
+  // program's kernels for launches of the given 1-D local sizes, with a zero offset and
+  // fewer than 65535 work-items per dimension, and replies only once that code and the
+  // disk entry are written. On PoCL that code is a work-group function specialised to a
+  // local size, which its first launch would otherwise generate on the launching thread,
+  // holding PoCL's process-wide lock on loaded kernels (1-2 s for an optimised tile
+  // program, during which no other launch of the process starts: the stall of a frame
+  // when an optimised program comes in). PoCL generates it when the program's binary is
+  // read, for the sizes its $POCL_BINARY_SPECIALIZE_WG names, and keeps it in its own
+  // cache, where this process's launches of the same build find it. PoCL reads that
+  // variable once per process, so children are started with it per list of sizes and
+  // serve only requests for that list.
+  void build_primed(const std::string& source, const std::string& options,
+                    const std::string& entry_path, const std::vector<size_t>& local_sizes);
 
   // Children started so far (for tests: a reused child is not counted again).
   uint64_t children_started() const;
@@ -61,10 +76,13 @@ class ProgramBuilder {
 
  private:
   struct Child;
-  std::unique_ptr<Child> spawn();
-  // Serves one request (mode "binary" or "built"); the reply's body.
+  // A child whose environment has $POCL_BINARY_SPECIALIZE_WG = `specialise` (unless
+  // empty).
+  std::unique_ptr<Child> spawn(const std::string& specialise);
+  // Serves one request (mode "binary", "built" or "primed") on a child started with
+  // `specialise`; the reply's body.
   std::string run(const std::string& options, const std::string& source, const std::string& mode,
-                  const std::string& entry_path);
+                  const std::string& entry_path, const std::string& specialise = {});
 
   ProgramBuilderOptions options_;
   size_t device_index_;

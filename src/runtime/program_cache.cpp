@@ -101,7 +101,8 @@ bool ProgramCache::contains(const std::string& source, const std::string& option
   return !disk_dir_.empty() && std::filesystem::is_regular_file(disk_path(source, options), ec);
 }
 
-ProgramRef ProgramCache::get(const std::string& source, const std::string& options) {
+ProgramRef ProgramCache::get(const std::string& source, const std::string& options,
+                             const std::vector<size_t>& launch_sizes) {
   const std::string key = memory_key(source, options);
 
   std::promise<ProgramRef> promise;
@@ -126,7 +127,7 @@ ProgramRef ProgramCache::get(const std::string& source, const std::string& optio
   // Waits for the first requester's build; rethrows its error.
   if (existing.valid()) return existing.get();
   try {
-    ProgramRef p = build(source, options);
+    ProgramRef p = build(source, options, launch_sizes);
     promise.set_value(p);
     return p;
   } catch (...) {
@@ -142,7 +143,8 @@ ProgramRef ProgramCache::get(const std::string& source, const std::string& optio
   }
 }
 
-ProgramRef ProgramCache::build(const std::string& source, const std::string& options) {
+ProgramRef ProgramCache::build(const std::string& source, const std::string& options,
+                               const std::vector<size_t>& launch_sizes) {
   std::string path;
   if (!disk_dir_.empty()) {
     path = disk_path(source, options);
@@ -155,7 +157,11 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
   std::vector<unsigned char> binary;
   const bool build_only = builder_ && device_.generates_code_late() && device_.caches_builds();
   if (build_only) {
-    builder_->build_only(source, opts, path);  // the child writes the disk entry
+    // The child writes the disk entry.
+    if (launch_sizes.empty())
+      builder_->build_only(source, opts, path);
+    else
+      builder_->build_primed(source, opts, path, launch_sizes);
     p = std::make_shared<Program>();
     p->program = build_here(source, opts);  // from the compiler's cache: ~0.1 s on PoCL
   } else if (builder_) {

@@ -66,7 +66,12 @@ class ProgramCache {
 
   // A built program for this source and these options (added after -cl-std=CL1.2).
   // Throws Error(kCompileError) with the build log when the source does not build.
-  ProgramRef get(const std::string& source, const std::string& options = {});
+  // `launch_sizes`: 1-D local sizes its kernels will be launched with first, for a program
+  // built in the background and used at once: where a builder child builds for a device
+  // that generates code late, a build from source also generates their code before it
+  // returns (ProgramBuilder::build_primed); elsewhere they change nothing.
+  ProgramRef get(const std::string& source, const std::string& options = {},
+                 const std::vector<size_t>& launch_sizes = {});
 
   // Whether get(source, options) would find the program without building it from source:
   // in memory, or as a disk entry (not yet checked: a corrupt one is rebuilt by get()).
@@ -81,7 +86,8 @@ class ProgramCache {
   static std::string default_disk_dir();
 
  private:
-  ProgramRef build(const std::string& source, const std::string& options);
+  ProgramRef build(const std::string& source, const std::string& options,
+                   const std::vector<size_t>& launch_sizes);
   ProgramRef load_from_disk(const std::string& path, const std::string& key);
   // A built program from a device binary; nullptr when the device refuses it.
   std::shared_ptr<Program> from_binary(const std::vector<unsigned char>& binary) const;

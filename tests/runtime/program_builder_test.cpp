@@ -22,6 +22,8 @@
 #include "runtime/program_builder.h"
 #include "runtime/program_cache.h"
 #include "runtime/queue.h"
+#include "support/pocl_kcache.h"
+#include "support/scoped_env.h"
 #include "support/test_device.h"
 
 #ifdef CLPIPE_VTEST_TOOL
@@ -114,6 +116,47 @@ TEST_CASE("a builder child that only builds replies first, then writes the disk 
       builder.build_only("__kernel void broken(__global int* a) { a[0] = nope; }\n", opts, ""),
       Catch::Contains("nope"));
   CHECK(builder.children_started() == 1);  // one child served all three
+}
+
+TEST_CASE("a primed build has generated the code of its launch size when it returns",
+          "[runtime][builder]") {
+  // The children keep PoCL's kernel cache here: they read POCL_CACHE_DIR when they start
+  // (this process read its own at its start).
+  const std::string kcache = test::make_temp_dir("primed-kcache");
+  test::ScopedEnv pocl_cache("POCL_CACHE_DIR", kcache.c_str());
+  const Device& dev = test::test_device();
+  ProgramCache cache(dev, test::make_temp_dir("primed"));  // for the entries' names
+  ProgramBuilder builder(builder_options(), dev.index(), dev.description().device_name);
+  const std::string opts = "-cl-std=CL1.2 -w";
+  const std::string tag = "// " + std::to_string(::getpid()) + "\n";
+  const std::string primed =
+      tag + "kernel void primed(global int* a) { a[get_global_id(0)] = 1; }\n";
+  const std::string plain = tag + "kernel void plain(global int* a) { a[get_global_id(0)] = 2; }\n";
+
+  builder.build_primed(primed, opts, cache.disk_path(primed, ""), {64});
+  CHECK(std::filesystem::exists(cache.disk_path(primed, "")));  // written before the reply
+  builder.build_only(plain, opts, cache.disk_path(plain, ""));
+  // A primed child's list of sizes is fixed when it starts: the plain build took another.
+  CHECK(builder.children_started() == 2);
+  (void)builder.build(scale_kernel("after " + tag), opts);  // the plain entry is written
+  if (dev.generates_code_late()) {
+    // PoCL: the code of the primed size, in the folder where this process's launches of
+    // the same build look first; the plain build has only the generic function.
+    CHECK(test::work_group_functions(kcache, "primed") ==
+          std::set<std::string>{"0-0-0", "64-1-1-goffs0-smallgrid"});
+    CHECK(test::work_group_functions(kcache, "plain") == std::set<std::string>{"0-0-0"});
+  }
+  // The primed program runs as any other.
+  ProgramRef p = cache.get(primed);
+  CHECK(p->origin == Program::Origin::kDisk);
+  Queue q(dev);
+  cl::Buffer b = q.create_buffer(sizeof(int) * 64);
+  cl::Kernel& k = q.kernel(p, "primed");
+  set_args(k, b);
+  q.launch_1d(k, 3, "primed");
+  std::vector<int> out(3);
+  q.read(b, 0, sizeof(int) * out.size(), out.data());
+  CHECK(out == std::vector<int>{1, 1, 1});
 }
 
 TEST_CASE("with builder children, a device that caches its builds never hands a binary over",
