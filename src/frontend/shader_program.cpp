@@ -67,7 +67,8 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
       if (param.kind == compiler::ParamKind::kSamplers) sampling.samplers = param.index;
     }
     p->tile_variants = std::make_shared<draw::TileVariants>(
-        programs, std::move(generated), sampling, draw::program_tier_mode(device));
+        programs, std::move(generated), sampling, draw::program_tier_mode(device),
+        draw::tile_pass_items(device.limits()));
   } else {
     // Compute stays optimised: launch_grid has no scenes whose pixels would make a quick
     // program due, and a launch's block may be as large as the kernel's
@@ -75,7 +76,8 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
     const draw::ProgramTierMode mode =
         compute ? draw::ProgramTierMode::kOptimised : draw::program_tier_mode(device);
     p->tiers = std::make_shared<draw::TieredProgram>(
-        programs, draw::stage_program_source(generated, template_name), mode);
+        programs, draw::stage_program_source(generated, template_name), mode,
+        draw::stage_launch_sizes(template_name, device.limits()));
   }
   p->params = std::move(code.params);
   compiled.programs.emplace(template_name, p);

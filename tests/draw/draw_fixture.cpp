@@ -47,7 +47,8 @@ StageBinding DrawFixture::stage(const GeneratedCode& code, const char* template_
   StageBinding b;
   if (std::string(template_name) == "tile.cl") {
     b.tile_variants = std::make_shared<TileVariants>(test_program_cache(), code, FsSampling{},
-                                                     program_tier_mode(queue_.device()));
+                                                     program_tier_mode(queue_.device()),
+                                                     tile_pass_items(queue_.device().limits()));
     b.program = b.tile_variants->generic();
   } else {
     b.program = test_program_cache().get(stage_program_source(code, template_name));

@@ -16,6 +16,7 @@
 #include "frontend/draw/tile_variant.h"
 #include "frontend/frontend_util.h"
 #include "support/capture_stderr.h"
+#include "support/pocl_kcache.h"
 #include "support/scoped_env.h"
 #include "support/test_device.h"
 
@@ -40,7 +41,7 @@ TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's 
   // A cache of its own, in memory: the builds counted are this test's.
   runtime::ProgramCache cache(test_device(), "");
   const std::string source = "kernel void k(global int* p) { p[0] = 1; }\n";
-  TieredProgram t(cache, source, ProgramTierMode::kAuto);
+  TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
   const runtime::ProgramRef quick = t.current();
   CHECK(built_quick(quick));
   CHECK_FALSE(t.optimised());
@@ -67,16 +68,39 @@ TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's 
   CHECK(t.select(5, kHalf) == optimised);
 
   // The cache holds the optimised program now: a new shader of the same code starts with it.
-  TieredProgram again(cache, source, ProgramTierMode::kAuto);
+  TieredProgram again(cache, source, ProgramTierMode::kAuto, {64});
   CHECK(again.optimised());
   CHECK(again.current() == optimised);
   // kOptimised builds it before the first draw.
   runtime::ProgramCache other(test_device(), "");
-  TieredProgram off(other, source, ProgramTierMode::kOptimised);
+  TieredProgram off(other, source, ProgramTierMode::kOptimised, {64});
   CHECK(off.optimised());
   CHECK_FALSE(built_quick(off.current()));
   CHECK(other.stats().builds == 1);
 }
+
+#ifdef CLPIPE_VTEST_TOOL
+TEST_CASE(
+    "tiered programs: built by builder children, the optimised one comes with its launches' code",
+    "[draw][tiers]") {
+  // The children keep PoCL's kernel cache here (they read POCL_CACHE_DIR as they start).
+  const std::string kcache = make_temp_dir("tiers-kcache");
+  ScopedEnv pocl_cache("POCL_CACHE_DIR", kcache.c_str());
+  ProgramBuilderOptions builder;
+  builder.executable = CLPIPE_VTEST_TOOL;
+  runtime::ProgramCache cache(test_device(), "", 512, builder);
+  TieredProgram t(cache, "kernel void tiered(global int* p) { p[get_global_id(0)] = 1; }\n",
+                  ProgramTierMode::kAuto, {64});
+  CHECK(t.select(1, TieredProgram::kDuePixels) == t.current());
+  t.wait_for_build();
+  (void)t.select(2, 0);
+  CHECK(t.optimised());
+  // PoCL: the work-group function for the tiers' launches was generated before the switch,
+  // not at the first launch on the drawing thread (ProgramBuilder::build_primed).
+  if (test_device().generates_code_late())
+    CHECK(work_group_functions(kcache, "tiered").count("64-1-1-goffs0-smallgrid") == 1);
+}
+#endif
 
 TEST_CASE("tiered programs: an optimised build that fails leaves the quick program drawing",
           "[draw][tiers]") {
@@ -85,7 +109,7 @@ TEST_CASE("tiered programs: an optimised build that fails leaves the quick progr
   const std::string source =
       "#ifdef __OPTIMIZE__\n#error this test's program has no optimised build\n#endif\n"
       "kernel void k(global int* p) { p[0] = 1; }\n";
-  TieredProgram t(cache, source, ProgramTierMode::kAuto);
+  TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
   const runtime::ProgramRef quick = t.current();
   // stderr into a file while the scenes run: the failure is logged once.
   CaptureStderr capture;
@@ -131,7 +155,7 @@ TEST_CASE("tiered programs: optimised builds share the process's slots and are d
   while (holding < BackgroundBuilds::slots())
     std::this_thread::yield();
   {
-    TieredProgram t(cache, source, ProgramTierMode::kAuto);
+    TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
     // Due: its build waits for a slot, and the scenes go on with the quick program.
     CHECK(t.select(1, TieredProgram::kDuePixels) == t.current());
     CHECK(t.select(2, 0) == t.current());
@@ -142,7 +166,7 @@ TEST_CASE("tiered programs: optimised builds share the process's slots and are d
   for (auto& h : holders)
     h.wait();
   // With the slots free, a build runs.
-  TieredProgram t(cache, source, ProgramTierMode::kAuto);
+  TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
   t.select(1, TieredProgram::kDuePixels);
   t.wait_for_build();
   CHECK(cache.stats().builds == 2);

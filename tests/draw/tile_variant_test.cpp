@@ -10,6 +10,7 @@
 
 #include "draw/draw_fixture.h"
 #include "frontend/draw/tile_variant.h"
+#include "support/pocl_kcache.h"
 #include "support/scoped_env.h"
 #include "support/test_device.h"
 
@@ -18,6 +19,9 @@ using namespace clpipe::test;
 using namespace clpipe::frontend::draw;
 
 namespace {
+
+// The tile pass's work-group on this device, as the programs are launched with.
+const size_t kItems = tile_pass_items(test_device().limits());
 
 ClpRasterParams sample_params() {
   ClpRasterParams rp{};
@@ -181,7 +185,7 @@ TEST_CASE("tile variants key textures only for shaders with few sampling calls",
   for (uint32_t calls : {kMaxKeyedSampleCalls, kMaxKeyedSampleCalls + 1}) {
     INFO(calls << " sampling calls");
     TileVariants v(test_program_cache(), fx.varying_fs_code(), FsSampling{1, 1, calls},
-                   ProgramTierMode::kOptimised);
+                   ProgramTierMode::kOptimised, kItems);
     const runtime::ProgramRef a = v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
     const runtime::ProgramRef b = v.select(rp, t.r8(), 1, TileVariantMode::kAlways);
     CHECK(a != v.generic());
@@ -199,7 +203,8 @@ TEST_CASE("tile variants: in auto, textures' state is compiled in for one key dr
   // A memory-only cache of its own, so that no variant is in it before its build is due
   // (a cached variant is due at once: the test after the next).
   runtime::ProgramCache cache(test_device(), "");
-  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
+                 kItems);
   const FsTextures a = t.rgba8(), b = t.r8();
   uint64_t scene = 1;
   CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
@@ -237,7 +242,7 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   REQUIRE(fs.tile_variants->generic() == fs.program);
   // The same shader's variants in a memory-only cache of their own, as above.
   runtime::ProgramCache cache(test_device(), "");
-  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised);
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised, kItems);
   const runtime::ProgramRef generic = v.generic();
   const ClpRasterParams rp = sample_params();
 
@@ -303,7 +308,7 @@ TEST_CASE("tile variants: in auto, small framebuffers wait until the key drew kD
           "[draw][variants]") {
   DrawFixture fx;
   runtime::ProgramCache cache(test_device(), "");
-  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised);
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised, kItems);
   ClpRasterParams rp = sample_params();
   rp.fb_width = rp.fb_height = 160;  // a piglit window
   const uint64_t due = (TileVariants::kDuePixels + 160 * 160 - 1) / (160 * 160);
@@ -322,6 +327,33 @@ TEST_CASE("tile variants: in auto, small framebuffers wait until the key drew kD
   CHECK(v.built() == 1);
 }
 
+#ifdef CLPIPE_VTEST_TOOL
+TEST_CASE(
+    "tile variants: built by builder children in auto, a variant comes with its launches' code",
+    "[draw][variants]") {
+  DrawFixture fx;
+  // The children keep PoCL's kernel cache here (they read POCL_CACHE_DIR as they start).
+  const std::string kcache = make_temp_dir("variant-kcache");
+  ScopedEnv pocl_cache("POCL_CACHE_DIR", kcache.c_str());
+  ProgramBuilderOptions builder;
+  builder.executable = CLPIPE_VTEST_TOOL;
+  runtime::ProgramCache cache(test_device(), "", 512, builder);
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised, kItems);
+  const ClpRasterParams rp = sample_params();  // due in its second scene, with no textures
+  CHECK(v.select(rp, {}, 1, TileVariantMode::kAuto) == v.generic());
+  CHECK(v.select(rp, {}, 2, TileVariantMode::kAuto) == v.generic());
+  v.wait_for_builds();
+  CHECK(v.select(rp, {}, 3, TileVariantMode::kAuto) != v.generic());
+  // PoCL: the tile pass's work-group function was generated before the variant was taken
+  // (ProgramBuilder::build_primed); the generic program, built before its first draw in
+  // kOptimised, was not primed.
+  if (test_device().generates_code_late()) {
+    const std::string primed = std::to_string(kItems) + "-1-1-goffs0-smallgrid";
+    CHECK(work_group_functions(kcache, "tile_pass").count(primed) == 1);
+  }
+}
+#endif
+
 TEST_CASE("tile variants: in auto, a variant the program cache holds is due in its first scene",
           "[draw][variants]") {
   DrawFixture fx;
@@ -333,14 +365,16 @@ TEST_CASE("tile variants: in auto, a variant the program cache holds is due in i
   {
     // A first run of the program draws both keys long enough to build their variants.
     runtime::ProgramCache cache(test_device(), dir);
-    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
+    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
+                   kItems);
     v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
     v.select(rp, {}, 1, TileVariantMode::kAlways);
     REQUIRE(v.built() == 2);
   }
   // A new run (new process: a cache with the same folder and nothing in memory).
   runtime::ProgramCache cache(test_device(), dir);
-  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
+                 kItems);
   // Both cached keys start loading in their first scene, the textured one included
   // (otherwise due in its kTextureKeyScenes-th scene): the first scene draws generic, the
   // second specialised.
@@ -368,12 +402,14 @@ TEST_CASE("tile variants: in auto, a cached textured key starts no build of its 
   {
     // A first run builds the textured key only (the key without textures stays unbuilt).
     runtime::ProgramCache cache(test_device(), dir);
-    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
+    TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
+                   kItems);
     v.select(rp, t.rgba8(), 1, TileVariantMode::kAlways);
     REQUIRE(v.built() == 1);
   }
   runtime::ProgramCache cache(test_device(), dir);
-  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised);
+  TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
+                 kItems);
   // Scene 1 loads the cached variant and draws generic; from scene 2 on it draws
   // specialised. The key without textures would be due in scene 2, but a build of it
   // would only compete with the frames: none starts.

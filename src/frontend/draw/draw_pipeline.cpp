@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "compiler/emit/program_text.h"
+#include "frontend/draw/stage_program.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend::draw {
@@ -755,11 +756,9 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     for (const StageArg& a : s.fs.resources)
       args << resolve(a, t.resources);
     const size_t groups = size_t(run.tiles_w) * tiles_h;
-    // One work-item per tile, or per block of fragment_lanes pixels: the tile program was
-    // emitted for this device's limits (program_for), so its reqd_work_group_size is this.
-    const runtime::DeviceLimits& limits = queue_.device().limits();
-    const size_t items =
-        limits.whole_tile_items ? 1 : size_t(CLP_TILE_SIZE) * CLP_TILE_SIZE / limits.fragment_lanes;
+    // The tile program was emitted for this device's limits (program_for), so its
+    // reqd_work_group_size is this.
+    const size_t items = tile_pass_items(queue_.device().limits());
     queue_.launch(k, {groups * items}, {items}, "tile");
   }
   if (clear_due) clear_->fill();  // no draw reached the tile pass

@@ -53,8 +53,9 @@ void BackgroundBuilds::wake() {
   slots_changed.notify_all();
 }
 
-TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode)
-    : cache_(cache), source_(std::move(source)) {
+TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
+                             std::vector<size_t> launch_sizes)
+    : cache_(cache), source_(std::move(source)), launch_sizes_(std::move(launch_sizes)) {
   optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_);
   current_ = optimised_ ? cache_.get(source_) : cache_.get(source_, kQuickBuildOptions);
 }
@@ -85,7 +86,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
   if (pixels_ < kDuePixels) return current_;
   auto build = [this]() -> runtime::ProgramRef {
     try {
-      return cache_.get(source_);
+      return cache_.get(source_, {}, launch_sizes_);
     } catch (const std::exception& err) {
       // The quick program is the same code: its draws go on, only slower.
       std::fprintf(stderr,

@@ -19,6 +19,7 @@
 #include <future>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "runtime/device.h"
 #include "runtime/program_cache.h"
@@ -67,8 +68,11 @@ ProgramTierMode program_tier_mode(const runtime::Device& device);
 class TieredProgram {
  public:
   // Builds the first program of `source`: the optimised one in kOptimised or when the
-  // cache holds it, else the quick one. Throws like ProgramCache::get.
-  TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode);
+  // cache holds it, else the quick one. Throws like ProgramCache::get. `launch_sizes`:
+  // the local sizes the pass launches its kernels with (stage_launch_sizes), whose code
+  // the optimised build generates before the switch (ProgramCache::get).
+  TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
+                std::vector<size_t> launch_sizes);
   // Drops the optimised build if it still waits for a slot; waits for it if it runs.
   ~TieredProgram();
   TieredProgram(const TieredProgram&) = delete;
@@ -96,6 +100,7 @@ class TieredProgram {
  private:
   runtime::ProgramCache& cache_;
   const std::string source_;
+  const std::vector<size_t> launch_sizes_;
   mutable std::mutex mutex_;
   runtime::ProgramRef current_;
   bool optimised_ = false;

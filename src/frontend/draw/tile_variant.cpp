@@ -178,12 +178,13 @@ TileVariantMode tile_variant_mode_from_env() {
 }
 
 TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
-                           ProgramTierMode tiers)
+                           ProgramTierMode tiers, size_t items)
     : cache_(cache),
+      items_(items),
       code_(std::move(code)),
       keyed_views_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.views : 0),
       keyed_samplers_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.samplers : 0),
-      generic_(cache, stage_program_source(code_, "tile.cl"), tiers) {}
+      generic_(cache, stage_program_source(code_, "tile.cl"), tiers, {items}) {}
 
 TileVariants::~TileVariants() {
   abandoned_ = true;
@@ -270,14 +271,14 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
   if (mode == TileVariantMode::kAuto) {
     try {
       e.pending = std::async(std::launch::async, [this, key] {
-        return BackgroundBuilds::run(abandoned_, [this, &key] { return build(key); });
+        return BackgroundBuilds::run(abandoned_, [this, &key] { return build(key, true); });
       });
       return {nullptr, true};
     } catch (const std::system_error&) {
       // No thread to spare: build it now, like kAlways.
     }
   }
-  e.program = build(key);
+  e.program = build(key, false);
   e.failed = !e.program;
   return {e.program};
 }
@@ -288,9 +289,9 @@ std::string TileVariants::variant_source(const TileVariantKey& key) const {
   return stage_program_source(code, "tile.cl");
 }
 
-runtime::ProgramRef TileVariants::build(const TileVariantKey& key) const {
+runtime::ProgramRef TileVariants::build(const TileVariantKey& key, bool primed) const {
   try {
-    return cache_.get(variant_source(key));
+    return primed ? cache_.get(variant_source(key), {}, {items_}) : cache_.get(variant_source(key));
   } catch (const std::exception& err) {
     // The generic program draws the same pixels: its draws go on without the variant.
     std::fprintf(stderr,

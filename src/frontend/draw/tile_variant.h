@@ -121,9 +121,10 @@ TileVariantMode tile_variant_mode_from_env();
 class TileVariants {
  public:
   // Builds (or finds in the cache) the generic program of `code`, a fragment shader that
-  // samples as `sampling` says, in `tiers` mode; throws like ProgramCache::get.
+  // samples as `sampling` says, in `tiers` mode; throws like ProgramCache::get. The tile
+  // pass launches its programs with `items` work-items per group (tile_pass_items).
   TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
-               ProgramTierMode tiers);
+               ProgramTierMode tiers, size_t items);
   // Drops the builds still waiting for a slot (BackgroundBuilds); waits for those running.
   ~TileVariants();
   TileVariants(const TileVariants&) = delete;
@@ -199,10 +200,13 @@ class TileVariants {
   // build only when no variant is coming.
   runtime::ProgramRef or_generic(const Pick& pick, uint64_t scene, uint64_t pixels);
   // The variant of `key`, or null (logged) when it does not build.
-  runtime::ProgramRef build(const TileVariantKey& key) const;
+  // In the background (`primed`), the build also generates the code of the tile pass's
+  // launches (ProgramCache::get's launch_sizes) before the variant is taken.
+  runtime::ProgramRef build(const TileVariantKey& key, bool primed) const;
   std::string variant_source(const TileVariantKey& key) const;
 
   runtime::ProgramCache& cache_;
+  const size_t items_;
   const GeneratedCode code_;
   // The units whose state keys hold: none past kMaxKeyedSampleCalls.
   const uint32_t keyed_views_, keyed_samplers_;
