@@ -89,7 +89,8 @@ void print_profile(Context& ctx, int frames, std::FILE* out) {
 
 }  // namespace
 
-int run_demo(const std::vector<std::string>& args, std::FILE* out, std::FILE* err) {
+int run_demo(const std::vector<std::string>& args, std::FILE* out, std::FILE* err,
+             const std::string& builder) {
   Options o;
   std::string error;
   for (const std::string& a : args) {
@@ -102,7 +103,9 @@ int run_demo(const std::vector<std::string>& args, std::FILE* out, std::FILE* er
     std::fprintf(err, "clpipe-demo: %s\n%s", error.c_str(), kUsage);
     return 2;
   }
-  Result<std::shared_ptr<Screen>> screen_r = Screen::create();
+  ScreenOptions screen_options;
+  screen_options.builder.executable = builder;
+  Result<std::shared_ptr<Screen>> screen_r = Screen::create(screen_options);
   if (!screen_r) {
     std::fprintf(err, "clpipe-demo: %s\n", screen_r.status().to_string().c_str());
     return 1;

@@ -5,8 +5,12 @@
 #include <string>
 #include <vector>
 
+#include <clpipe/clpipe.h>
+
 #include "demo_app.h"
 
 int main(int argc, char** argv) {
-  return clpipe::demo::run_demo(std::vector<std::string>(argv + 1, argv + argc), stdout, stderr);
+  clpipe::program_builder_main(argc, argv);  // a builder child never returns
+  return clpipe::demo::run_demo(std::vector<std::string>(argv + 1, argv + argc), stdout, stderr,
+                                "/proc/self/exe");
 }
