@@ -218,6 +218,53 @@ class Bench {
     std::printf("\n");
   }
 
+  // Draw, then read one pixel back, `n` times: what a program that reads back after each
+  // draw (most piglit tests' probes, Mesa's readpixels through virpipe) pays per scene.
+  void round_trips(const char* name, uint32_t n) {
+    if (std::string(name).find(filter_) == std::string::npos) return;
+    const std::vector<Vertex> verts = {
+        vertex(0, 0, 0.5f, 0xff3060a0u),   vertex(16, 0, 0.5f, 0xff3060a0u),
+        vertex(0, 16, 0.5f, 0xff3060a0u),  vertex(16, 0, 0.5f, 0xff3060a0u),
+        vertex(16, 16, 0.5f, 0xff3060a0u), vertex(0, 16, 0.5f, 0xff3060a0u)};
+    ResourceTemplate t;
+    t.target = TextureTarget::BUFFER;
+    t.format = Format::R8_UNORM;
+    t.width0 = uint32_t(verts.size() * sizeof(Vertex));
+    t.bind = Bind::VERTEX_BUFFER;
+    ResourceRef vbuf = take(screen_->resource_create(t), "vertex buffer");
+    check(ctx_->buffer_subdata(vbuf, Map::WRITE, 0, t.width0, verts.data()), "upload");
+    VertexBuffer vb;
+    vb.stride = sizeof(Vertex);
+    vb.buffer = vbuf;
+    check(ctx_->set_vertex_buffers(0, {vb}), "set_vertex_buffers");
+    ctx_->bind_blend_state(opaque_);
+    ctx_->bind_depth_stencil_alpha_state(no_depth_);
+    double best = 1e30, best_cpu = 0;
+    uint32_t pixel = 0;
+    for (int r = -1; r < reps_; ++r) {
+      const double c0 = cpu_seconds();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (uint32_t i = 0; i < n; ++i) {
+        check(ctx_->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{0, 6, 0}}), "draw_vbo");
+        Box box;
+        box.width = box.height = box.depth = 1;
+        TransferHandle tr = take(ctx_->transfer_map(color_, 0, Map::READ, box), "transfer_map");
+        std::memcpy(&pixel, tr->data(), 4);
+        check(ctx_->transfer_unmap(tr), "transfer_unmap");
+      }
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double cpu = cpu_seconds() - c0;
+      take(ctx_->collect_pass_times(), "collect_pass_times");
+      if (r >= 0 && s < best) {
+        best = s;
+        best_cpu = cpu;
+      }
+    }
+    if (pixel != 0xff3060a0u) std::fprintf(stderr, "bench_draw: %s read 0x%08x\n", name, pixel);
+    std::printf("%-34s %9.3f ms per round trip  cpu %.3f ms\n", name, best * 1e3 / n,
+                best_cpu * 1e3 / n);
+  }
+
  private:
   void check(const Status& s, const char* what) {
     if (!s.is_ok()) die(what, s);
@@ -319,6 +366,8 @@ int main(int argc, char** argv) {
   // The fixed cost of a draw_vbo call: 500 draws of two 16x16-pixel triangles each.
   b.run("500 draws of 2 triangles (256 px)", grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false,
         false, std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10);
+  // A scene per draw: 200 times a draw of 256 pixels and a read of one pixel.
+  b.round_trips("round trips: draw + read 1 pixel", 200);
   // Whole frames: the clear timed with the draws, as passes of its own or in the scene.
   using FC = Bench::FrameClear;
   std::reverse(depths.begin(), depths.end());
