@@ -486,6 +486,8 @@ int build(const cl::Context& context, const cl::Device& device, const std::strin
     if (!primed) {
       if (const int r = reply(runtime::Reply::kBuilt, "", 0); r != 0) return r;
     }
+    // A primed build reads the binary even without an entry to write: the reading makes
+    // the work-group functions.
     std::vector<std::vector<unsigned char>> binaries;
     if ((primed || !entry_path.empty()) &&
         program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&

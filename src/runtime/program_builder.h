@@ -43,29 +43,29 @@ class ProgramBuilder {
   // The same build, for a device whose compiler keeps what it built in a cache of its own
   // (Device::caches_builds), so that the caller's build of the source is then cheap: the
   // child replies once the source has built, without a binary, and only then reads the
-  // binary and writes it as the program-cache entry `entry_path` (none when empty). On a
-  // device that generates code late (Device::generates_code_late), reading the binary
-  // costs a code generation the caller's launches do not use: here it runs in the child,
-  // beside the caller's first frames. An entry being written when the child is stopped
-  // (~ProgramBuilder) is lost and built again next time. The write has no budget of its
-  // own: the processor time it takes while a next request waits counts toward that
-  // request's budget (the caller generates code for the same program at its first
-  // launch, unbudgeted, so a write that runs away runs away there too).
+  // binary and writes it as the program-cache entry `entry_path` (none when empty: then
+  // it reads no binary). On a device that generates code late
+  // (Device::generates_code_late), reading the binary costs a code generation the
+  // caller's launches do not use: here it runs in the child, beside the caller's first
+  // frames. An entry being written when the child is stopped (~ProgramBuilder) is lost
+  // and built again next time. The write has no budget of its own: the processor time it
+  // takes while a next request waits counts toward that request's budget (the caller
+  // generates code for the same program at its first launch, unbudgeted, so a write that
+  // runs away runs away there too).
   void build_only(const std::string& source, const std::string& options,
                   const std::string& entry_path);
   // build_only for a program that is built in the background and then taken into use at
   // once (TieredProgram, TileVariants): the child also generates the code of the
   // program's kernels for launches of the given 1-D local sizes, with a zero offset and
   // fewer than 65535 work-items per dimension, and replies only once that code and the
-  // disk entry are written. On PoCL that code is a work-group function specialised to a
-  // local size, which its first launch would otherwise generate on the launching thread,
-  // holding PoCL's process-wide lock on loaded kernels (1-2 s for an optimised tile
-  // program, during which no other launch of the process starts: the stall of a frame
-  // when an optimised program comes in). PoCL generates it when the program's binary is
-  // read, for the sizes its $POCL_BINARY_SPECIALIZE_WG names, and keeps it in its own
-  // cache, where this process's launches of the same build find it. PoCL reads that
-  // variable once per process, so children are started with it per list of sizes and
-  // serve only requests for that list.
+  // program-cache entry `entry_path` (the binary; none when empty) are written. On PoCL that code
+  // is a work-group function specialised to a local size, which its first launch would otherwise
+  // generate on the launching thread, holding PoCL's process-wide lock on loaded kernels (1-2 s for
+  // an optimised tile program, during which no other launch of the process starts: the stall of a
+  // frame when an optimised program comes in). PoCL generates it when the program's binary is read,
+  // for the sizes its $POCL_BINARY_SPECIALIZE_WG names, and keeps it in its own cache, where this
+  // process's launches of the same build find it. PoCL reads that variable once per process, so
+  // children are started with it per list of sizes and serve only requests for that list.
   void build_primed(const std::string& source, const std::string& options,
                     const std::string& entry_path, const std::vector<size_t>& local_sizes);
 

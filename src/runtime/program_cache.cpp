@@ -21,11 +21,13 @@ namespace {
 constexpr char kMagic[8] = {'C', 'L', 'P', 'I', 'P', 'E', 'P', 'B'};
 constexpr uint32_t kFormatVersion = 1;
 
-// Header of a disk entry; the payload (device binary) follows.
+enum : uint32_t { kEntryBinary = 0, kEntryMarker = 1 };
+
+// Header of a disk entry; the payload (device binary) follows, none for a marker.
 struct DiskHeader {
   char magic[8];
   uint32_t version;
-  uint32_t reserved;
+  uint32_t kind;  // kEntryBinary or kEntryMarker
   uint64_t payload_size;
   uint8_t payload_sha[32];
   uint8_t key_sha[32];  // SHA-256 of the cache key: guards against a renamed file
@@ -102,7 +104,7 @@ bool ProgramCache::contains(const std::string& source, const std::string& option
 }
 
 ProgramRef ProgramCache::get(const std::string& source, const std::string& options,
-                             const std::vector<size_t>& launch_sizes) {
+                             const ProgramHints& hints) {
   const std::string key = memory_key(source, options);
 
   std::promise<ProgramRef> promise;
@@ -127,7 +129,7 @@ ProgramRef ProgramCache::get(const std::string& source, const std::string& optio
   // Waits for the first requester's build; rethrows its error.
   if (existing.valid()) return existing.get();
   try {
-    ProgramRef p = build(source, options, launch_sizes);
+    ProgramRef p = build(source, options, hints);
     promise.set_value(p);
     return p;
   } catch (...) {
@@ -144,24 +146,25 @@ ProgramRef ProgramCache::get(const std::string& source, const std::string& optio
 }
 
 ProgramRef ProgramCache::build(const std::string& source, const std::string& options,
-                               const std::vector<size_t>& launch_sizes) {
+                               const ProgramHints& hints) {
   std::string path;
   if (!disk_dir_.empty()) {
     path = disk_path(source, options);
     std::string key = path;  // the file name is the key hash; the header repeats it
-    if (ProgramRef p = load_from_disk(path, key)) return p;
+    if (ProgramRef p = load_from_disk(path, key, source, options)) return p;
   }
   auto t0 = std::chrono::steady_clock::now();
   const std::string opts = full_options(options);
   std::shared_ptr<Program> p;
   std::vector<unsigned char> binary;
   const bool build_only = builder_ && device_.generates_code_late() && device_.caches_builds();
+  const bool marker = build_only && hints.stand_in && hints.launch_sizes.empty();
   if (build_only) {
-    // The child writes the disk entry.
-    if (launch_sizes.empty())
-      builder_->build_only(source, opts, path);
+    // The child writes the binary entry, but a stand-in's (a marker, below).
+    if (!hints.launch_sizes.empty())
+      builder_->build_primed(source, opts, path, hints.launch_sizes);
     else
-      builder_->build_primed(source, opts, path, launch_sizes);
+      builder_->build_only(source, opts, hints.stand_in ? "" : path);
     p = std::make_shared<Program>();
     p->program = build_here(source, opts);  // from the compiler's cache: ~0.1 s on PoCL
   } else if (builder_) {
@@ -184,9 +187,12 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.builds;
     stats_.child_builds += builder_ != nullptr;
-    stats_.child_entries += build_only && !path.empty();
+    stats_.child_entries += build_only && !marker && !path.empty();
   }
-  if (!path.empty()) (void)write_program_entry(path, path, binary);
+  if (!path.empty() && marker)
+    (void)write_program_marker(path, path);
+  else if (!path.empty() && !build_only)
+    (void)write_program_entry(path, path, binary);
   return p;
 }
 
@@ -213,7 +219,8 @@ std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned ch
   return p;
 }
 
-ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::string& key) {
+ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::string& key,
+                                        const std::string& source, const std::string& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return nullptr;
   auto reject = [&]() -> ProgramRef {
@@ -226,9 +233,25 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   if (!in.read(reinterpret_cast<char*>(&hdr), sizeof(hdr))) return reject();
   const auto key_sha = Sha256::of(key);
   if (std::memcmp(hdr.magic, kMagic, sizeof(kMagic)) != 0 || hdr.version != kFormatVersion ||
-      std::memcmp(hdr.key_sha, key_sha.data(), 32) != 0 || hdr.payload_size == 0 ||
+      std::memcmp(hdr.key_sha, key_sha.data(), 32) != 0 ||
+      (hdr.kind != kEntryBinary && hdr.kind != kEntryMarker) ||
+      (hdr.kind == kEntryMarker) != (hdr.payload_size == 0) ||
       hdr.payload_size > (uint64_t(1) << 31)) {
     return reject();
+  }
+  if (hdr.kind == kEntryMarker) {
+    if (in.peek() != std::char_traits<char>::eof()) return reject();  // trailing garbage
+    auto p = std::make_shared<Program>();
+    try {
+      p->program = build_here(source, full_options(options));
+    } catch (const Error&) {
+      return reject();  // built again the usual way, which reports the error
+    }
+    p->origin = Program::Origin::kDisk;
+    p->build_ms = ms_since(t0);
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.disk_hits;
+    return p;
   }
   std::vector<unsigned char> payload(hdr.payload_size);
   if (!in.read(reinterpret_cast<char*>(payload.data()), std::streamsize(payload.size())))
@@ -247,12 +270,14 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   return p;
 }
 
-bool write_program_entry(const std::string& path, const std::string& key,
-                         const std::vector<unsigned char>& payload) {
-  if (payload.empty()) return false;
+namespace {
+
+bool write_entry(const std::string& path, const std::string& key, uint32_t kind,
+                 const std::vector<unsigned char>& payload) {
   DiskHeader hdr{};
   std::memcpy(hdr.magic, kMagic, sizeof(kMagic));
   hdr.version = kFormatVersion;
+  hdr.kind = kind;
   hdr.payload_size = payload.size();
   Sha256 h;
   h.update(payload.data(), payload.size());
@@ -279,6 +304,17 @@ bool write_program_entry(const std::string& path, const std::string& key,
   std::filesystem::rename(tmp, path, ec);
   if (ec) std::filesystem::remove(tmp, ec);
   return !ec;
+}
+
+}  // namespace
+
+bool write_program_entry(const std::string& path, const std::string& key,
+                         const std::vector<unsigned char>& payload) {
+  return !payload.empty() && write_entry(path, key, kEntryBinary, payload);
+}
+
+bool write_program_marker(const std::string& path, const std::string& key) {
+  return write_entry(path, key, kEntryMarker, {});
 }
 
 ProgramCacheStats ProgramCache::stats() const {

@@ -5,15 +5,21 @@
 //  1. memory: SHA-256(source, options) -> built cl::Program, bounded LRU, shared by all
 //     contexts of the Screen (kernels are created per context from it).
 //  2. disk:   <dir>/<SHA-256(device identity, options, source)>.clbin holding the
-//     device binary with a header (magic, version, payload size, payload SHA-256, key).
-//     An entry whose header, checksum or binary build fails is rebuilt from source and
-//     rewritten; it is never trusted.
+//     device binary with a header (magic, version, kind, payload size, payload SHA-256,
+//     key), or, with no payload, a marker: the device compiler's own cache holds the
+//     build (below). An entry whose header, checksum or binary build fails is rebuilt
+//     from source and rewritten; it is never trusted.
 // Builds run in this process, or with ProgramBuilderOptions::executable set in a builder
-// child under a budget (runtime/program_builder.h); either way the disk entry is the same.
-// On a device that generates code late and caches its builds (Device: PoCL), a child
-// only builds, and writes the disk entry itself after it has replied; this process's
-// build of the same source then comes from the compiler's cache, and no binary is read on
-// the way to the program's first launch (ProgramBuilder::build_only says why).
+// child under a budget (runtime/program_builder.h). On a device that generates code late
+// and caches its builds (Device: PoCL), a child only builds (ProgramBuilder::build_only)
+// and this process builds the same source from the compiler's cache (~0.1 s); the child
+// writes the binary entry after it has replied, since on PoCL reading the binary
+// generates a work-group function that no launch uses (0.2-2 s of processor time). For a
+// stand-in program (ProgramHints) the entry is a marker instead, and no binary is read:
+// stand-ins are most of the builds of short programs such as tests, and are rarely
+// loaded again, where loading a marker costs ~40 ms more than a binary (a build from the
+// compiler's cache, here). Where that cache lost the program, the marker's build is a
+// whole one, in this process, without the child's budget (the source built within it).
 // Thread-safe; a program requested by two threads at once is built once.
 #pragma once
 
@@ -52,11 +58,27 @@ struct ProgramCacheStats {
   uint64_t evictions = 0;
 };
 
+// What get() may know of a program besides its source and options.
+struct ProgramHints {
+  // 1-D local sizes its kernels will be launched with first, for a program built in the
+  // background and used at once: where a builder child builds for a device that
+  // generates code late, a build from source also generates their code before it returns
+  // (ProgramBuilder::build_primed).
+  std::vector<size_t> launch_sizes;
+  // A stand-in, drawn with until a better build of the same shader replaces it
+  // (TieredProgram's quick build), so rarely loaded again but by a run of the same
+  // program: where a builder child builds for a device that caches its builds, its disk
+  // entry is a marker, and no binary is read for it (the file comment says why).
+  bool stand_in = false;
+};
+
 // Writes `payload` (a device binary) as the disk entry at `path` of the cache key `key`,
 // through a temporary file, so that readers never see a part of it; false when it could
 // not be written (the cache is an optimisation, not an error). Makes the folder.
 bool write_program_entry(const std::string& path, const std::string& key,
                          const std::vector<unsigned char>& payload);
+// Writes the marker entry at `path` (above) the same way.
+bool write_program_marker(const std::string& path, const std::string& key);
 
 class ProgramCache {
  public:
@@ -66,12 +88,9 @@ class ProgramCache {
 
   // A built program for this source and these options (added after -cl-std=CL1.2).
   // Throws Error(kCompileError) with the build log when the source does not build.
-  // `launch_sizes`: 1-D local sizes its kernels will be launched with first, for a program
-  // built in the background and used at once: where a builder child builds for a device
-  // that generates code late, a build from source also generates their code before it
-  // returns (ProgramBuilder::build_primed); elsewhere they change nothing.
+  // `hints` change how it is built and kept, never what it does.
   ProgramRef get(const std::string& source, const std::string& options = {},
-                 const std::vector<size_t>& launch_sizes = {});
+                 const ProgramHints& hints = {});
 
   // Whether get(source, options) would find the program without building it from source:
   // in memory, or as a disk entry (not yet checked: a corrupt one is rebuilt by get()).
@@ -87,8 +106,9 @@ class ProgramCache {
 
  private:
   ProgramRef build(const std::string& source, const std::string& options,
-                   const std::vector<size_t>& launch_sizes);
-  ProgramRef load_from_disk(const std::string& path, const std::string& key);
+                   const ProgramHints& hints);
+  ProgramRef load_from_disk(const std::string& path, const std::string& key,
+                            const std::string& source, const std::string& options);
   // A built program from a device binary; nullptr when the device refuses it.
   std::shared_ptr<Program> from_binary(const std::vector<unsigned char>& binary) const;
   std::string full_options(const std::string& options) const;

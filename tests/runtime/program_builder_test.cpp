@@ -136,15 +136,18 @@ TEST_CASE("a primed build has generated the code of its launch size when it retu
   builder.build_primed(primed, opts, cache.disk_path(primed, ""), {64});
   CHECK(std::filesystem::exists(cache.disk_path(primed, "")));  // written before the reply
   builder.build_only(plain, opts, cache.disk_path(plain, ""));
-  // A primed child's list of sizes is fixed when it starts: the plain build took another.
+  builder.build_only(tag + "kernel void no_entry(global int* a) { a[0] = 3; }\n", opts, "");
+  // A primed child's list of sizes is fixed when it starts: the plain builds took another.
   CHECK(builder.children_started() == 2);
   (void)builder.build(scale_kernel("after " + tag), opts);  // the plain entry is written
   if (dev.generates_code_late()) {
     // PoCL: the code of the primed size, in the folder where this process's launches of
-    // the same build look first; the plain build has only the generic function.
+    // the same build look first; the plain build has only the generic function that
+    // reading its binary for the entry made, and the build without an entry read none.
     CHECK(test::work_group_functions(kcache, "primed") ==
           std::set<std::string>{"0-0-0", "64-1-1-goffs0-smallgrid"});
     CHECK(test::work_group_functions(kcache, "plain") == std::set<std::string>{"0-0-0"});
+    CHECK(test::work_group_functions(kcache, "no_entry").empty());
   }
   // The primed program runs as any other.
   ProgramRef p = cache.get(primed);
@@ -180,6 +183,32 @@ TEST_CASE("with builder children, a device that caches its builds never hands a 
   ProgramCache fresh(dev, dir);
   ProgramRef p = fresh.get(src);
   CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(run_scale(p, 2) == std::vector<int>{2, 4, 6, 8});
+}
+
+TEST_CASE("with builder children, a stand-in program's disk entry is a marker",
+          "[runtime][builder]") {
+  const std::string dir = test::make_temp_dir("builder-marker");
+  const std::string src = scale_kernel("stand-in " + std::to_string(::getpid()));
+  const Device& dev = test::test_device();
+  ProgramHints stand_in;
+  stand_in.stand_in = true;
+  std::string path;
+  {
+    ProgramCache cache(dev, dir, 512, builder_options());
+    CHECK(run_scale(cache.get(src, "", stand_in), 5) == std::vector<int>{5, 10, 15, 20});
+    path = cache.disk_path(src, "");
+    // Written by this process as the build returned: no binary was read for it where the
+    // device caches its builds (the header alone); elsewhere the binary the child made.
+    const bool marker = dev.generates_code_late() && dev.caches_builds();
+    CHECK(cache.stats().child_entries == 0);
+    REQUIRE(std::filesystem::exists(path));
+    CHECK((std::filesystem::file_size(path) == 88) == marker);
+  }
+  ProgramCache fresh(dev, dir);
+  ProgramRef p = fresh.get(src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(fresh.stats().builds == 0);
   CHECK(run_scale(p, 2) == std::vector<int>{2, 4, 6, 8});
 }
 

@@ -122,6 +122,20 @@ TEST_CASE("corrupt or foreign disk entries are rebuilt, never trusted", "[runtim
   SECTION("an empty file") {
     write_all("");
   }
+  SECTION("a binary entry whose kind says marker") {
+    std::string bad = good;
+    bad[12] = 1;  // DiskHeader::kind
+    write_all(bad);
+  }
+  SECTION("a marker with trailing bytes") {
+    REQUIRE(write_program_marker(path, path));
+    write_all(read_all() + "xyz");
+  }
+  SECTION("a marker of another program under this name") {
+    const std::string other_src = add_kernel("corrupt-other");
+    ProgramCache other(test::test_device(), dir);
+    REQUIRE(write_program_marker(path, other.disk_path(other_src, "")));
+  }
 
   ProgramCache cache(test::test_device(), dir);
   ProgramRef p = cache.get(src);
@@ -131,6 +145,23 @@ TEST_CASE("corrupt or foreign disk entries are rebuilt, never trusted", "[runtim
   // The rebuilt entry replaced the bad one.
   ProgramCache again(test::test_device(), dir);
   CHECK(again.get(src)->origin == Program::Origin::kDisk);
+}
+
+TEST_CASE("a marker entry is built from source by this process", "[runtime][cache]") {
+  // What ProgramCache writes for a builder child's build on a device that caches its own
+  // builds (PoCL): no binary, the compiler's cache has the program.
+  const std::string dir = test::make_temp_dir("marker");
+  const std::string src = add_kernel("marker");
+  ProgramCache cache(test::test_device(), dir);
+  const std::string path = cache.disk_path(src, "");
+  REQUIRE(write_program_marker(path, path));
+  CHECK(std::filesystem::file_size(path) == 88);  // the header alone
+  ProgramRef p = cache.get(src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(cache.stats().disk_hits == 1);
+  CHECK(cache.stats().builds == 0);
+  CHECK(run_add(p, 5) == std::vector<int>{6, 7, 8, 9});
+  CHECK(std::filesystem::file_size(path) == 88);  // left as it was
 }
 
 TEST_CASE("a source that does not build is a compile error carrying the log", "[runtime][cache]") {

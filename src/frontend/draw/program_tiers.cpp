@@ -57,7 +57,9 @@ TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, P
                              std::vector<size_t> launch_sizes)
     : cache_(cache), source_(std::move(source)), launch_sizes_(std::move(launch_sizes)) {
   optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_);
-  current_ = optimised_ ? cache_.get(source_) : cache_.get(source_, kQuickBuildOptions);
+  runtime::ProgramHints quick;
+  quick.stand_in = true;
+  current_ = optimised_ ? cache_.get(source_) : cache_.get(source_, kQuickBuildOptions, quick);
 }
 
 TieredProgram::~TieredProgram() {
@@ -86,7 +88,9 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
   if (pixels_ < kDuePixels) return current_;
   auto build = [this]() -> runtime::ProgramRef {
     try {
-      return cache_.get(source_, {}, launch_sizes_);
+      runtime::ProgramHints primed;
+      primed.launch_sizes = launch_sizes_;
+      return cache_.get(source_, {}, primed);
     } catch (const std::exception& err) {
       // The quick program is the same code: its draws go on, only slower.
       std::fprintf(stderr,

@@ -291,7 +291,9 @@ std::string TileVariants::variant_source(const TileVariantKey& key) const {
 
 runtime::ProgramRef TileVariants::build(const TileVariantKey& key, bool primed) const {
   try {
-    return primed ? cache_.get(variant_source(key), {}, {items_}) : cache_.get(variant_source(key));
+    runtime::ProgramHints hints;
+    if (primed) hints.launch_sizes = {items_};
+    return cache_.get(variant_source(key), {}, hints);
   } catch (const std::exception& err) {
     // The generic program draws the same pixels: its draws go on without the variant.
     std::fprintf(stderr,
