@@ -489,9 +489,9 @@ int build(const cl::Context& context, const cl::Device& device, const std::strin
     // A primed build reads the binary even without an entry to write: the reading makes
     // the work-group functions.
     std::vector<std::vector<unsigned char>> binaries;
-    if ((primed || !entry_path.empty()) &&
-        program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS && binaries.size() == 1 &&
-        !entry_path.empty())
+    const bool read = primed || !entry_path.empty();
+    if (read && program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS &&
+        binaries.size() == 1 && !entry_path.empty())
       (void)runtime::write_program_entry(entry_path, entry_path, binaries[0]);
     return primed ? reply(runtime::Reply::kBuilt, "", 0) : 0;
   }

@@ -160,7 +160,7 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
   const bool build_only = builder_ && device_.generates_code_late() && device_.caches_builds();
   const bool marker = build_only && hints.stand_in && hints.launch_sizes.empty();
   if (build_only) {
-    // The child writes the binary entry, but a stand-in's (a marker, below).
+    // The child writes the binary entry; a stand-in gets a marker instead (below).
     if (!hints.launch_sizes.empty())
       builder_->build_primed(source, opts, path, hints.launch_sizes);
     else
