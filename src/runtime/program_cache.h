@@ -17,9 +17,11 @@
 // generates a work-group function that no launch uses (0.2-2 s of processor time). For a
 // stand-in program (ProgramHints) the entry is a marker instead, and no binary is read:
 // stand-ins are most of the builds of short programs such as tests, and are rarely
-// loaded again, where loading a marker costs ~40 ms more than a binary (a build from the
-// compiler's cache, here). Where that cache lost the program, the marker's build is a
-// whole one, in this process, without the child's budget (the source built within it).
+// loaded again (a shader drawn long enough is optimised, and its optimised program, with
+// a binary entry, is what later runs load), where loading a marker costs ~40 ms more than
+// a binary (a build from the compiler's cache, here). Where that cache lost the program,
+// the marker's build is a whole one, in this process, without the child's budget (the
+// source built within it).
 // Thread-safe; a program requested by two threads at once is built once.
 #pragma once
 
