@@ -154,17 +154,7 @@ class Bench {
   void run(const char* name, const std::vector<Vertex>& verts, bool blend, bool depth,
            double pixels, uint32_t draws = 1, FrameClear clear = FrameClear::kBefore) {
     if (std::string(name).find(filter_) == std::string::npos) return;
-    ResourceTemplate t;
-    t.target = TextureTarget::BUFFER;
-    t.format = Format::R8_UNORM;
-    t.width0 = uint32_t(verts.size() * sizeof(Vertex));
-    t.bind = Bind::VERTEX_BUFFER;
-    ResourceRef vbuf = take(screen_->resource_create(t), "vertex buffer");
-    check(ctx_->buffer_subdata(vbuf, Map::WRITE, 0, t.width0, verts.data()), "upload");
-    VertexBuffer vb;
-    vb.stride = sizeof(Vertex);
-    vb.buffer = vbuf;
-    check(ctx_->set_vertex_buffers(0, {vb}), "set_vertex_buffers");
+    bind_vertices(verts);
     ctx_->bind_blend_state(blend ? blended_ : opaque_);
     ctx_->bind_depth_stencil_alpha_state(depth ? depth_less_ : no_depth_);
     const uint32_t count = uint32_t(verts.size());
@@ -226,17 +216,7 @@ class Bench {
         vertex(0, 0, 0.5f, 0xff3060a0u),   vertex(16, 0, 0.5f, 0xff3060a0u),
         vertex(0, 16, 0.5f, 0xff3060a0u),  vertex(16, 0, 0.5f, 0xff3060a0u),
         vertex(16, 16, 0.5f, 0xff3060a0u), vertex(0, 16, 0.5f, 0xff3060a0u)};
-    ResourceTemplate t;
-    t.target = TextureTarget::BUFFER;
-    t.format = Format::R8_UNORM;
-    t.width0 = uint32_t(verts.size() * sizeof(Vertex));
-    t.bind = Bind::VERTEX_BUFFER;
-    ResourceRef vbuf = take(screen_->resource_create(t), "vertex buffer");
-    check(ctx_->buffer_subdata(vbuf, Map::WRITE, 0, t.width0, verts.data()), "upload");
-    VertexBuffer vb;
-    vb.stride = sizeof(Vertex);
-    vb.buffer = vbuf;
-    check(ctx_->set_vertex_buffers(0, {vb}), "set_vertex_buffers");
+    bind_vertices(verts);
     ctx_->bind_blend_state(opaque_);
     ctx_->bind_depth_stencil_alpha_state(no_depth_);
     double best = 1e30, best_cpu = 0;
@@ -266,6 +246,20 @@ class Bench {
   }
 
  private:
+  // Uploads `verts` into a new vertex buffer and binds it as buffer 0.
+  void bind_vertices(const std::vector<Vertex>& verts) {
+    ResourceTemplate t;
+    t.target = TextureTarget::BUFFER;
+    t.format = Format::R8_UNORM;
+    t.width0 = uint32_t(verts.size() * sizeof(Vertex));
+    t.bind = Bind::VERTEX_BUFFER;
+    ResourceRef vbuf = take(screen_->resource_create(t), "vertex buffer");
+    check(ctx_->buffer_subdata(vbuf, Map::WRITE, 0, t.width0, verts.data()), "upload");
+    VertexBuffer vb;
+    vb.stride = sizeof(Vertex);
+    vb.buffer = vbuf;
+    check(ctx_->set_vertex_buffers(0, {vb}), "set_vertex_buffers");
+  }
   void check(const Status& s, const char* what) {
     if (!s.is_ok()) die(what, s);
   }
