@@ -174,6 +174,8 @@ class ContextImpl final : public Context {
   // Test knob: DrawPipeline::set_scratch_budget; and the scratch it holds.
   void set_scene_scratch_budget(uint64_t bytes);
   uint64_t scene_scratch_capacity() const { return pipeline_ ? pipeline_->scratch_capacity() : 0; }
+  // Test knob: DrawPipeline::set_device_count_positions for this context's scenes.
+  void set_device_count_positions(uint64_t positions);
   // Test knob: DrawPipeline::set_tile_mode for this context's scenes.
   void set_tile_variant_mode(draw::TileVariantMode mode);
   // Test knob: the bytes of released resources a scene may keep alive (default

@@ -5,6 +5,7 @@
 // their counts to active queries.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "compiler/linkage.h"
 #include "frontend/api_guard.h"
@@ -24,37 +25,51 @@ const CompiledTgsi& compiled_of(const ShaderHandle& s) {
   return *s->compiled;
 }
 
-// One draw of an indirect call: the range and its instances.
-struct IndirectDraw {
+// One draw of a call: the range and its instances, or where the device finds them.
+struct CallDraw {
   DrawStartCountBias range;
   uint32_t instance_count = 0, start_instance = 0;
+  // Counts the device reads when the scene runs: range.count x instance_count are the
+  // positions planned (DrawPipeline::device_count_positions).
+  std::optional<draw::DeviceCount> device;
 };
 
-// The draws of an indirect call, read from the argument buffer (indexed:
-// {count, instance_count, start, index_bias, start_instance}; else without index_bias).
-std::vector<IndirectDraw> indirect_draws(runtime::Queue& queue, ResourceImpl& buf,
-                                         const DrawIndirectInfo& ind, bool indexed) {
+// The draws of an indirect call: their arguments (indexed: {count, instance_count,
+// start, index_bias, start_instance}; else without index_bias) stay in the buffer, read
+// by the device when the scene runs. Checks that they lie inside it.
+std::vector<CallDraw> indirect_draws(ResourceImpl& buf, const DrawIndirectInfo& ind, bool indexed) {
   const uint32_t words = indexed ? 5 : 4;
   const uint32_t stride = ind.stride ? ind.stride : words * 4;
   if (ind.draw_count == 0) return {};
+  if (!buf.is_buffer())
+    runtime::invalid("draw_vbo: the indirect argument resource is not a BUFFER");
+  if (ind.offset % 4 != 0 || (ind.draw_count > 1 && stride % 4 != 0)) {
+    runtime::invalid("draw_vbo: indirect offset ", ind.offset, " and stride ", stride,
+                     " must be multiples of 4");
+  }
   const uint64_t need = uint64_t(ind.offset) + uint64_t(stride) * (ind.draw_count - 1) + words * 4;
   if (need > buf.size_bytes()) {
     runtime::invalid("draw_vbo: indirect arguments end at byte ", need, " of a ", buf.size_bytes(),
                      "-byte buffer");
   }
-  std::vector<IndirectDraw> out;
+  std::vector<CallDraw> out;
   for (uint32_t i = 0; i < ind.draw_count; ++i) {
-    uint32_t a[5] = {};
-    queue.read(buf.storage(), ind.offset + uint64_t(i) * stride, words * 4, a);
-    IndirectDraw d;
-    d.range.count = a[0];
-    d.instance_count = a[1];
-    d.range.start = a[2];
-    if (indexed) d.range.index_bias = int32_t(a[3]);
-    d.start_instance = indexed ? a[4] : a[3];
-    out.push_back(d);
+    draw::DeviceCount d;
+    d.kind = indexed ? CLP_COUNT_INDEXED : CLP_COUNT_DIRECT;
+    d.buffer = buf.storage();
+    d.offset = ind.offset + uint64_t(i) * stride;
+    out.push_back(CallDraw{{}, 1, 0, d});
   }
   return out;
+}
+
+// The vertices (positions x instances) of a draw whose counts the device holds: reads
+// them (after the draw's scene ran, for the queries that count them on the host).
+uint64_t device_vertices(runtime::Queue& queue, const draw::DeviceCount& d) {
+  uint32_t a[2] = {};
+  queue.read(d.buffer, d.offset, d.kind == CLP_COUNT_AUTO ? 4 : 8, a);
+  if (d.kind == CLP_COUNT_AUTO) return d.stride ? uint64_t(a[0] / d.stride) * d.instance_count : 0;
+  return uint64_t(a[0]) * a[1];
 }
 
 // Layers a draw renders: with a geometry shader writing LAYER and attachments of more
@@ -100,27 +115,36 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     // Nothing can be drawn into an empty framebuffer; stream output still captures.
     if (!discard && empty_fb && !so_bound) return;
 
-    std::vector<IndirectDraw> draws;
+    std::vector<CallDraw> draws;
+    ResourceImpl* indirect_args = nullptr;  // read by the scene
     if (indirect && indirect->count_from_stream_output) {
       // draw_auto: the vertex count is the target's filled size over the stride of vertex
-      // buffer 0 (Gallium's rule). The size lives on the device; one read fetches it,
-      // because the host sizes the draw's buffers and launches from the count.
+      // buffer 0 (Gallium's rule). The size lives on the device, which reads it; the
+      // target's size over the stride bounds it (stream output writes inside the target).
       const StreamOutputTargetImpl& t =
           so_target_of(indirect->count_from_stream_output, screen_->id(), "draw_vbo");
-      uint32_t filled = 0;
-      if (t.filled()()) queue_.read(t.filled(), 0, sizeof(filled), &filled);
       const uint32_t stride = state_.vertex_buffers[0].stride;
       info.index_size = 0;
       info.primitive_restart = false;
-      draws.push_back(IndirectDraw{DrawStartCountBias{0, stride ? filled / stride : 0, 0},
-                                   info.instance_count, info.start_instance});
+      if (!t.filled()() || stride == 0 || info.instance_count == 0) return;  // no vertices
+      draw::DeviceCount d;
+      d.kind = CLP_COUNT_AUTO;
+      d.buffer = t.filled();
+      d.stride = stride;
+      d.instance_count = info.instance_count;
+      d.start_instance = info.start_instance;
+      draws.push_back(
+          CallDraw{DrawStartCountBias{0, std::max<uint32_t>(t.buffer_size() / stride, 1), 0},
+                   info.instance_count, info.start_instance, d});
     } else if (indirect) {
       if (indirect->indirect_draw_count) runtime::unsupported("indirect draw counts");
-      ResourceImpl& args = resource(indirect->buffer, "draw_vbo indirect buffer");
-      draws = indirect_draws(queue_, args, *indirect, info.index_size != 0);
+      if (info.index_size && info.has_user_indices)
+        runtime::invalid("draw_vbo: an indirect draw needs an index buffer, not user indices");
+      indirect_args = &resource(indirect->buffer, "draw_vbo indirect buffer");
+      draws = indirect_draws(*indirect_args, *indirect, info.index_size != 0);
     } else {
       for (const DrawStartCountBias& d : draws_in) {
-        draws.push_back(IndirectDraw{d, info.instance_count, info.start_instance});
+        draws.push_back(CallDraw{d, info.instance_count, info.start_instance, std::nullopt});
       }
     }
 
@@ -129,12 +153,12 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     const bool counting = state_.queries_active && queries_.any_active();
     size_t first = 0;
     if (derived_.setup && state_.dirty == 0 && !counting && !state_.render_cond_query &&
-        !info.has_user_indices &&
+        !info.has_user_indices && !indirect &&
         derived_.index_resource.get() == (info.index_size ? info.index_resource.get() : nullptr) &&
         pipeline_ && derived_.scene == pipeline_->scene_serial() &&
         derived_.rename_epoch == ResourceImpl::rename_epoch()) {
       for (; first < draws.size(); ++first) {
-        const IndirectDraw& d = draws[first];
+        const CallDraw& d = draws[first];
         if (!pipeline_->fits(*derived_.setup, info.mode, d.range.count, d.instance_count)) break;
         info.instance_count = d.instance_count;
         info.start_instance = d.start_instance;
@@ -159,6 +183,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     auto setup_ptr = std::make_shared<draw::DrawSetup>();
     draw::DrawSetup& setup = *setup_ptr;
     DrawResources used;
+    if (indirect_args) used.reads.push_back(indirect_args);
     fill_draw_setup(state_, screen_->id(), vs_info, last_info, fs_info, linkage, info, &setup,
                     &used);
     if (gs) fill_geometry_setup(vs_info, last_info, info.mode, &setup.gs);
@@ -170,7 +195,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     if (info.index_size && info.has_user_indices) {
       if (!info.index_user) runtime::invalid("has_user_indices without index_user");
       uint64_t end = 0;
-      for (const IndirectDraw& d : draws) {
+      for (const CallDraw& d : draws) {
         end = std::max<uint64_t>(end, (uint64_t(d.range.start) + d.range.count) * info.index_size);
       }
       setup.index_buffer = queue_.create_buffer_from(info.index_user, end);
@@ -300,16 +325,35 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
     QueryDrawCounts counts;
     for (size_t k = first; k < draws.size(); ++k) {
       const uint32_t draw_id = drawid_offset + (info.increment_draw_id ? uint32_t(k) : 0);
-      const IndirectDraw& d = draws[k];
+      CallDraw d = draws[k];
       info.instance_count = d.instance_count;
       info.start_instance = d.start_instance;
-      const std::vector<draw::DrawChunk> chunks = draw::split_draw(
-          info.mode, d.range.count, d.instance_count,
-          pipeline_->chunk_positions(setup, info.mode, d.range.count), split_positions);
+      const draw::DeviceCount* device = d.device ? &*d.device : nullptr;
+      std::vector<draw::DrawChunk> chunks;
+      if (device) {
+        // Positions planned for it, within a scene's budget (a larger count replays the
+        // scene with it): one chunk, as the host cannot cut what it does not see.
+        if (device->kind == CLP_COUNT_AUTO) {
+          const uint64_t fit = pipeline_->chunk_positions(setup, info.mode, d.range.count);
+          d.range.count = uint32_t(std::clamp<uint64_t>(
+              fit / std::max<uint32_t>(d.instance_count, 1), 1, d.range.count));
+        } else {
+          d.range.count = uint32_t(pipeline_->device_count_positions(setup, info.mode));
+        }
+        draw::DrawChunk whole;
+        whole.mode = info.mode;
+        whole.count = d.range.count;
+        whole.instance_count = d.instance_count;
+        chunks.push_back(whole);
+      } else {
+        chunks = draw::split_draw(info.mode, d.range.count, d.instance_count,
+                                  pipeline_->chunk_positions(setup, info.mode, d.range.count),
+                                  split_positions);
+      }
       for (const draw::DrawChunk& c : chunks) {
         if (!alone) {
           bind_scene(c.mode, c.count, c.instance_count);
-          pipeline_->record(bound, info, d.range, draw_id, &c);
+          pipeline_->record(bound, info, d.range, draw_id, &c, device);
           continue;
         }
         auto own = std::make_shared<draw::DrawSetup>(setup);
@@ -317,12 +361,16 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         bind_stages(own.get());
         note_scene_use(used);
         if (uint64_t(c.count) * c.instance_count == 0) continue;  // records nothing
-        pipeline_->record(std::move(own), info, d.range, draw_id, &c);
+        pipeline_->record(std::move(own), info, d.range, draw_id, &c, device);
         flush_scene();
         counts.rasterized += pipeline_->last_stats().records;
       }
-      // The draw's vertices, not its chunks' (which repeat the vertices strips share).
-      if (alone) counts.vertices += uint64_t(d.range.count) * d.instance_count;
+      // The draw's vertices, not its chunks' (which repeat the vertices strips share); a
+      // device count is read now that its scene has run, for the queries that count.
+      if (alone && counting) {
+        counts.vertices +=
+            device ? device_vertices(queue_, *device) : uint64_t(d.range.count) * d.instance_count;
+      }
     }
     // Reusable by the next draws of this scene while the state stays (see derived_).
     if (bound && bound_scene == pipeline_->scene_serial() && !counting &&

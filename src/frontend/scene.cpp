@@ -73,6 +73,11 @@ void ContextImpl::set_scene_scratch_budget(uint64_t bytes) {
   pipeline_->set_scratch_budget(bytes);
 }
 
+void ContextImpl::set_device_count_positions(uint64_t positions) {
+  if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
+  pipeline_->set_device_count_positions(positions);
+}
+
 void ContextImpl::set_tile_variant_mode(draw::TileVariantMode mode) {
   if (!pipeline_) pipeline_ = std::make_unique<draw::DrawPipeline>(queue_, screen_->programs());
   pipeline_->set_tile_mode(mode);

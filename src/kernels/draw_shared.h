@@ -42,6 +42,15 @@
 #define CLP_MAX_RTS 8
 #define CLP_MAX_FS_INPUTS 80
 
+// Counts a draw reads on the device (device_counts.cl): the layout of its arguments.
+#define CLP_COUNT_DIRECT 0u   // {count, instance_count, start, start_instance}
+#define CLP_COUNT_INDEXED 1u  // {count, instance_count, start, index_bias, start_instance}
+#define CLP_COUNT_AUTO 2u     // a stream output target's filled bytes
+#define CLP_NO_PARAMS 0xffffffffu
+// The scene's status words (DrawPipeline::run_scene): [0] records and [1] bin entries
+// it needs, [2] non-zero when a draw's device count exceeded what the host planned.
+#define CLP_STATUS_WORDS 3
+
 // ClpDrawParams.flags
 #define CLP_DRAW_FLATSHADE_FIRST (1u << 0)
 #define CLP_DRAW_RESTART (1u << 1)  // primitive restart enabled (indexed)

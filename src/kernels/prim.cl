@@ -263,14 +263,21 @@ static uint clp_batch_unit(global const ClpDrawParams* dps, uint first, uint uni
 
 // counts[g]: records position g of the batch makes; assembled[g]: its assembled
 // primitives (for queries and PRIMID with restart, which run in batches of one unit).
-__kernel void prim_count(global const ClpDrawParams* dps, uint first, uint units,
+// A draw whose count the device read (device_counts.cl) may have fewer positions than
+// the host planned for it: the rest count 0, so the scan over the batch stays exact.
+__kernel void prim_count(global const ClpDrawParams* dps, uint first, uint units, uint positions,
                          global const float4* verts, global const uint* restart,
                          global const uint* seg_index, global const uint* seg_first,
                          global uint* counts, global uint* assembled) {
   const uint g = get_global_id(0);
+  if (g >= positions) return;
   global const ClpDrawParams* dp = dps + clp_batch_unit(dps, first, units, g);
   const uint p = g - dp->pos_base;
-  if (p >= dp->count * dp->instance_count) return;
+  if (p >= dp->count * dp->instance_count) {
+    counts[g] = 0;
+    assembled[g] = 0;
+    return;
+  }
   verts += dp->verts_base;
   ClpPrim prims[2];
   uint vbase, k;

@@ -18,12 +18,17 @@ static void clp_counter_add(global uint* counters, uint word, ulong v) {
 }
 
 // counts[p] = basic primitives position p completes (GS input primitives, or primitives
-// stream output writes).
+// stream output writes); 0 past the draw's positions, up to the `positions` the host
+// planned (a device count may be smaller: device_counts.cl).
 __kernel void stream_count(global const ClpDrawParams* dp, global const uint* restart,
                            global const uint* seg_index, global const uint* seg_first,
-                           global uint* counts) {
+                           uint positions, global uint* counts) {
   const uint p = get_global_id(0);
-  if (p >= dp->count * dp->instance_count) return;
+  if (p >= positions) return;
+  if (p >= dp->count * dp->instance_count) {
+    counts[p] = 0;
+    return;
+  }
   ClpFullPrim prims[2];
   uint vbase;
   counts[p] = clp_stream_prims(dp, restart, seg_index, seg_first, p, prims, &vbase);

@@ -390,8 +390,9 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     global uchar* cb5, global uchar* cb6, global uchar* cb7, global uchar* zsbuf,
     global uint* counters, global const uint* predicate,
     global const ClpClearTexels* clear CLP_RESOURCE_PARAMS) {
-  // A scene that outgrew its buffers is replayed: nothing of it is drawn now.
-  if (status[0] > run.record_capacity || status[1] > run.list_capacity) return;
+  // A scene that outgrew its buffers or the positions planned for a device count
+  // (device_counts.cl) is replayed: nothing of it is drawn now.
+  if (status[0] > run.record_capacity || status[1] > run.list_capacity || status[2]) return;
   // Targets, counting and the predicate are the same for every draw of the run. A run
   // that applies a clear has no predicate: the context records no scene clear under a
   // render condition, and setting one runs the scene first (ContextImpl::clear_in_scene).

@@ -22,7 +22,7 @@ uint64_t scratch_budget_from_env() {
 
 // The fixed passes share one program: fewer builds, one cache entry.
 std::string core_source() {
-  return compiler::assemble_kernel_files({"scan.cl", "prim.cl", "bin.cl"});
+  return compiler::assemble_kernel_files({"scan.cl", "prim.cl", "bin.cl", "device_counts.cl"});
 }
 
 // Chunks of the binning pass: enough work-items to spread the records, few enough that
@@ -110,7 +110,7 @@ DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
   total_ = queue_.create_buffer(sizeof(uint32_t));
   static const uint32_t kZero = 0;
   zero_ = queue_.create_buffer_from(&kZero, sizeof(kZero));
-  status_ = queue_.create_buffer(2 * sizeof(uint32_t));
+  status_ = queue_.create_buffer(CLP_STATUS_WORDS * sizeof(uint32_t));
   dummy_ = queue_.create_buffer(16);
   gs_prim_total_ = queue_.create_buffer(sizeof(uint32_t));
   gs_out_total_ = queue_.create_buffer(sizeof(uint32_t));
@@ -183,7 +183,7 @@ bool DrawPipeline::fits(const DrawSetup& s, PrimType mode, uint32_t count,
 
 void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& info_in,
                           const DrawStartCountBias& range_in, uint32_t draw_id,
-                          const DrawChunk* chunk) {
+                          const DrawChunk* chunk, const DeviceCount* device) {
   const DrawSetup& s = *sp;
   DrawInfo info = info_in;
   DrawStartCountBias range = range_in;
@@ -216,6 +216,7 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
   r.range = range;
   r.positions = uint32_t(total64);
   r.verts_base = uint32_t(scene_vert_regs_);
+  if (device) r.device = *device;
   ClpVertexParams vp = make_vertex_params(s, info, range, draw_id, &r.slot_of_buffer);
   vp.ri_index = s.vs.info_index;
   vp.out_base = r.verts_base;
@@ -263,6 +264,22 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
                       units * records_per_prim(s, info.mode);
   scene_scratch_ += scratch_bytes(s, info.mode, range.count, info.instance_count);
   draws_.push_back(std::move(r));
+}
+
+void DrawPipeline::lay_out_scene() {
+  scene_positions_ = scene_vert_regs_ = record_estimate_ = scene_scratch_ = 0;
+  for (Recorded& r : draws_) {
+    const DrawSetup& s = *r.setup;
+    r.verts_base = uint32_t(scene_vert_regs_);
+    vps_[r.vp_index].out_base = r.verts_base;
+    for (uint32_t u = 0; u < r.units; ++u)
+      dps_[r.first_unit + u].verts_base = r.verts_base;
+    scene_positions_ += r.positions;
+    scene_vert_regs_ += uint64_t(r.positions) * std::max<uint32_t>(s.vs.num_outputs, 1);
+    record_estimate_ += uint64_t(basic_prim_count(r.info.mode, r.range.count)) *
+                        r.info.instance_count * r.units * records_per_prim(s, r.info.mode);
+    scene_scratch_ += scratch_bytes(s, r.info.mode, r.range.count, r.info.instance_count);
+  }
 }
 
 FsTextures DrawPipeline::fs_textures(const DrawSetup& s) const {
@@ -350,10 +367,22 @@ void DrawPipeline::execute() {
   std::vector<ClpDrawParams> recorded_dps;
   if (draws_.front().setup->gs.stage.program) recorded_dps = dps_;
   bool fitted = run_scene(t, false);
+  // Stream output and the query counters of primitives happen in the first run that
+  // finds no device count above its plan (in the others such a draw drew nothing, and
+  // these draws are alone in their scenes).
+  bool counted = !device_overflow_;
+  std::string dropped;
   // Count, grow, re-run: the first run counted exactly what the scene needs (a record
-  // overflow under-counts bin entries, hence more than one try).
-  for (int attempt = 0; !fitted && attempt < 3; ++attempt) {
+  // overflow under-counts bin entries, and device counts above their plan leave their
+  // draws out, hence more than one try).
+  for (int attempt = 0; !fitted && attempt < 4; ++attempt) {
     ++counters_.replays;
+    if (!recorded_dps.empty()) dps_ = recorded_dps;
+    if (device_overflow_) {
+      const std::string d = measure_device_counts(t);
+      if (!d.empty()) dropped = d;
+      if (!recorded_dps.empty()) recorded_dps = dps_;
+    }
     const uint64_t want_records = uint64_t(needed_records_) + needed_records_ / 4;
     const uint64_t want_list = uint64_t(needed_list_) + needed_list_ / 4;
     record_cap_limit_ = list_cap_limit_ = 0;  // a test's cap lasts until the first replay
@@ -367,15 +396,20 @@ void DrawPipeline::execute() {
                     " bin entries, more than the device can allocate");
     }
     record_capacity_ =
-        clamp_cap(std::max<uint64_t>(record_capacity_, want_records), max_records, 0);
-    list_capacity_ = clamp_cap(std::max<uint64_t>(list_capacity_, want_list), max_list, 0);
-    if (!recorded_dps.empty()) dps_ = recorded_dps;
-    fitted = run_scene(t, true);
+        clamp_cap(std::max<uint64_t>({record_capacity_, want_records, record_estimate_ + 64}),
+                  max_records, 0);
+    list_capacity_ =
+        clamp_cap(std::max<uint64_t>({list_capacity_, want_list, uint64_t(record_capacity_) * 2}),
+                  max_list, 0);
+    fitted = run_scene(t, counted);
+    counted = counted || !device_overflow_;
   }
   if (!fitted) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the scene did not fit its buffers after ",
                   "growing them");
   }
+  // The rest of the scene ran; the draws too large for it report now.
+  if (!dropped.empty()) runtime::fail(ErrorCode::kOutOfMemory, dropped);
   stats_.records = needed_records_;
   counters_.launches += queue_.counters().launches - calls_before.launches;
   if (queue_.profiling()) {
@@ -413,13 +447,16 @@ void DrawPipeline::draw(const DrawSetup& setup, const DrawInfo& info,
 bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
   const uint32_t units = uint32_t(dps_.size());
   ensure(draw_base_, draw_base_cap_, (size_t(units) + 1) * 4);
-  queue_.fill_zero(status_, 0, 8);
+  queue_.fill_zero(status_, 0, CLP_STATUS_WORDS * 4);
   queue_.fill_zero(draw_base_, 0, 4);
   ensure(verts_, verts_cap_, size_t(scene_vert_regs_) * 16);
   ensure(tris_, tris_cap_, size_t(record_capacity_) * sizeof(ClpTri));
   ensure(list_, list_cap_, size_t(list_capacity_) * 4);
   unit_verts_.assign(units, &verts_);
   const VertexStream scene_vs{&verts_, &dummy_, &dummy_, &dummy_, nullptr, 0, 0};
+  for (const Recorded& r : draws_) {
+    if (r.device) apply_device_count(r, t.vps, r.vp_index, t.dps, r.first_unit, r.units);
+  }
   for (const Step& st : plan_) {
     switch (st.kind) {
       case Step::kVertex:
@@ -435,11 +472,12 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
     }
   }
   bin_and_shade(t);
-  uint32_t st[2] = {0, 0};
+  uint32_t st[CLP_STATUS_WORDS] = {};
   queue_.read(status_, 0, sizeof(st), st);
   needed_records_ = st[0];
   needed_list_ = st[1];
-  return st[0] <= record_capacity_ && st[1] <= list_capacity_;
+  device_overflow_ = st[2] != 0;
+  return st[0] <= record_capacity_ && st[1] <= list_capacity_ && !device_overflow_;
 }
 
 void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay) {
@@ -449,8 +487,10 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   const bool restart = r.info.index_size && r.info.primitive_restart;
   const uint32_t count = r.range.count;
 
-  // 1. Vertex pass.
+  // 1. Vertex pass. The flags of a device count's positions past its real count stay 0
+  // (the vertex pass writes those of the real ones), as the scans below read them all.
   if (restart) ensure(restart_, restart_cap_, size_t(count) * 4);
+  if (restart && r.device) queue_.fill_zero(restart_, 0, size_t(count) * 4);
   run_vertex(t, r, 1, uint32_t((uint64_t(total) + 3) / 4));
   // Without rasterization only stream output and the primitive counts of queries are
   // left to compute.
@@ -483,7 +523,7 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   // Such a draw is alone in its scene (runs_alone): its vertices start at 0.
   ClpDrawParams dp = dps_[r.first_unit];
   if (s.gs.stage.program) {
-    vs = run_geometry(s, vs, &dp, t, replay);
+    vs = run_geometry(s, vs, &dp, t, replay, r.device ? &r : nullptr);
     stats_.gs_positions = vs.positions;
     last_verts_ = vs.verts;
     last_verts_base_ = 0;
@@ -503,7 +543,8 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
     }
   }
   if (vs.positions == 0) return skip_all();
-  if (s.so.active && !replay) run_stream_output(s, vs, dp);
+  if (s.so.active && !replay)
+    run_stream_output(s, vs, dp, r.device && !s.gs.stage.program ? &r : nullptr);
   if (discard && !s.count_primitives) return skip_all();
   // 4. Setup of each unit (each layer of a layered draw); the primitive counters count
   // the draw once.
@@ -634,8 +675,8 @@ void DrawPipeline::count_records(const SceneTables& t, uint32_t first, uint32_t 
   ensure(counts_, counts_cap_, size_t(positions) * 4);
   ensure(assembled_, assembled_cap_, size_t(positions) * 4);
   cl::Kernel& k = queue_.kernel(core_, "prim_count");
-  runtime::set_args(k, t.dps, first, units, *vs.verts, *vs.restart, *vs.seg_index, *vs.seg_first,
-                    counts_, assembled_);
+  runtime::set_args(k, t.dps, first, units, positions, *vs.verts, *vs.restart, *vs.seg_index,
+                    *vs.seg_first, counts_, assembled_);
   queue_.launch_1d(k, positions, "setup");
 }
 

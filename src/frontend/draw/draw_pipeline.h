@@ -8,8 +8,9 @@
 // (count, scan, write; one sequence per batch of draws) into scene-wide vertex and
 // record buffers, then one binning over all records of the scene (count, scan,
 // scatter) and one tile pass per run of draws that share a fragment program. Nothing
-// inside a scene waits for the device: buffers are sized from host bounds, and a scene
-// that outgrows them is replayed with larger ones (one read of two counters at its end).
+// inside a scene waits for the device: buffers are sized from host bounds (for indirect
+// draws and draw_auto, positions the host plans: DeviceCount), and a scene that outgrows
+// them is replayed with larger ones (one read of the status words at its end).
 // Scratch buffers are reused by later scenes (the queue is in order).
 #pragma once
 
@@ -18,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "clpipe/state.h"
@@ -145,6 +147,21 @@ struct DrawSetup {
   bool count_primitives = false;
 };
 
+// Counts of a draw that the device reads when the scene runs (indirect draws,
+// draw_auto): the host records the draw with `planned` positions of its own choosing, the
+// device writes the real counts into the draw's parameter blocks before the passes read
+// them (device_counts.cl), and a scene in which a draw has more positions than planned
+// is replayed with the real counts (DrawPipeline::measure_device_counts). So recording
+// such a draw waits for nothing.
+struct DeviceCount {
+  uint32_t kind = CLP_COUNT_DIRECT;  // CLP_COUNT_*
+  cl::Buffer buffer;                 // the arguments, or a target's filled size (one uint)
+  uint64_t offset = 0;               // bytes, a multiple of 4
+  uint32_t stride = 0;               // CLP_COUNT_AUTO: bytes per vertex (not 0)
+  // CLP_COUNT_AUTO: the draw's instances (the host's); the others read theirs.
+  uint32_t instance_count = 1, start_instance = 0;
+};
+
 // A clear of the framebuffer that a scene begins with (ContextImpl::clear). The scene's
 // first tile-pass run applies it as it loads its pixels (clear-on-load:
 // ClpRunParams::clear_mask), so that the clear costs no pass of its own. A scene without
@@ -198,8 +215,11 @@ class DrawPipeline {
   // validated; several draws may share it. Throws (leaving the scene as it was) for a
   // draw the device cannot hold.
   // A chunk (draw_split.h) replaces the draw's mode, count and instances with its own.
+  // A draw with a device count (not chunked) plans range.count x info.instance_count
+  // positions for it.
   void record(std::shared_ptr<const DrawSetup> setup, const DrawInfo& info,
-              const DrawStartCountBias& range, uint32_t draw_id, const DrawChunk* chunk = nullptr);
+              const DrawStartCountBias& range, uint32_t draw_id, const DrawChunk* chunk = nullptr,
+              const DeviceCount* device = nullptr);
   // Whether the scene has nothing to run: no draw and no clear.
   bool empty() const { return draws_.empty() && !clear_; }
   bool has_draws() const { return !draws_.empty(); }
@@ -220,6 +240,12 @@ class DrawPipeline {
   uint64_t chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const;
   // Test knob: when draws get specialised tile programs (default: from the environment).
   void set_tile_mode(TileVariantMode mode) { tile_mode_ = mode; }
+  // Positions draw_vbo plans for a draw whose count the device reads: the most a
+  // replay found so far (at least kMinDevicePositions), within the scratch budget.
+  uint64_t device_count_positions(const DrawSetup& s, PrimType mode) const;
+  static constexpr uint64_t kMinDevicePositions = 1024;
+  // Test knob: the positions such draws plan until a replay finds more.
+  void set_device_count_positions(uint64_t positions) { device_positions_ = positions; }
   // Test knob: the scratch budget of a scene (default: scratch_budget_from_env()).
   void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
   // Bytes of the scratch buffers the pipeline holds (kept from scene to scene).
@@ -268,6 +294,8 @@ class DrawPipeline {
     uint32_t first_unit = 0, units = 0;
     uint32_t verts_base = 0;                              // float4 of the scene's vertex buffer
     std::array<int, kMaxVertexBuffers> slot_of_buffer{};  // vertex buffer -> kernel vbN
+    std::optional<DeviceCount> device;  // counts read on the device; positions is planned
+    bool dropped = false;  // its device count is larger than a scene can hold: draws nothing
   };
   // One step of a scene's execution plan (plan_scene), in API order. Draws that need
   // per-draw scratch or counting (batched() is false) run alone (kDraw); the others
@@ -322,10 +350,13 @@ class DrawPipeline {
   // Geometry shader (geometry_pass.cpp): runs the GS over the input primitives of `in`
   // and returns its output stream; dp becomes the parameters of that stream. `replay`:
   // the primitive counters of queries were counted by the first run.
+  // `device`: the draw, when the device reads its counts (dp then holds its plan).
   VertexStream run_geometry(const DrawSetup& s, const VertexStream& in, ClpDrawParams* dp,
-                            const SceneTables& t, bool replay);
-  // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp).
-  void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp);
+                            const SceneTables& t, bool replay, const Recorded* device);
+  // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp;
+  // `device` as for run_geometry).
+  void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp,
+                         const Recorded* device);
   // Setup passes of scene draw `unit` alone over `vs`. With count_primitives, adds the
   // assembled primitives to the query counters.
   void setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit, const VertexStream& vs,
@@ -342,6 +373,20 @@ class DrawPipeline {
   // The views and samplers of s's fragment stage in the tables (bound by bind_stages):
   // what its tile program may compile in.
   FsTextures fs_textures(const DrawSetup& s) const;
+  // Device counts (device_counts.cpp). Writes the counts of draw r into its parameter
+  // blocks: vps[vp_index] (CLP_NO_PARAMS: none) and `units` entries of dps from
+  // first_unit; a count above r.positions draws nothing and, unless r is dropped, marks
+  // the scene for a replay.
+  void apply_device_count(const Recorded& r, const cl::Buffer& vps, uint32_t vp_index,
+                          const cl::Buffer& dps, uint32_t first_unit, uint32_t units);
+  // After a run that found more positions than planned: reads the real counts (the
+  // scene has run), plans each such draw with them, lays the scene's vertices out again
+  // and rewrites its parameter blocks in t. Returns the error of draws too large for a
+  // scene (dropped), or an empty string.
+  std::string measure_device_counts(const SceneTables& t);
+  // Records, vertex registers, positions and the record estimate of the scene recomputed
+  // from its draws' positions (after measure_device_counts changed some).
+  void lay_out_scene();
   // Forgets the recorded scene.
   void clear_scene();
   // counters[word] += total[0] * factor on the device.
@@ -388,12 +433,14 @@ class DrawPipeline {
   uint32_t record_capacity_ = 0, list_capacity_ = 0;
   uint32_t record_cap_limit_ = 0, list_cap_limit_ = 0;
   uint32_t needed_records_ = 0, needed_list_ = 0;  // what the last run of a scene needed
-  const cl::Buffer* last_verts_ = nullptr;         // what read_vertices() reads
+  bool device_overflow_ = false;  // the last run found a device count above its plan
+  uint64_t device_positions_ = kMinDevicePositions;
+  const cl::Buffer* last_verts_ = nullptr;  // what read_vertices() reads
   uint32_t last_verts_base_ = 0, last_num_outputs_ = 0, last_positions_ = 0;
 
   cl::Buffer total_;      // 4 bytes: totals of scans
   cl::Buffer zero_;       // 4 bytes: 0 (the record total of a unit without records)
-  cl::Buffer status_;     // 2 words: records and bin entries the scene needs
+  cl::Buffer status_;     // CLP_STATUS_WORDS: what the scene needs (draw_shared.h)
   cl::Buffer draw_base_;  // first record of each unit, then the scene's end
   size_t draw_base_cap_ = 0;
   cl::Buffer verts_, restart_, seg_index_, seg_first_, counts_, assembled_, tris_, hist_, list_;

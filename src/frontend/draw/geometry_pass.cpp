@@ -51,7 +51,7 @@ uint32_t basic_prim_count(PrimType mode, uint32_t n) {
 
 DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const VertexStream& in,
                                                       ClpDrawParams* dp, const SceneTables& t,
-                                                      bool replay) {
+                                                      bool replay, const Recorded* device) {
   const GeometrySetup& g = s.gs;
   const uint32_t positions = in.positions;
   const bool restart = (dp->flags & CLP_DRAW_RESTART) != 0;
@@ -61,9 +61,11 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
   // 1. The input primitives in API order: count per position, scan, list.
   {
     const cl::Buffer dp_buf = queue_.create_buffer_from(dp, sizeof(*dp));
+    if (device) apply_device_count(*device, dummy_, CLP_NO_PARAMS, dp_buf, 0, 1);
     ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
     cl::Kernel& kc = queue_.kernel(program, "stream_count");
-    runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_);
+    runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, positions,
+                      stream_counts_);
     queue_.launch_1d(kc, positions, "geometry");
     scanner_.exclusive_scan(stream_counts_, positions, gs_prim_total_);
     // No position completes more primitives than it has vertices up to it, so the list
@@ -74,11 +76,12 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
                       gs_prims_, positions);
     queue_.launch_1d(kw, positions, "geometry");
   }
-  // Without restart the host knows the count; with it, the launch covers the bound and
-  // the kernel reads the real count (no host round trip).
+  // Without restart or a device count the host knows the count; with one, the launch
+  // covers the bound and the kernel reads the real count (no host round trip).
   const uint64_t prims =
-      restart ? positions
-              : uint64_t(basic_prim_count(PrimType(dp->prim_mode), dp->count)) * dp->instance_count;
+      restart || device
+          ? positions
+          : uint64_t(basic_prim_count(PrimType(dp->prim_mode), dp->count)) * dp->instance_count;
   const uint32_t ninv = std::max<uint32_t>(g.params.invocations, 1);
   const uint64_t invocations64 = prims * ninv;
   if (invocations64 > 0xffffffffu || invocations64 * 4 > limit) {

@@ -35,7 +35,7 @@ uint32_t captured_verts(uint32_t mode) {
 }  // namespace
 
 void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
-                                     const ClpDrawParams& dp) {
+                                     const ClpDrawParams& dp, const Recorded* device) {
   const StreamOutputSetup& so = s.so;
   const runtime::ProgramRef& program = stream_program();
   const uint32_t positions = in.positions;
@@ -53,11 +53,13 @@ void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
   }
   const cl::Buffer sp_buf = queue_.create_buffer_from(&sp, sizeof(sp));
   const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
+  if (device) apply_device_count(*device, dummy_, CLP_NO_PARAMS, dp_buf, 0, 1);
 
   // Primitives per position, scan: primitive i of the draw is written at record i.
   ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
   cl::Kernel& kc = queue_.kernel(program, "stream_count");
-  runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, stream_counts_);
+  runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, positions,
+                    stream_counts_);
   queue_.launch_1d(kc, positions, "stream output");
   scanner_.exclusive_scan(stream_counts_, positions, so_total_);
   {
