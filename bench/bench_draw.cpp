@@ -1,7 +1,8 @@
 // Throughput of draw_vbo on the selected device, with the device time of each pass
 // (OpenCL profiling through Context::collect_pass_times): many tiny triangles, medium
 // triangles, a full-screen fill, a blended fill, both again as eight layers in one scene,
-// and depth overdraw drawn front to back and back to front; then whole frames, the clear
+// depth overdraw drawn front to back and back to front, 500 small draws as direct and as
+// indirect calls, and a draw with a read-back as round trips; then whole frames, the clear
 // of colour and depth timed with the draws, once as fill passes of their own
 // (clear_render_target, clear_depth_stencil) and once as `clear`, which the scene's tile
 // pass applies as it loads its pixels. Prints figures only.
@@ -150,14 +151,24 @@ class Bench {
   enum class FrameClear { kBefore, kPasses, kScene };
 
   // Runs one case: the triangle list `verts` (non-indexed) in `draws` draw_vbo calls of
-  // equal size, covering `pixels` pixels in all.
+  // equal size, covering `pixels` pixels in all; with `indirect`, each call reads its
+  // range from an argument buffer (as glDrawArraysIndirect).
   void run(const char* name, const std::vector<Vertex>& verts, bool blend, bool depth,
-           double pixels, uint32_t draws = 1, FrameClear clear = FrameClear::kBefore) {
+           double pixels, uint32_t draws = 1, FrameClear clear = FrameClear::kBefore,
+           bool indirect = false) {
     if (std::string(name).find(filter_) == std::string::npos) return;
     bind_vertices(verts);
     ctx_->bind_blend_state(blend ? blended_ : opaque_);
     ctx_->bind_depth_stencil_alpha_state(depth ? depth_less_ : no_depth_);
     const uint32_t count = uint32_t(verts.size());
+    const uint32_t per_draw = count / 3 / draws * 3;
+    // {count, instance_count, start, start_instance} per draw.
+    std::vector<uint32_t> args;
+    for (uint32_t d = 0; d < draws; ++d) {
+      const uint32_t start = d * per_draw, n = d + 1 == draws ? count - start : per_draw;
+      args.insert(args.end(), {n, 1, start, 0});
+    }
+    const ResourceRef args_buf = indirect ? upload(args.data(), args.size() * 4) : ResourceRef();
 
     double best = 1e30, best_cpu = 0;
     std::map<std::string, double> pass_ms;
@@ -179,11 +190,12 @@ class Bench {
       } else if (clear == FrameClear::kScene) {
         check(ctx_->clear(both, nullptr, c, 1.0, 0), "clear");
       }
-      const uint32_t per_draw = count / 3 / draws * 3;
       for (uint32_t d = 0; d < draws; ++d) {
-        const uint32_t start = d * per_draw, n = d + 1 == draws ? count - start : per_draw;
-        check(ctx_->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{start, n, 0}}),
-              "draw_vbo");
+        DrawIndirectInfo ind;
+        ind.buffer = args_buf;
+        ind.offset = d * 16;
+        const DrawStartCountBias range{args[d * 4 + 2], args[d * 4], 0};
+        check(ctx_->draw_vbo(DrawInfo(), 0, indirect ? &ind : nullptr, {range}), "draw_vbo");
       }
       finish();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -246,15 +258,20 @@ class Bench {
   }
 
  private:
-  // Uploads `verts` into a new vertex buffer and binds it as buffer 0.
-  void bind_vertices(const std::vector<Vertex>& verts) {
+  // A new buffer holding `bytes` bytes of `data`.
+  ResourceRef upload(const void* data, size_t bytes) {
     ResourceTemplate t;
     t.target = TextureTarget::BUFFER;
     t.format = Format::R8_UNORM;
-    t.width0 = uint32_t(verts.size() * sizeof(Vertex));
+    t.width0 = uint32_t(bytes);
     t.bind = Bind::VERTEX_BUFFER;
-    ResourceRef vbuf = take(screen_->resource_create(t), "vertex buffer");
-    check(ctx_->buffer_subdata(vbuf, Map::WRITE, 0, t.width0, verts.data()), "upload");
+    ResourceRef buf = take(screen_->resource_create(t), "buffer");
+    check(ctx_->buffer_subdata(buf, Map::WRITE, 0, t.width0, data), "upload");
+    return buf;
+  }
+  // Uploads `verts` into a new vertex buffer and binds it as buffer 0.
+  void bind_vertices(const std::vector<Vertex>& verts) {
+    ResourceRef vbuf = upload(verts.data(), verts.size() * sizeof(Vertex));
     VertexBuffer vb;
     vb.stride = sizeof(Vertex);
     vb.buffer = vbuf;
@@ -360,6 +377,10 @@ int main(int argc, char** argv) {
   // The fixed cost of a draw_vbo call: 500 draws of two 16x16-pixel triangles each.
   b.run("500 draws of 2 triangles (256 px)", grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false,
         false, std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10);
+  // The same draws as indirect draws: each reads its range from a buffer.
+  b.run("500 indirect draws of 2 triangles", grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false,
+        false, std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10,
+        Bench::FrameClear::kBefore, true);
   // A scene per draw: 200 times a draw of 256 pixels and a read of one pixel.
   b.round_trips("round trips: draw + read 1 pixel", 200);
   // Whole frames: the clear timed with the draws, as passes of its own or in the scene.

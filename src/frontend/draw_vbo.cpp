@@ -148,22 +148,38 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       }
     }
 
+    // The positions planned for a draw whose counts the device reads, within a scene's
+    // budget for setup s (a larger count replays the scene with it).
+    auto plan = [&](CallDraw& d, const draw::DrawSetup& s) {
+      if (!d.device) return;
+      if (d.device->kind == CLP_COUNT_AUTO) {
+        const uint64_t fit = pipeline_->chunk_positions(s, info.mode, d.range.count);
+        d.range.count = uint32_t(
+            std::clamp<uint64_t>(fit / std::max<uint32_t>(d.instance_count, 1), 1, d.range.count));
+      } else {
+        d.range.count = uint32_t(pipeline_->device_count_positions(s, info.mode, *d.device));
+      }
+    };
+
     // Unchanged state: the last draw's derived setup (derived_, context_impl.h), for the
     // draws that fit its scene; the rest take the path below.
     const bool counting = state_.queries_active && queries_.any_active();
     size_t first = 0;
     if (derived_.setup && state_.dirty == 0 && !counting && !state_.render_cond_query &&
-        !info.has_user_indices && !indirect &&
+        !info.has_user_indices &&
         derived_.index_resource.get() == (info.index_size ? info.index_resource.get() : nullptr) &&
         pipeline_ && derived_.scene == pipeline_->scene_serial() &&
         derived_.rename_epoch == ResourceImpl::rename_epoch()) {
+      if (indirect_args) note_scene_use(DrawResources{{indirect_args}, {}});
       for (; first < draws.size(); ++first) {
-        const CallDraw& d = draws[first];
+        CallDraw d = draws[first];
+        plan(d, *derived_.setup);
         if (!pipeline_->fits(*derived_.setup, info.mode, d.range.count, d.instance_count)) break;
         info.instance_count = d.instance_count;
         info.start_instance = d.start_instance;
         pipeline_->record(derived_.setup, info, d.range,
-                          drawid_offset + (info.increment_draw_id ? uint32_t(first) : 0));
+                          drawid_offset + (info.increment_draw_id ? uint32_t(first) : 0), nullptr,
+                          d.device ? &*d.device : nullptr);
       }
       if (first == draws.size()) return;
     }
@@ -331,15 +347,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       const draw::DeviceCount* device = d.device ? &*d.device : nullptr;
       std::vector<draw::DrawChunk> chunks;
       if (device) {
-        // Positions planned for it, within a scene's budget (a larger count replays the
-        // scene with it): one chunk, as the host cannot cut what it does not see.
-        if (device->kind == CLP_COUNT_AUTO) {
-          const uint64_t fit = pipeline_->chunk_positions(setup, info.mode, d.range.count);
-          d.range.count = uint32_t(std::clamp<uint64_t>(
-              fit / std::max<uint32_t>(d.instance_count, 1), 1, d.range.count));
-        } else {
-          d.range.count = uint32_t(pipeline_->device_count_positions(setup, info.mode));
-        }
+        // One chunk, as the host cannot cut what it does not see.
+        plan(d, setup);
         draw::DrawChunk whole;
         whole.mode = info.mode;
         whole.count = d.range.count;

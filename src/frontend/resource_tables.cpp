@@ -71,7 +71,9 @@ uint32_t ResourceTables::add_samplers(unsigned stage, const std::vector<ClpSampl
   return add_range(samplers, s.data(), s.size(), &r.at, &r.count);
 }
 
-std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays) {
+std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays,
+                                      bool writable) {
+  const cl_mem_flags access = writable ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
   // Sub-buffers must start at multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits).
   const size_t align = std::max<size_t>(queue.device().limits().mem_base_addr_align / 8, 16);
   std::vector<size_t> at;
@@ -84,13 +86,12 @@ std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<H
   for (size_t i = 0; i < arrays.size(); ++i) {
     if (arrays[i].second) std::memcpy(bytes.data() + at[i], arrays[i].first, arrays[i].second);
   }
-  cl::Buffer all = queue.create_buffer_from(bytes.data(), bytes.size());
+  cl::Buffer all = queue.create_buffer_from(bytes.data(), bytes.size(), access);
   std::vector<cl::Buffer> out;
   for (size_t i = 0; i < arrays.size(); ++i) {
     cl_buffer_region region{at[i], std::max<size_t>(arrays[i].second, 16)};
     cl_int status = CL_SUCCESS;
-    out.push_back(
-        all.createSubBuffer(CL_MEM_READ_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &region, &status));
+    out.push_back(all.createSubBuffer(access, CL_BUFFER_CREATE_TYPE_REGION, &region, &status));
     if (status != CL_SUCCESS) throw runtime::Error(status, "clCreateSubBuffer");
   }
   return out;

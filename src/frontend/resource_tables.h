@@ -80,7 +80,9 @@ using HostArray = std::pair<const void*, size_t>;
 // Copies host arrays into one new device buffer (one clCreateBuffer, copied at the call:
 // the arrays may go right after) and returns a sub-buffer for each, in order. Each starts
 // at the device's base address alignment; an empty array gets a 16-byte placeholder.
-std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays);
+// Kernels may only read them unless `writable`.
+std::vector<cl::Buffer> upload_arrays(runtime::Queue& queue, const std::vector<HostArray>& arrays,
+                                      bool writable = false);
 
 // The four arrays of `tables`, in DeviceTables order, and the DeviceTables made of the
 // sub-buffers upload_arrays returned for them from index `first` and of `placeholder`

@@ -48,7 +48,8 @@
 #define CLP_COUNT_AUTO 2u     // a stream output target's filled bytes
 #define CLP_NO_PARAMS 0xffffffffu
 // The scene's status words (DrawPipeline::run_scene): [0] records and [1] bin entries
-// it needs, [2] non-zero when a draw's device count exceeded what the host planned.
+// it needs, [2] non-zero when a draw's device count exceeded what the host planned;
+// then, per ClpDeviceCount entry, the positions found (device_counts.cl).
 #define CLP_STATUS_WORDS 3
 
 // ClpDrawParams.flags
@@ -133,6 +134,21 @@ typedef struct {
   // The draw's first position in its setup launch (prim.cl: clp_batch_unit).
   CLP_U32 pos_base;
 } ClpDrawParams;
+
+// A draw whose counts the device reads (device_counts.cl; the host's DeviceCount): its
+// arguments at word `word` of the argument buffer, in the layout `kind` (CLP_COUNT_*),
+// the positions the host planned, and its parameter blocks.
+typedef struct {
+  CLP_I64 word;
+  CLP_U32 kind;
+  CLP_U32 stride;                               // CLP_COUNT_AUTO: bytes per vertex
+  CLP_U32 auto_instances, auto_start_instance;  // CLP_COUNT_AUTO: the host's
+  CLP_U32 planned;                              // positions (count x instances) the passes cover
+  CLP_U32 report;             // a count above `planned` marks the scene for a replay (0: dropped)
+  CLP_U32 vp_index;           // its ClpVertexParams
+  CLP_U32 first_unit, units;  // its ClpDrawParams
+  CLP_U32 pad;
+} ClpDeviceCount;
 
 // ClpTri.flags
 #define CLP_TRI_FRONT (1u << 0)       // front-facing (points and lines are)

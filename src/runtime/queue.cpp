@@ -53,11 +53,10 @@ cl::Buffer Queue::create_buffer(size_t size, cl_mem_flags flags) const {
   return charged_buffer(device_, flags, size == 0 ? 4 : size, nullptr);
 }
 
-cl::Buffer Queue::create_buffer_from(const void* data, size_t size) const {
-  if (size == 0) return create_buffer(4, CL_MEM_READ_ONLY);
+cl::Buffer Queue::create_buffer_from(const void* data, size_t size, cl_mem_flags access) const {
+  if (size == 0) return create_buffer(4, access);
   ++counters_.uploads;
-  return charged_buffer(device_, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, size,
-                        const_cast<void*>(data));
+  return charged_buffer(device_, access | CL_MEM_COPY_HOST_PTR, size, const_cast<void*>(data));
 }
 
 cl::Kernel& Queue::kernel(const ProgramRef& program, const char* name) {

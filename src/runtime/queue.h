@@ -42,8 +42,10 @@ class Queue {
 
   // A device buffer; size 0 is rounded up to 4 bytes (OpenCL forbids empty buffers).
   cl::Buffer create_buffer(size_t size, cl_mem_flags flags = CL_MEM_READ_WRITE) const;
-  // A read-only buffer holding a copy of data (copied now: data may go right after).
-  cl::Buffer create_buffer_from(const void* data, size_t size) const;
+  // A buffer holding a copy of data (copied now: data may go right after), read-only for
+  // kernels unless `access` says otherwise.
+  cl::Buffer create_buffer_from(const void* data, size_t size,
+                                cl_mem_flags access = CL_MEM_READ_ONLY) const;
 
   // Kernel object `name` of `program`, created once per queue (kernels are not
   // thread-safe, queues are per context).

@@ -108,15 +108,21 @@ Status indirect_draw(StreamScene& s, DrawInfo info, const ResourceRef& args, uin
   return s.ctx->draw_vbo(info, 0, &ind, {DrawStartCountBias{}});
 }
 
-// The draws every case makes, with host counts (indirect false) or from arguments:
-// three draws of one multi-draw call (one instanced), then an indexed draw with a bias.
-void draw_all(StreamScene& s, bool indirect) {
+// The argument and index buffers of draw_all.
+std::pair<ResourceRef, ResourceRef> make_args(StreamScene& s) {
   // Padding words between the multi-draw's arguments: stride 24.
   const std::vector<uint32_t> args = {7, 7, 9, 1,  0, 0, 0, 0, 6, 2, 9, 0, 0,
                                       0, 3, 1, 15, 0, 0, 0, 6, 1, 2, 3, 0};
-  const ResourceRef a = words_buffer(*s.ctx, args);
   // Indices into triangles 5..6 (with the bias of 3 vertices), reversed.
-  const ResourceRef idx = words_buffer(*s.ctx, {99, 99, 14, 13, 12, 17, 16, 15});
+  return {words_buffer(*s.ctx, args), words_buffer(*s.ctx, {99, 99, 14, 13, 12, 17, 16, 15})};
+}
+
+// The draws every case makes, with host counts (indirect false) or from arguments:
+// three draws of one multi-draw call (one instanced), then an indexed draw with a bias.
+// `args` (made by make_args) holds their arguments and indices.
+void draw_all(StreamScene& s, bool indirect, const std::pair<ResourceRef, ResourceRef>& args) {
+  const ResourceRef& a = args.first;
+  const ResourceRef& idx = args.second;
   DrawInfo info;
   info.mode = PrimType::TRIANGLES;
   if (indirect) {
@@ -150,13 +156,14 @@ StreamScene& instance_scene(StreamScene& s) {
 TEST_CASE("draw_vbo indirect: the device reads the arguments, with the pixels of host counts",
           "[frontend][draw][indirect]") {
   StreamScene direct;
-  draw_all(instance_scene(direct), false);
+  draw_all(instance_scene(direct), false, make_args(direct));
   const std::vector<uint8_t> expected = image(direct);
 
   StreamScene s;
   instance_scene(s);
+  const auto args = make_args(s);
   const uint64_t reads_before = blocking_reads(s);
-  draw_all(s, true);
+  draw_all(s, true, args);
   // Recording the draws read nothing back: the scene runs at the read-back below.
   CHECK(blocking_reads(s) == reads_before);
   const std::vector<uint8_t> got = image(s);
@@ -166,22 +173,49 @@ TEST_CASE("draw_vbo indirect: the device reads the arguments, with the pixels of
   CHECK(image(instance_scene(blank)) != expected);
 }
 
+TEST_CASE("draw_vbo indirect: writes to the arguments after a draw do not change what it drew",
+          "[frontend][draw][indirect]") {
+  StreamScene direct;
+  instance_scene(direct);
+  DrawInfo info;
+  info.mode = PrimType::TRIANGLES;
+  REQUIRE(direct.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, 9, 0}}).is_ok());
+  const std::vector<uint8_t> expected = image(direct);
+
+  StreamScene s;
+  instance_scene(s);
+  const ResourceRef args = words_buffer(*s.ctx, {9, 1, 0, 0});
+  REQUIRE(indirect_draw(s, info, args, 0).is_ok());
+  // The same state again: the draw reuses the derived state and still holds the buffer.
+  const uint64_t derivations = impl(s).draw_derivations();
+  REQUIRE(indirect_draw(s, info, args, 0).is_ok());
+  CHECK(impl(s).draw_derivations() == derivations);
+  const uint32_t none[4] = {0, 0, 0, 0};
+  REQUIRE(s.ctx->buffer_subdata(args, Map::WRITE, 0, sizeof(none), none).is_ok());
+  CHECK(image(s) == expected);
+  clear(s);
+  REQUIRE(indirect_draw(s, info, args, 0).is_ok());  // now draws nothing
+  StreamScene blank;
+  CHECK(image(s) == image(instance_scene(blank)));
+}
+
 TEST_CASE("draw_vbo indirect: counts above the plan replay the scene with the same pixels",
           "[frontend][draw][indirect]") {
   StreamScene direct;
-  draw_all(instance_scene(direct), false);
+  draw_all(instance_scene(direct), false, make_args(direct));
   const std::vector<uint8_t> expected = image(direct);
 
   StreamScene s;
   instance_scene(s);
   impl(s).set_device_count_positions(4);  // every draw has more
+  const auto args = make_args(s);
   const uint64_t replays = impl(s).scene_counters().replays;
-  draw_all(s, true);
+  draw_all(s, true, args);
   CHECK(image(s) == expected);
   CHECK(impl(s).scene_counters().replays == replays + 1);
-  // The plan grew to the largest count found: the same draws again need no replay.
+  // The same draws again plan what the replay found at their arguments: no replay.
   clear(s);
-  draw_all(s, true);
+  draw_all(s, true, args);
   CHECK(image(s) == expected);
   CHECK(impl(s).scene_counters().replays == replays + 1);
 }

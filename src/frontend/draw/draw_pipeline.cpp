@@ -110,7 +110,6 @@ DrawPipeline::DrawPipeline(runtime::Queue& queue, runtime::ProgramCache& cache)
   total_ = queue_.create_buffer(sizeof(uint32_t));
   static const uint32_t kZero = 0;
   zero_ = queue_.create_buffer_from(&kZero, sizeof(kZero));
-  status_ = queue_.create_buffer(CLP_STATUS_WORDS * sizeof(uint32_t));
   dummy_ = queue_.create_buffer(16);
   gs_prim_total_ = queue_.create_buffer(sizeof(uint32_t));
   gs_out_total_ = queue_.create_buffer(sizeof(uint32_t));
@@ -329,19 +328,23 @@ void DrawPipeline::execute() {
   const size_t profile_mark = queue_.profile_mark();
 
   plan_scene();
-  // One upload for the scene: resource tables and parameter blocks.
+  make_device_counts();
+  // One upload for the scene: resource tables and parameter blocks (which the device
+  // writes the counts of draws into, when it reads some).
   std::vector<HostArray> arrays = table_arrays(tables_);
   arrays.push_back({vps_.data(), vps_.size() * sizeof(ClpVertexParams)});
   arrays.push_back({dps_.data(), dps_.size() * sizeof(ClpDrawParams)});
   arrays.push_back({rps_.data(), rps_.size() * sizeof(ClpRasterParams)});
+  arrays.push_back({device_counts_.data(), device_counts_.size() * sizeof(ClpDeviceCount)});
   if (clear_) arrays.push_back({&clear_->texels, sizeof(ClpClearTexels)});
-  const std::vector<cl::Buffer> up = upload_arrays(queue_, arrays);
+  const std::vector<cl::Buffer> up = upload_arrays(queue_, arrays, !device_counts_.empty());
   SceneTables t;
   t.resources = device_tables(up, 0, dummy_);
   t.vps = up[4];
   t.dps = up[5];
   t.rps = up[6];
-  t.clear = clear_ ? up[7] : dummy_;
+  t.counts = device_counts_.empty() ? dummy_ : up[7];
+  t.clear = clear_ ? up[8] : dummy_;
   ++counters_.scenes;
   counters_.draws += draws_.size();
 
@@ -447,6 +450,8 @@ void DrawPipeline::draw(const DrawSetup& setup, const DrawInfo& info,
 bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
   const uint32_t units = uint32_t(dps_.size());
   ensure(draw_base_, draw_base_cap_, (size_t(units) + 1) * 4);
+  const size_t status_words = CLP_STATUS_WORDS + device_counts_.size();
+  ensure(status_, status_cap_, status_words * 4);
   queue_.fill_zero(status_, 0, CLP_STATUS_WORDS * 4);
   queue_.fill_zero(draw_base_, 0, 4);
   ensure(verts_, verts_cap_, size_t(scene_vert_regs_) * 16);
@@ -454,9 +459,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
   ensure(list_, list_cap_, size_t(list_capacity_) * 4);
   unit_verts_.assign(units, &verts_);
   const VertexStream scene_vs{&verts_, &dummy_, &dummy_, &dummy_, nullptr, 0, 0};
-  for (const Recorded& r : draws_) {
-    if (r.device) apply_device_count(r, t.vps, r.vp_index, t.dps, r.first_unit, r.units);
-  }
+  apply_device_counts(t);
   for (const Step& st : plan_) {
     switch (st.kind) {
       case Step::kVertex:
@@ -472,11 +475,13 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
     }
   }
   bin_and_shade(t);
-  uint32_t st[CLP_STATUS_WORDS] = {};
-  queue_.read(status_, 0, sizeof(st), st);
+  std::vector<uint32_t> st(status_words);
+  queue_.read(status_, 0, status_words * 4, st.data());
   needed_records_ = st[0];
   needed_list_ = st[1];
   device_overflow_ = st[2] != 0;
+  device_found_.assign(st.begin() + CLP_STATUS_WORDS, st.end());
+  learn_device_counts();
   return st[0] <= record_capacity_ && st[1] <= list_capacity_ && !device_overflow_;
 }
 
@@ -544,7 +549,7 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   }
   if (vs.positions == 0) return skip_all();
   if (s.so.active && !replay)
-    run_stream_output(s, vs, dp, r.device && !s.gs.stage.program ? &r : nullptr);
+    run_stream_output(s, vs, dp, t, r.device && !s.gs.stage.program ? &r : nullptr);
   if (discard && !s.count_primitives) return skip_all();
   // 4. Setup of each unit (each layer of a layered draw); the primitive counters count
   // the draw once.

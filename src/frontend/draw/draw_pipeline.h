@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -240,11 +241,12 @@ class DrawPipeline {
   uint64_t chunk_positions(const DrawSetup& s, PrimType mode, uint32_t count) const;
   // Test knob: when draws get specialised tile programs (default: from the environment).
   void set_tile_mode(TileVariantMode mode) { tile_mode_ = mode; }
-  // Positions draw_vbo plans for a draw whose count the device reads: the most a
-  // replay found so far (at least kMinDevicePositions), within the scratch budget.
-  uint64_t device_count_positions(const DrawSetup& s, PrimType mode) const;
-  static constexpr uint64_t kMinDevicePositions = 1024;
-  // Test knob: the positions such draws plan until a replay finds more.
+  // Positions draw_vbo plans for draw d whose count the device reads: what the last
+  // scene found at its arguments' place (buffer and offset), else kDevicePositions,
+  // within the scratch budget.
+  uint64_t device_count_positions(const DrawSetup& s, PrimType mode, const DeviceCount& d) const;
+  static constexpr uint64_t kDevicePositions = 64;
+  // Test knob: the positions such draws plan where no replay found their counts.
   void set_device_count_positions(uint64_t positions) { device_positions_ = positions; }
   // Test knob: the scratch budget of a scene (default: scratch_budget_from_env()).
   void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
@@ -295,6 +297,7 @@ class DrawPipeline {
     uint32_t verts_base = 0;                              // float4 of the scene's vertex buffer
     std::array<int, kMaxVertexBuffers> slot_of_buffer{};  // vertex buffer -> kernel vbN
     std::optional<DeviceCount> device;  // counts read on the device; positions is planned
+    uint32_t device_entry = 0;          // its entry of device_counts_
     bool dropped = false;  // its device count is larger than a scene can hold: draws nothing
   };
   // One step of a scene's execution plan (plan_scene), in API order. Draws that need
@@ -320,7 +323,8 @@ class DrawPipeline {
   // The scene's parameter blocks and resource tables on the device.
   struct SceneTables {
     cl::Buffer vps, dps, rps;
-    cl::Buffer clear;  // the scene clear's ClpClearTexels (dummy_ without one)
+    cl::Buffer clear;   // the scene clear's ClpClearTexels (dummy_ without one)
+    cl::Buffer counts;  // device_counts_ (dummy_ without draws that have device counts)
     DeviceTables resources;
   };
   // Whether draw r can share vertex and setup launches with its neighbours: no
@@ -356,7 +360,7 @@ class DrawPipeline {
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp;
   // `device` as for run_geometry).
   void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp,
-                         const Recorded* device);
+                         const SceneTables& t, const Recorded* device);
   // Setup passes of scene draw `unit` alone over `vs`. With count_primitives, adds the
   // assembled primitives to the query counters.
   void setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit, const VertexStream& vs,
@@ -373,17 +377,25 @@ class DrawPipeline {
   // The views and samplers of s's fragment stage in the tables (bound by bind_stages):
   // what its tile program may compile in.
   FsTextures fs_textures(const DrawSetup& s) const;
-  // Device counts (device_counts.cpp). Writes the counts of draw r into its parameter
-  // blocks: vps[vp_index] (CLP_NO_PARAMS: none) and `units` entries of dps from
-  // first_unit; a count above r.positions draws nothing and, unless r is dropped, marks
-  // the scene for a replay.
-  void apply_device_count(const Recorded& r, const cl::Buffer& vps, uint32_t vp_index,
-                          const cl::Buffer& dps, uint32_t first_unit, uint32_t units);
-  // After a run that found more positions than planned: reads the real counts (the
-  // scene has run), plans each such draw with them, lays the scene's vertices out again
-  // and rewrites its parameter blocks in t. Returns the error of draws too large for a
-  // scene (dropped), or an empty string.
+  // Device counts (device_counts.cpp). Fills device_counts_ from the recorded draws
+  // (their plans) and numbers their entries.
+  void make_device_counts();
+  // Writes the counts of the scene's draws into their parameter blocks in t (one launch
+  // per run of draws whose arguments share a buffer); a count above a draw's plan draws
+  // nothing and, unless the draw is dropped, marks the scene for a replay.
+  void apply_device_counts(const SceneTables& t);
+  // The same for draw r, into `dp` (one writable ClpDrawParams: the copy a geometry
+  // shader or stream output pass reads).
+  void apply_device_count(const SceneTables& t, const Recorded& r, const cl::Buffer& dp);
+  // After a run that found more positions than planned: plans each such draw with what
+  // the run found (device_found_), lays the scene's vertices out again and rewrites its
+  // parameter blocks in t. Returns the error of draws too large for a scene (dropped),
+  // or an empty string.
   std::string measure_device_counts(const SceneTables& t);
+  // Notes in device_seen_ what the last run found at each indirect draw's arguments.
+  void learn_device_counts();
+  std::vector<ClpDeviceCount> device_counts_;  // of the scene being run
+  std::vector<uint32_t> device_found_;         // per entry: what the last run found
   // Records, vertex registers, positions and the record estimate of the scene recomputed
   // from its draws' positions (after measure_device_counts changed some).
   void lay_out_scene();
@@ -434,13 +446,18 @@ class DrawPipeline {
   uint32_t record_cap_limit_ = 0, list_cap_limit_ = 0;
   uint32_t needed_records_ = 0, needed_list_ = 0;  // what the last run of a scene needed
   bool device_overflow_ = false;  // the last run found a device count above its plan
-  uint64_t device_positions_ = kMinDevicePositions;
+  uint64_t device_positions_ = kDevicePositions;
+  // Positions found per place of indirect arguments (a plan, not a promise: a buffer may
+  // be freed and its handle reused). Cleared when it holds kDeviceSeenMax places.
+  std::map<std::pair<cl_mem, uint64_t>, uint64_t> device_seen_;
+  static constexpr size_t kDeviceSeenMax = 4096;
   const cl::Buffer* last_verts_ = nullptr;  // what read_vertices() reads
   uint32_t last_verts_base_ = 0, last_num_outputs_ = 0, last_positions_ = 0;
 
-  cl::Buffer total_;      // 4 bytes: totals of scans
-  cl::Buffer zero_;       // 4 bytes: 0 (the record total of a unit without records)
-  cl::Buffer status_;     // CLP_STATUS_WORDS: what the scene needs (draw_shared.h)
+  cl::Buffer total_;   // 4 bytes: totals of scans
+  cl::Buffer zero_;    // 4 bytes: 0 (the record total of a unit without records)
+  cl::Buffer status_;  // CLP_STATUS_WORDS and more: what the scene needs (draw_shared.h)
+  size_t status_cap_ = 0;
   cl::Buffer draw_base_;  // first record of each unit, then the scene's end
   size_t draw_base_cap_ = 0;
   cl::Buffer verts_, restart_, seg_index_, seg_first_, counts_, assembled_, tris_, hist_, list_;

@@ -60,8 +60,9 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
 
   // 1. The input primitives in API order: count per position, scan, list.
   {
-    const cl::Buffer dp_buf = queue_.create_buffer_from(dp, sizeof(*dp));
-    if (device) apply_device_count(*device, dummy_, CLP_NO_PARAMS, dp_buf, 0, 1);
+    const cl::Buffer dp_buf =
+        queue_.create_buffer_from(dp, sizeof(*dp), device ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
+    if (device) apply_device_count(t, *device, dp_buf);
     ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
     cl::Kernel& kc = queue_.kernel(program, "stream_count");
     runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, positions,

@@ -35,7 +35,8 @@ uint32_t captured_verts(uint32_t mode) {
 }  // namespace
 
 void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
-                                     const ClpDrawParams& dp, const Recorded* device) {
+                                     const ClpDrawParams& dp, const SceneTables& t,
+                                     const Recorded* device) {
   const StreamOutputSetup& so = s.so;
   const runtime::ProgramRef& program = stream_program();
   const uint32_t positions = in.positions;
@@ -52,8 +53,9 @@ void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
     bufs[b] = bound ? so.buffers[b] : dummy_;
   }
   const cl::Buffer sp_buf = queue_.create_buffer_from(&sp, sizeof(sp));
-  const cl::Buffer dp_buf = queue_.create_buffer_from(&dp, sizeof(dp));
-  if (device) apply_device_count(*device, dummy_, CLP_NO_PARAMS, dp_buf, 0, 1);
+  const cl::Buffer dp_buf =
+      queue_.create_buffer_from(&dp, sizeof(dp), device ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
+  if (device) apply_device_count(t, *device, dp_buf);
 
   // Primitives per position, scan: primitive i of the draw is written at record i.
   ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
