@@ -246,7 +246,7 @@ class DrawPipeline {
   // within the scratch budget.
   uint64_t device_count_positions(const DrawSetup& s, PrimType mode, const DeviceCount& d) const;
   static constexpr uint64_t kDevicePositions = 64;
-  // Test knob: the positions such draws plan where no replay found their counts.
+  // Test knob: the positions such draws plan where no scene found their counts.
   void set_device_count_positions(uint64_t positions) { device_positions_ = positions; }
   // Test knob: the scratch budget of a scene (default: scratch_budget_from_env()).
   void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
@@ -394,8 +394,6 @@ class DrawPipeline {
   std::string measure_device_counts(const SceneTables& t);
   // Notes in device_seen_ what the last run found at each indirect draw's arguments.
   void learn_device_counts();
-  std::vector<ClpDeviceCount> device_counts_;  // of the scene being run
-  std::vector<uint32_t> device_found_;         // per entry: what the last run found
   // Records, vertex registers, positions and the record estimate of the scene recomputed
   // from its draws' positions (after measure_device_counts changed some).
   void lay_out_scene();
@@ -445,7 +443,10 @@ class DrawPipeline {
   uint32_t record_capacity_ = 0, list_capacity_ = 0;
   uint32_t record_cap_limit_ = 0, list_cap_limit_ = 0;
   uint32_t needed_records_ = 0, needed_list_ = 0;  // what the last run of a scene needed
-  bool device_overflow_ = false;  // the last run found a device count above its plan
+  // Draws whose counts the device reads (device_counts.cpp).
+  std::vector<ClpDeviceCount> device_counts_;  // the scene's, in draw order
+  std::vector<uint32_t> device_found_;         // per entry: what the last run found
+  bool device_overflow_ = false;               // the last run found a count above its plan
   uint64_t device_positions_ = kDevicePositions;
   // Positions found per place of indirect arguments (a plan, not a promise: a buffer may
   // be freed and its handle reused). Cleared when it holds kDeviceSeenMax places.
