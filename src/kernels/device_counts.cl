@@ -1,5 +1,6 @@
-// Counts of draws that live on the device (draw_vbo's indirect draws and draw_auto),
-// read when the scene runs instead of on the host when the draw is recorded.
+// Counts of draws that live on the device (draw_vbo's indirect draws and draw_auto, and
+// the output stream of a geometry shader), read when the scene runs instead of on the
+// host.
 //
 // Producer of the input: whatever wrote the argument buffer (the application, a compute
 // shader, stream output's filled size). The host planned `planned` positions for each
@@ -47,12 +48,14 @@ __kernel void device_counts(global const ClpDeviceCount* entries, uint first, ui
     dps[alone_unit].instance_count = instances;
     return;
   }
-  global ClpVertexParams* vp = vps + e->vp_index;
-  vp->count = count;
-  vp->instance_count = instances;
-  vp->start = start;
-  if (vp->index_size) vp->index_bias = bias;
-  vp->start_instance = start_instance;
+  if (e->vp_index != CLP_NO_PARAMS) {
+    global ClpVertexParams* vp = vps + e->vp_index;
+    vp->count = count;
+    vp->instance_count = instances;
+    vp->start = start;
+    if (vp->index_size) vp->index_bias = bias;
+    vp->start_instance = start_instance;
+  }
   for (uint u = 0; u < e->units; ++u) {
     dps[e->first_unit + u].count = count;
     dps[e->first_unit + u].instance_count = instances;

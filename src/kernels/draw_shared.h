@@ -145,7 +145,7 @@ typedef struct {
   CLP_U32 auto_instances, auto_start_instance;  // CLP_COUNT_AUTO: the host's
   CLP_U32 planned;                              // positions (count x instances) the passes cover
   CLP_U32 report;             // a count above `planned` marks the scene for a replay (0: dropped)
-  CLP_U32 vp_index;           // its ClpVertexParams
+  CLP_U32 vp_index;           // its ClpVertexParams, or CLP_NO_PARAMS (a geometry shader's output)
   CLP_U32 first_unit, units;  // its ClpDrawParams
   CLP_U32 pad;
 } ClpDeviceCount;

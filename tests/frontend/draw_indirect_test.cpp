@@ -403,3 +403,39 @@ TEST_CASE("draw_vbo indirect: bad arguments are refused or reported, the rest re
   REQUIRE(s.draw(PrimType::TRIANGLES, 12).is_ok());
   CHECK(image(s) != expected);
 }
+
+TEST_CASE("geometry shader output: its size stays on the device, a larger stream replays",
+          "[frontend][draw][indirect][gs]") {
+  auto setup = [](StreamScene& s) {
+    s.vs(kPassVs);
+    s.gs(kPassGs);
+    s.fs(kFlatColorFs);
+    s.vertices(triangles(6));
+    clear(s);
+  };
+  StreamScene direct;
+  setup(direct);
+  REQUIRE(direct.draw(PrimType::TRIANGLES, 18).is_ok());
+  const std::vector<uint8_t> expected = image(direct);
+
+  // A plan of 2 output positions for 18: one replay, the same pixels, and the scene's
+  // only blocking read is its status (the GS's output size came back with it).
+  StreamScene s;
+  setup(s);
+  impl(s).set_device_count_positions(2);
+  const uint64_t replays = impl(s).scene_counters().replays;
+  const uint64_t reads = blocking_reads(s);
+  REQUIRE(s.draw(PrimType::TRIANGLES, 18).is_ok());
+  REQUIRE(s.ctx->flush(nullptr, 0).is_ok());
+  CHECK(blocking_reads(s) == reads + 2);  // the first run's status and the replay's
+  CHECK(impl(s).scene_counters().replays == replays + 1);
+  CHECK(image(s) == expected);
+  // The next stream plans the size found: no replay, one read.
+  clear(s);
+  const uint64_t reads2 = blocking_reads(s);
+  REQUIRE(s.draw(PrimType::TRIANGLES, 18).is_ok());
+  REQUIRE(s.ctx->flush(nullptr, 0).is_ok());
+  CHECK(blocking_reads(s) == reads2 + 1);
+  CHECK(impl(s).scene_counters().replays == replays + 1);
+  CHECK(image(s) == expected);
+}

@@ -40,6 +40,22 @@ void DrawPipeline::make_device_counts() {
     e.units = r.units;
     device_counts_.push_back(e);
   }
+  // A geometry shader's output stream: one instance of the scan's total (word 0 of
+  // gs_out_total_) positions.
+  for (Recorded& r : draws_) {
+    if (!r.setup->gs.stage.program) continue;
+    r.gs_entry = uint32_t(device_counts_.size());
+    ClpDeviceCount e{};
+    e.kind = CLP_COUNT_AUTO;
+    e.stride = 1;
+    e.auto_instances = 1;
+    e.planned = r.gs_capacity;
+    e.report = r.gs_dropped ? 0 : 1;
+    e.vp_index = CLP_NO_PARAMS;
+    e.first_unit = r.first_unit;
+    e.units = r.units;
+    device_counts_.push_back(e);
+  }
 }
 
 void DrawPipeline::apply_device_counts(const SceneTables& t) {
@@ -63,15 +79,27 @@ void DrawPipeline::apply_device_counts(const SceneTables& t) {
   }
 }
 
-void DrawPipeline::apply_device_count(const SceneTables& t, const Recorded& r,
+void DrawPipeline::apply_device_count(const SceneTables& t, uint32_t entry, const cl::Buffer& src,
                                       const cl::Buffer& dp) {
   cl::Kernel& k = queue_.kernel(core_, "device_counts");
-  runtime::set_args(k, t.counts, r.device_entry, 1u, r.device->buffer, dummy_, dp, 0u, status_);
+  runtime::set_args(k, t.counts, entry, 1u, src, dummy_, dp, 0u, status_);
+  queue_.launch_1d(k, 1, "setup");
+}
+
+void DrawPipeline::apply_gs_count(const SceneTables& t, const Recorded& r) {
+  cl::Kernel& k = queue_.kernel(core_, "device_counts");
+  runtime::set_args(k, t.counts, r.gs_entry, 1u, gs_out_total_, dummy_, t.dps, CLP_NO_PARAMS,
+                    status_);
   queue_.launch_1d(k, 1, "setup");
 }
 
 void DrawPipeline::learn_device_counts() {
   for (const Recorded& r : draws_) {
+    if (r.setup->gs.stage.program) {
+      gs_found_ = device_found_.at(r.gs_entry);
+      // What read_vertices() reads: the stream's real positions.
+      if (&r == &draws_.back()) last_positions_ = std::min(gs_found_, r.gs_capacity);
+    }
     if (!r.device || r.device->kind == CLP_COUNT_AUTO) continue;
     if (device_seen_.size() >= kDeviceSeenMax) device_seen_.clear();
     device_seen_[{r.device->buffer(), r.device->offset}] =
@@ -103,6 +131,20 @@ std::string DrawPipeline::measure_device_counts(const SceneTables& t) {
           vps_[r.vp_index].count = r.range.count;
           for (uint32_t u = 0; u < r.units; ++u)
             dps_[r.first_unit + u].count = r.range.count;
+          if (r.setup->gs.stage.program) r.gs_capacity = plan_gs_positions(r);
+        }
+      }
+    }
+    if (r.setup->gs.stage.program && !r.gs_dropped) {
+      const uint32_t found = device_found_.at(r.gs_entry);
+      const uint64_t no = std::max<uint32_t>(r.setup->gs.stage.num_outputs, 1);
+      if (found > r.gs_capacity) {
+        if (found >= Scanner::kSaturated || uint64_t(found) * no * 16 > limit) {
+          r.gs_dropped = true;
+          error << "draw_vbo: the geometry shader emits " << found << " vertices of " << no
+                << " registers, more than the device can allocate; the draw was not drawn";
+        } else {
+          r.gs_capacity = found;
         }
       }
     }

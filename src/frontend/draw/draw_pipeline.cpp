@@ -262,6 +262,7 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
   record_estimate_ += uint64_t(basic_prim_count(info.mode, range.count)) * info.instance_count *
                       units * records_per_prim(s, info.mode);
   scene_scratch_ += scratch_bytes(s, info.mode, range.count, info.instance_count);
+  if (s.gs.stage.program) r.gs_capacity = plan_gs_positions(r);
   draws_.push_back(std::move(r));
 }
 
@@ -452,7 +453,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
   ensure(draw_base_, draw_base_cap_, (size_t(units) + 1) * 4);
   const size_t status_words = CLP_STATUS_WORDS + device_counts_.size();
   ensure(status_, status_cap_, status_words * 4);
-  queue_.fill_zero(status_, 0, CLP_STATUS_WORDS * 4);
+  queue_.fill_zero(status_, 0, status_words * 4);
   queue_.fill_zero(draw_base_, 0, 4);
   ensure(verts_, verts_cap_, size_t(scene_vert_regs_) * 16);
   ensure(tris_, tris_cap_, size_t(record_capacity_) * sizeof(ClpTri));
@@ -528,13 +529,14 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   // Such a draw is alone in its scene (runs_alone): its vertices start at 0.
   ClpDrawParams dp = dps_[r.first_unit];
   if (s.gs.stage.program) {
-    vs = run_geometry(s, vs, &dp, t, replay, r.device ? &r : nullptr);
+    vs = run_geometry(r, vs, &dp, t, replay);
     stats_.gs_positions = vs.positions;
     last_verts_ = vs.verts;
     last_verts_base_ = 0;
     last_num_outputs_ = vs.num_outputs;
     last_positions_ = vs.positions;
-    // The setup passes read the stream's parameters from the scene's table.
+    // The setup passes read the stream's parameters from the scene's table (dps_ stays
+    // until the scene's end, which waits for these writes), then its real size.
     for (uint32_t u = 0; u < r.units; ++u) {
       ClpDrawParams& d = dps_[r.first_unit + u];
       d.prim_mode = dp.prim_mode;
@@ -543,13 +545,19 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
       d.flags = dp.flags;
       d.verts_base = 0;
       queue_.write(t.dps, size_t(r.first_unit + u) * sizeof(ClpDrawParams), sizeof(ClpDrawParams),
-                   &d, true);
+                   &d, false);
       unit_verts_[r.first_unit + u] = vs.verts;
     }
+    if (vs.positions) apply_gs_count(t, r);
   }
   if (vs.positions == 0) return skip_all();
-  if (s.so.active && !replay)
-    run_stream_output(s, vs, dp, t, r.device && !s.gs.stage.program ? &r : nullptr);
+  if (s.so.active && !replay) {
+    // The stream's count, or the draw's, when the device holds it.
+    if (s.gs.stage.program)
+      run_stream_output(s, vs, dp, t, &gs_out_total_, r.gs_entry);
+    else
+      run_stream_output(s, vs, dp, t, r.device ? &r.device->buffer : nullptr, r.device_entry);
+  }
   if (discard && !s.count_primitives) return skip_all();
   // 4. Setup of each unit (each layer of a layered draw); the primitive counters count
   // the draw once.

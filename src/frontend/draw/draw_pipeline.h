@@ -14,6 +14,7 @@
 // Scratch buffers are reused by later scenes (the queue is in order).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -246,8 +247,12 @@ class DrawPipeline {
   // within the scratch budget.
   uint64_t device_count_positions(const DrawSetup& s, PrimType mode, const DeviceCount& d) const;
   static constexpr uint64_t kDevicePositions = 64;
-  // Test knob: the positions such draws plan where no scene found their counts.
-  void set_device_count_positions(uint64_t positions) { device_positions_ = positions; }
+  // Test knob: the positions planned for counts the device finds (indirect draws, the
+  // output of geometry shaders) where no scene found them yet.
+  void set_device_count_positions(uint64_t positions) {
+    device_positions_ = positions;
+    gs_positions_ = uint32_t(std::min<uint64_t>(positions, UINT32_MAX));
+  }
   // Test knob: the scratch budget of a scene (default: scratch_budget_from_env()).
   void set_scratch_budget(uint64_t bytes) { scratch_budget_ = bytes; }
   // Bytes of the scratch buffers the pipeline holds (kept from scene to scene).
@@ -298,7 +303,12 @@ class DrawPipeline {
     std::array<int, kMaxVertexBuffers> slot_of_buffer{};  // vertex buffer -> kernel vbN
     std::optional<DeviceCount> device;  // counts read on the device; positions is planned
     uint32_t device_entry = 0;          // its entry of device_counts_
-    bool dropped = false;  // its device count is larger than a scene can hold: draws nothing
+    // With a geometry shader: the positions of its output stream the passes after it
+    // cover (the device writes the real number into the draw's ClpDrawParams), and the
+    // entry of device_counts_ that does it.
+    uint32_t gs_capacity = 0, gs_entry = 0;
+    bool gs_dropped = false;  // its output stream is larger than the device can hold
+    bool dropped = false;     // its device count is larger than a scene can hold: draws nothing
   };
   // One step of a scene's execution plan (plan_scene), in API order. Draws that need
   // per-draw scratch or counting (batched() is false) run alone (kDraw); the others
@@ -351,16 +361,17 @@ class DrawPipeline {
   bool run_scene(const SceneTables& t, bool replay);
   // Vertex, geometry, stream output and setup passes of one recorded draw.
   void run_draw(const SceneTables& t, const Recorded& r, bool replay);
-  // Geometry shader (geometry_pass.cpp): runs the GS over the input primitives of `in`
-  // and returns its output stream; dp becomes the parameters of that stream. `replay`:
-  // the primitive counters of queries were counted by the first run.
-  // `device`: the draw, when the device reads its counts (dp then holds its plan).
-  VertexStream run_geometry(const DrawSetup& s, const VertexStream& in, ClpDrawParams* dp,
-                            const SceneTables& t, bool replay, const Recorded* device);
+  // Geometry shader (geometry_pass.cpp): runs draw r's GS over the input primitives of
+  // `in` and returns its output stream of r.gs_capacity positions, of which the device
+  // knows how many are real (apply_gs_count); dp becomes the host's parameters of that
+  // stream. `replay`: the primitive counters of queries were counted by the first run.
+  VertexStream run_geometry(const Recorded& r, const VertexStream& in, ClpDrawParams* dp,
+                            const SceneTables& t, bool replay);
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp;
-  // `device` as for run_geometry).
+  // when count_src is set, the device writes the real count into its copy of dp from
+  // entry count_entry of device_counts_).
   void run_stream_output(const DrawSetup& s, const VertexStream& in, const ClpDrawParams& dp,
-                         const SceneTables& t, const Recorded* device);
+                         const SceneTables& t, const cl::Buffer* count_src, uint32_t count_entry);
   // Setup passes of scene draw `unit` alone over `vs`. With count_primitives, adds the
   // assembled primitives to the query counters.
   void setup_unit(const SceneTables& t, const DrawSetup& s, uint32_t unit, const VertexStream& vs,
@@ -378,15 +389,25 @@ class DrawPipeline {
   // what its tile program may compile in.
   FsTextures fs_textures(const DrawSetup& s) const;
   // Device counts (device_counts.cpp). Fills device_counts_ from the recorded draws
-  // (their plans) and numbers their entries.
+  // (their plans) and numbers their entries: the draws' counts in draw order, then the
+  // geometry shaders' output streams.
   void make_device_counts();
+  // The positions planned for the output stream of draw r's geometry shader: at most
+  // what its input primitives can emit, what the last such stream had (at least
+  // gs_positions_), within the device's largest allocation.
+  uint32_t plan_gs_positions(const Recorded& r) const;
+  static constexpr uint32_t kGsPositions = 4096;
   // Writes the counts of the scene's draws into their parameter blocks in t (one launch
   // per run of draws whose arguments share a buffer); a count above a draw's plan draws
   // nothing and, unless the draw is dropped, marks the scene for a replay.
   void apply_device_counts(const SceneTables& t);
-  // The same for draw r, into `dp` (one writable ClpDrawParams: the copy a geometry
-  // shader or stream output pass reads).
-  void apply_device_count(const SceneTables& t, const Recorded& r, const cl::Buffer& dp);
+  // The same for entry `entry` (its arguments in src) into `dp`, one writable
+  // ClpDrawParams: the copy a geometry shader or stream output pass reads.
+  void apply_device_count(const SceneTables& t, uint32_t entry, const cl::Buffer& src,
+                          const cl::Buffer& dp);
+  // The count of draw r's geometry shader output (in gs_out_total_) into its
+  // ClpDrawParams in t.
+  void apply_gs_count(const SceneTables& t, const Recorded& r);
   // After a run that found more positions than planned: plans each such draw with what
   // the run found (device_found_), lays the scene's vertices out again and rewrites its
   // parameter blocks in t. Returns the error of draws too large for a scene (dropped),
@@ -448,6 +469,8 @@ class DrawPipeline {
   std::vector<uint32_t> device_found_;         // per entry: what the last run found
   bool device_overflow_ = false;               // the last run found a count above its plan
   uint64_t device_positions_ = kDevicePositions;
+  uint32_t gs_found_ = 0;  // positions of the last geometry shader output stream
+  uint32_t gs_positions_ = kGsPositions;
   // Positions found per place of indirect arguments (a plan, not a promise: a buffer may
   // be freed and its handle reused). Cleared when it holds kDeviceSeenMax places.
   std::map<std::pair<cl_mem, uint64_t>, uint64_t> device_seen_;

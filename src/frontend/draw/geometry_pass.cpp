@@ -49,10 +49,41 @@ uint32_t basic_prim_count(PrimType mode, uint32_t n) {
   return 0;
 }
 
-DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const VertexStream& in,
-                                                      ClpDrawParams* dp, const SceneTables& t,
-                                                      bool replay, const Recorded* device) {
+namespace {
+
+// Input primitives of a geometry shader's draw of `positions` positions, or a bound on
+// them: without restart or a device count the host knows the count; with one, the
+// launches cover the bound and the kernels read the real count (no host round trip).
+uint64_t gs_input_prims(const ClpDrawParams& dp, uint32_t positions, bool device_count) {
+  if ((dp.flags & CLP_DRAW_RESTART) || device_count) return positions;
+  return uint64_t(basic_prim_count(PrimType(dp.prim_mode), dp.count)) * dp.instance_count;
+}
+
+}  // namespace
+
+uint32_t DrawPipeline::plan_gs_positions(const Recorded& r) const {
+  const DrawSetup& s = *r.setup;
   const GeometrySetup& g = s.gs;
+  // No invocation emits more than max_vertices (gs.cl drops the rest), each followed by
+  // at most one restart hole (strips end with one).
+  const uint64_t emits = gs_input_prims(dps_[r.first_unit], r.positions, r.device.has_value()) *
+                         std::max<uint32_t>(g.params.invocations, 1) * g.params.max_vertices * 2;
+  const uint64_t no = std::max<uint32_t>(g.stage.num_outputs, 1);
+  const uint64_t most = std::min<uint64_t>(queue_.device().limits().max_mem_alloc_size / (no * 16),
+                                           Scanner::kSaturated - 1);
+  // Stream output and primitive queries count the GS's input in the first run: their
+  // draws plan all it can emit, so that they never replay for the output's size.
+  const bool exact = s.so.active || (s.counters() && s.count_primitives);
+  const uint64_t plan = exact ? emits : std::max<uint64_t>(gs_positions_, gs_found_);
+  return uint32_t(std::min<uint64_t>({emits, plan, most}));
+}
+
+DrawPipeline::VertexStream DrawPipeline::run_geometry(const Recorded& r, const VertexStream& in,
+                                                      ClpDrawParams* dp, const SceneTables& t,
+                                                      bool replay) {
+  const DrawSetup& s = *r.setup;
+  const GeometrySetup& g = s.gs;
+  const Recorded* device = r.device ? &r : nullptr;
   const uint32_t positions = in.positions;
   const bool restart = (dp->flags & CLP_DRAW_RESTART) != 0;
   const runtime::ProgramRef& program = stream_program();
@@ -62,7 +93,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
   {
     const cl::Buffer dp_buf =
         queue_.create_buffer_from(dp, sizeof(*dp), device ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
-    if (device) apply_device_count(t, *device, dp_buf);
+    if (device) apply_device_count(t, r.device_entry, r.device->buffer, dp_buf);
     ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
     cl::Kernel& kc = queue_.kernel(program, "stream_count");
     runtime::set_args(kc, dp_buf, *in.restart, *in.seg_index, *in.seg_first, positions,
@@ -77,12 +108,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
                       gs_prims_, positions);
     queue_.launch_1d(kw, positions, "geometry");
   }
-  // Without restart or a device count the host knows the count; with one, the launch
-  // covers the bound and the kernel reads the real count (no host round trip).
-  const uint64_t prims =
-      restart || device
-          ? positions
-          : uint64_t(basic_prim_count(PrimType(dp->prim_mode), dp->count)) * dp->instance_count;
+  const uint64_t prims = gs_input_prims(*dp, positions, device != nullptr);
   const uint32_t ninv = std::max<uint32_t>(g.params.invocations, 1);
   const uint64_t invocations64 = prims * ninv;
   if (invocations64 > 0xffffffffu || invocations64 * 4 > limit) {
@@ -119,24 +145,18 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const DrawSetup& s, const 
     queue_.launch_1d(k, items, "geometry");
   };
 
-  // 2. Count run, scan: each invocation's range of the output stream.
+  // 2. Count run, scan: each invocation's range of the output stream. Its size (the scan's
+  // total) stays on the device: the write run stops at the planned capacity, the passes
+  // after it cover that many positions and read the real number from the stream's
+  // ClpDrawParams (apply_gs_count), and a larger stream replays the scene
+  // (device_counts.cpp), so nothing here waits for the device.
   ensure(gs_counts_, gs_counts_cap_, size_t(invocations) * 4);
   gp.write = 0;
   launch(queue_.create_buffer_from(&gp, sizeof(gp)), 0, false);
   scanner_.exclusive_scan(gs_counts_, invocations, gs_out_total_);
-  uint32_t total = 0;
-  queue_.read(gs_out_total_, 0, sizeof(total), &total);
+  const uint32_t total = r.gs_capacity;  // planned within the device's limits
   if (total == 0) return out;
-  if (total == Scanner::kSaturated) {
-    runtime::fail(ErrorCode::kOutOfMemory,
-                  "draw_vbo: the geometry shader emits 2^32 - 1 or more vertices");
-  }
   const uint64_t bytes = uint64_t(total) * no * 16;
-  if (bytes > limit) {
-    runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the geometry shader emits ", total,
-                  " vertices of ", no, " registers (", bytes, " bytes; the device allows ", limit,
-                  ")");
-  }
 
   // 3. Write run.
   ensure(gs_verts_, gs_verts_cap_, bytes);

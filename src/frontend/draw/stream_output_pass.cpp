@@ -36,7 +36,7 @@ uint32_t captured_verts(uint32_t mode) {
 
 void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
                                      const ClpDrawParams& dp, const SceneTables& t,
-                                     const Recorded* device) {
+                                     const cl::Buffer* count_src, uint32_t count_entry) {
   const StreamOutputSetup& so = s.so;
   const runtime::ProgramRef& program = stream_program();
   const uint32_t positions = in.positions;
@@ -54,8 +54,8 @@ void DrawPipeline::run_stream_output(const DrawSetup& s, const VertexStream& in,
   }
   const cl::Buffer sp_buf = queue_.create_buffer_from(&sp, sizeof(sp));
   const cl::Buffer dp_buf =
-      queue_.create_buffer_from(&dp, sizeof(dp), device ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
-  if (device) apply_device_count(t, *device, dp_buf);
+      queue_.create_buffer_from(&dp, sizeof(dp), count_src ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
+  if (count_src) apply_device_count(t, count_entry, *count_src, dp_buf);
 
   // Primitives per position, scan: primitive i of the draw is written at record i.
   ensure(stream_counts_, stream_counts_cap_, size_t(positions) * 4);
