@@ -117,7 +117,11 @@ void QueryTracker::begin(const std::shared_ptr<QueryImpl>& q) {
   q->end_marker = cl::Event();
   q->active = true;
   q->ended = false;
-  active_.push_back(q);
+  // A query begun again may still be listed from its last begin (live() drops ended ones
+  // only when it runs): listed twice, it would add every count twice.
+  const bool listed = std::any_of(active_.begin(), active_.end(),
+                                  [&](const std::weak_ptr<QueryImpl>& w) { return w.lock() == q; });
+  if (!listed) active_.push_back(q);
 }
 
 void QueryTracker::end(QueryImpl& q) {

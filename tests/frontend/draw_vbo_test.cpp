@@ -242,3 +242,34 @@ TEST_CASE("draw_vbo: bad input is an error, not a crash", "[frontend][draw]") {
   CHECK(s.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, 3, 0}}).code() ==
         ErrorCode::kInvalidArgument);
 }
+
+TEST_CASE("draw_vbo: a query begun again counts only its own draws", "[frontend][draw][query]") {
+  Scene s;
+  std::vector<float> v;
+  for (auto p : {std::array<float, 2>{-1, -1}, {1, -1}, {-1, 1}}) {
+    v.insert(v.end(), {p[0], p[1], 0, 1, 1, 1, 1, 1});
+  }
+  s.set_vertices(v);
+  // GL's glBeginQuery on a query object used before (piglit
+  // occlusion_query_meta_fragments): each round counts its one draw.
+  auto q = s.ctx->create_query(QueryType::OCCLUSION_COUNTER, 0).value();
+  auto stats = s.ctx->create_query(QueryType::PIPELINE_STATISTICS, 0).value();
+  DrawInfo info;
+  uint64_t first = 0;
+  for (int round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    REQUIRE(s.ctx->begin_query(q).is_ok());
+    REQUIRE(s.ctx->begin_query(stats).is_ok());
+    REQUIRE(s.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, 3, 0}}).is_ok());
+    REQUIRE(s.ctx->end_query(q).is_ok());
+    REQUIRE(s.ctx->end_query(stats).is_ok());
+    QueryResult r;
+    REQUIRE(s.ctx->get_query_result(q, true, &r).is_ok());
+    if (round == 0) first = r.u64;
+    CHECK(r.u64 > 300);
+    CHECK(r.u64 == first);
+    REQUIRE(s.ctx->get_query_result(stats, true, &r).is_ok());
+    CHECK(r.pipeline_statistics.ia_vertices == 3);
+    CHECK(r.pipeline_statistics.ps_invocations == first);
+  }
+}
