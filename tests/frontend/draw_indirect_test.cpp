@@ -439,3 +439,55 @@ TEST_CASE("geometry shader output: its size stays on the device, a larger stream
   CHECK(impl(s).scene_counters().replays == replays + 1);
   CHECK(image(s) == expected);
 }
+
+TEST_CASE("geometry shader output: a replay captures and counts the draw once",
+          "[frontend][draw][indirect][gs][so]") {
+  // Stream output of the GS's output, a statistics and a generated-primitives query
+  // around the draw: what a host-sized run makes, whatever the plan.
+  auto run = [](uint64_t plan) {
+    StreamScene s;
+    if (plan) impl(s).set_device_count_positions(plan);
+    StreamOutputInfo so;
+    so.stride[0] = 4;
+    StreamOutput o;
+    o.register_index = 1;
+    o.num_components = 4;
+    so.output.push_back(o);
+    s.vs(kPassVs);
+    s.gs(kPassGs, so);
+    s.fs(kFlatColorFs);
+    s.vertices(triangles(6));
+    clear(s);
+    const ResourceRef buf = s.so_buffer(1024);
+    REQUIRE(s.ctx->set_stream_output_targets({s.target(buf, 0, 1024)}, {0}).is_ok());
+    auto stats = s.ctx->create_query(QueryType::PIPELINE_STATISTICS, 0).value();
+    auto generated = s.ctx->create_query(QueryType::PRIMITIVES_GENERATED, 0).value();
+    REQUIRE(s.ctx->begin_query(stats).is_ok());
+    REQUIRE(s.ctx->begin_query(generated).is_ok());
+    const uint64_t replays = impl(s).scene_counters().replays;
+    REQUIRE(s.draw(PrimType::TRIANGLES, 18).is_ok());
+    REQUIRE(s.ctx->end_query(stats).is_ok());
+    REQUIRE(s.ctx->end_query(generated).is_ok());
+    std::vector<uint64_t> out = {impl(s).scene_counters().replays - replays};
+    QueryResult r;
+    REQUIRE(s.ctx->get_query_result(stats, true, &r).is_ok());
+    out.insert(out.end(),
+               {r.pipeline_statistics.ia_primitives, r.pipeline_statistics.gs_invocations,
+                r.pipeline_statistics.gs_primitives, r.pipeline_statistics.c_primitives});
+    REQUIRE(s.ctx->get_query_result(generated, true, &r).is_ok());
+    out.push_back(r.u64);
+    for (uint32_t w : s.words(buf))
+      out.push_back(w);
+    for (uint32_t w : words_of(image(s)))
+      out.push_back(w);
+    return out;
+  };
+  std::vector<uint64_t> expected = run(0);
+  CHECK(expected[0] == 0);  // no replay
+  CHECK(expected[1] == 6);  // input primitives
+  CHECK(expected[5] == 6);  // generated
+  std::vector<uint64_t> replayed = run(2);
+  CHECK(replayed[0] == 1);
+  replayed[0] = 0;
+  CHECK(replayed == expected);
+}

@@ -94,7 +94,12 @@ void DrawPipeline::apply_gs_count(const SceneTables& t, const Recorded& r) {
 }
 
 void DrawPipeline::learn_device_counts() {
+  device_input_overflow_ = false;
   for (const Recorded& r : draws_) {
+    if (r.device && !r.dropped) {
+      const uint64_t instances = r.device->kind == CLP_COUNT_AUTO ? r.device->instance_count : 1;
+      device_input_overflow_ |= device_found_.at(r.device_entry) * instances > r.positions;
+    }
     if (r.setup->gs.stage.program) {
       gs_found_ = device_found_.at(r.gs_entry);
       // What read_vertices() reads: the stream's real positions.

@@ -370,11 +370,13 @@ void DrawPipeline::execute() {
   // of its output stream (run_draw); a replay starts again from the recorded ones.
   std::vector<ClpDrawParams> recorded_dps;
   if (draws_.front().setup->gs.stage.program) recorded_dps = dps_;
-  bool fitted = run_scene(t, false);
+  bool fitted = run_scene(t, false, false);
   // Stream output and the query counters of primitives happen in the first run that
   // finds no device count above its plan (in the others such a draw drew nothing, and
-  // these draws are alone in their scenes).
+  // these draws are alone in their scenes); a geometry shader's input is counted in the
+  // first run whose draw counts fitted (only its output may have outgrown the plan).
   bool counted = !device_overflow_;
+  bool gs_input_counted = !device_input_overflow_;
   std::string dropped;
   // Count, grow, re-run: the first run counted exactly what the scene needs (a record
   // overflow under-counts bin entries, and device counts above their plan leave their
@@ -405,8 +407,9 @@ void DrawPipeline::execute() {
     list_capacity_ =
         clamp_cap(std::max<uint64_t>({list_capacity_, want_list, uint64_t(record_capacity_) * 2}),
                   max_list, 0);
-    fitted = run_scene(t, counted);
+    fitted = run_scene(t, counted, gs_input_counted);
     counted = counted || !device_overflow_;
+    gs_input_counted = gs_input_counted || !device_input_overflow_;
   }
   if (!fitted) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: the scene did not fit its buffers after ",
@@ -448,7 +451,7 @@ void DrawPipeline::draw(const DrawSetup& setup, const DrawInfo& info,
   execute();
 }
 
-bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
+bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_counted) {
   const uint32_t units = uint32_t(dps_.size());
   ensure(draw_base_, draw_base_cap_, (size_t(units) + 1) * 4);
   const size_t status_words = CLP_STATUS_WORDS + device_counts_.size();
@@ -471,7 +474,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
         write_records(t, st.first, st.count, st.items, scene_vs);
         break;
       case Step::kDraw:
-        run_draw(t, draws_[st.first], replay);
+        run_draw(t, draws_[st.first], replay, gs_input_counted);
         break;
     }
   }
@@ -486,7 +489,8 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay) {
   return st[0] <= record_capacity_ && st[1] <= list_capacity_ && !device_overflow_;
 }
 
-void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay) {
+void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay,
+                            bool gs_input_counted) {
   const DrawSetup& s = *r.setup;
   const uint32_t total = r.positions;
   const uint32_t no = std::max<uint32_t>(s.vs.num_outputs, 1);
@@ -529,7 +533,7 @@ void DrawPipeline::run_draw(const SceneTables& t, const Recorded& r, bool replay
   // Such a draw is alone in its scene (runs_alone): its vertices start at 0.
   ClpDrawParams dp = dps_[r.first_unit];
   if (s.gs.stage.program) {
-    vs = run_geometry(r, vs, &dp, t, replay);
+    vs = run_geometry(r, vs, &dp, t, replay || gs_input_counted);
     stats_.gs_positions = vs.positions;
     last_verts_ = vs.verts;
     last_verts_base_ = 0;

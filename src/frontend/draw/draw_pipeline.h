@@ -357,16 +357,18 @@ class DrawPipeline {
   // The program of stream.cl (built at the first draw that needs it).
   const runtime::ProgramRef& stream_program();
   // One pass over the scene; `replay` skips what must happen once (stream output and
-  // the primitive counters of queries). Returns whether the scene fitted its buffers.
-  bool run_scene(const SceneTables& t, bool replay);
+  // the primitive counters of queries), `gs_input_counted` the counters of a geometry
+  // shader's input (counted by an earlier run that only its output outgrew). Returns
+  // whether the scene fitted its buffers.
+  bool run_scene(const SceneTables& t, bool replay, bool gs_input_counted);
   // Vertex, geometry, stream output and setup passes of one recorded draw.
-  void run_draw(const SceneTables& t, const Recorded& r, bool replay);
+  void run_draw(const SceneTables& t, const Recorded& r, bool replay, bool gs_input_counted);
   // Geometry shader (geometry_pass.cpp): runs draw r's GS over the input primitives of
   // `in` and returns its output stream of r.gs_capacity positions, of which the device
   // knows how many are real (apply_gs_count); dp becomes the host's parameters of that
-  // stream. `replay`: the primitive counters of queries were counted by the first run.
+  // stream. `counted`: an earlier run counted its input primitives for queries.
   VertexStream run_geometry(const Recorded& r, const VertexStream& in, ClpDrawParams* dp,
-                            const SceneTables& t, bool replay);
+                            const SceneTables& t, bool counted);
   // Stream output (stream_output_pass.cpp) of the primitives of `in` (described by dp;
   // when count_src is set, the device writes the real count into its copy of dp from
   // entry count_entry of device_counts_).
@@ -413,7 +415,8 @@ class DrawPipeline {
   // parameter blocks in t. Returns the error of draws too large for a scene (dropped),
   // or an empty string.
   std::string measure_device_counts(const SceneTables& t);
-  // Notes in device_seen_ what the last run found at each indirect draw's arguments.
+  // Notes in device_seen_ what the last run found at each indirect draw's arguments, and
+  // whether a draw's count (not a GS output's) outgrew its plan.
   void learn_device_counts();
   // Records, vertex registers, positions and the record estimate of the scene recomputed
   // from its draws' positions (after measure_device_counts changed some).
@@ -468,6 +471,7 @@ class DrawPipeline {
   std::vector<ClpDeviceCount> device_counts_;  // the scene's, in draw order
   std::vector<uint32_t> device_found_;         // per entry: what the last run found
   bool device_overflow_ = false;               // the last run found a count above its plan
+  bool device_input_overflow_ = false;         // ... a draw's count, not a GS output's
   uint64_t device_positions_ = kDevicePositions;
   uint32_t gs_found_ = 0;  // positions of the last geometry shader output stream
   uint32_t gs_positions_ = kGsPositions;

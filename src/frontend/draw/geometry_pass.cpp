@@ -62,8 +62,7 @@ uint64_t gs_input_prims(const ClpDrawParams& dp, uint32_t positions, bool device
 }  // namespace
 
 uint32_t DrawPipeline::plan_gs_positions(const Recorded& r) const {
-  const DrawSetup& s = *r.setup;
-  const GeometrySetup& g = s.gs;
+  const GeometrySetup& g = r.setup->gs;
   // No invocation emits more than max_vertices (gs.cl drops the rest), each followed by
   // at most one restart hole (strips end with one).
   const uint64_t emits = gs_input_prims(dps_[r.first_unit], r.positions, r.device.has_value()) *
@@ -71,16 +70,12 @@ uint32_t DrawPipeline::plan_gs_positions(const Recorded& r) const {
   const uint64_t no = std::max<uint32_t>(g.stage.num_outputs, 1);
   const uint64_t most = std::min<uint64_t>(queue_.device().limits().max_mem_alloc_size / (no * 16),
                                            Scanner::kSaturated - 1);
-  // Stream output and primitive queries count the GS's input in the first run: their
-  // draws plan all it can emit, so that they never replay for the output's size.
-  const bool exact = s.so.active || (s.counters() && s.count_primitives);
-  const uint64_t plan = exact ? emits : std::max<uint64_t>(gs_positions_, gs_found_);
-  return uint32_t(std::min<uint64_t>({emits, plan, most}));
+  return uint32_t(std::min<uint64_t>({emits, std::max<uint64_t>(gs_positions_, gs_found_), most}));
 }
 
 DrawPipeline::VertexStream DrawPipeline::run_geometry(const Recorded& r, const VertexStream& in,
                                                       ClpDrawParams* dp, const SceneTables& t,
-                                                      bool replay) {
+                                                      bool counted) {
   const DrawSetup& s = *r.setup;
   const GeometrySetup& g = s.gs;
   const Recorded* device = r.device ? &r : nullptr;
@@ -116,7 +111,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const Recorded& r, const V
                   " geometry shader invocations exceed the device's limits");
   }
   const uint32_t invocations = uint32_t(invocations64);
-  if (s.counters() && s.count_primitives && !replay) {
+  if (s.counters() && s.count_primitives && !counted) {
     add_counter(s.counters, CLP_COUNTER_IA_PRIMITIVES, gs_prim_total_, 1);
     add_counter(s.counters, CLP_COUNTER_GS_INVOCATIONS, gs_prim_total_, ninv);
   }
