@@ -79,9 +79,13 @@ __kernel void bin_count(global const ClpTri* tris, global const uint* status, ui
   }
 }
 
-__kernel void bin_scatter(global const ClpTri* tris, global const uint* status,
-                          uint record_capacity, uint nchunks, uint bands, uint tiles_x,
-                          uint tiles_y, global uint* offsets, global uint* list, uint capacity) {
+// Also status[1] = total[0] (the bin entries the scene needs: the scan's total of the
+// histogram), which the tile pass and the host read; no work-item here reads it.
+__kernel void bin_scatter(global const ClpTri* tris, global uint* status, uint record_capacity,
+                          uint nchunks, uint bands, uint tiles_x, uint tiles_y,
+                          global uint* offsets, global const uint* total, global uint* list,
+                          uint capacity) {
+  if (get_global_id(0) == 0) status[1] = total[0];
   uint c, t0, t1;
   if (!clp_bin_item(nchunks, bands, tiles_x * tiles_y, &c, &t0, &t1)) return;
   if (t0 >= t1) return;

@@ -292,7 +292,9 @@ __kernel void prim_count(global const ClpDrawParams* dps, uint first, uint units
 // After the scan of a batch's counts (offsets, total[0] their sum): each unit's records
 // start at draw_base[u] = draw_base[first] + offsets[its pos_base], the next batch's
 // at draw_base[first + units]; status[0] (records the scene needs) follows it. One
-// work-item per unit; none writes draw_base[first], which they all read.
+// work-item per unit; none writes draw_base[first], which they all read, but for the
+// scene's first batch: its base is 0, which work-item 0 writes (the scene needs no fill
+// of its own for it; every scene's units pass here in order, from unit 0).
 __kernel void records_advance(global uint* draw_base, uint first, uint units,
                               global const ClpDrawParams* dps, global const uint* offsets,
                               global const uint* total, global uint* status) {
@@ -300,7 +302,8 @@ __kernel void records_advance(global uint* draw_base, uint first, uint units,
   if (i >= units) return;
   // Saturating, as the scan is (scan.cl): a scene of 2^32 - 1 records or more reads as
   // 0xffffffff, which no capacity admits.
-  const uint base = draw_base[first];
+  const uint base = first == 0 ? 0u : draw_base[first];
+  if (first == 0 && i == 0) draw_base[0] = 0;
   if (i + 1 < units) {
     draw_base[first + i + 1] = add_sat(base, offsets[dps[first + i + 1].pos_base]);
   } else {

@@ -457,7 +457,6 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
   const size_t status_words = CLP_STATUS_WORDS + device_counts_.size();
   ensure(status_, status_cap_, status_words * 4);
   queue_.fill_zero(status_, 0, status_words * 4);
-  queue_.fill_zero(draw_base_, 0, 4);
   ensure(verts_, verts_cap_, size_t(scene_vert_regs_) * 16);
   ensure(tris_, tris_cap_, size_t(record_capacity_) * sizeof(ClpTri));
   ensure(list_, list_cap_, size_t(list_capacity_) * 4);
@@ -737,11 +736,10 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     queue_.launch_1d(k, size_t(nchunks) * bands, "bin");
   }
   scanner_.exclusive_scan(hist_, uint32_t(hist_n), total_);
-  queue_.copy(total_, 0, status_, 4, 4);
   {
     cl::Kernel& k = queue_.kernel(core_, "bin_scatter");
     runtime::set_args(k, tris_, status_, record_capacity_, nchunks, bands, dps_[0].tiles_x,
-                      dps_[0].tiles_y, hist_, list_, list_capacity_);
+                      dps_[0].tiles_y, hist_, total_, list_, list_capacity_);
     queue_.launch_1d(k, size_t(nchunks) * bands, "bin");
   }
 
