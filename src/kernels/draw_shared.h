@@ -186,6 +186,7 @@ typedef struct {
 
 #if !defined(__OPENCL_C_VERSION__) && !defined(__OPENCL_VERSION__)
 static_assert(sizeof(ClpTri) == 168, "ClpTri layout is shared with OpenCL C");
+static_assert(sizeof(ClpDeviceCount) == 48, "ClpDeviceCount layout is shared with OpenCL C");
 #endif
 
 #endif  // CLPIPE_DRAW_SHARED_H
