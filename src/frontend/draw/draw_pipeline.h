@@ -380,7 +380,8 @@ class DrawPipeline {
                   bool count_primitives);
   // Marks scene draw `unit` as producing no records.
   void skip_unit(const SceneTables& t, uint32_t unit);
-  // Binning of every record of the scene, then the tile pass of each run of units.
+  // Binning of every record of the scene, then the tile pass of each run of units
+  // (tile_runs.cpp).
   void bin_and_shade(const SceneTables& t);
   // Sets run's clear-on-load from the scene's clear when the run's targets (those of s)
   // are the cleared ones; false otherwise (tile_runs.cpp).
