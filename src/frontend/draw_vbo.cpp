@@ -63,15 +63,6 @@ std::vector<CallDraw> indirect_draws(ResourceImpl& buf, const DrawIndirectInfo& 
   return out;
 }
 
-// The vertices (positions x instances) of a draw whose counts the device holds: reads
-// them (after the draw's scene ran, for the queries that count them on the host).
-uint64_t device_vertices(runtime::Queue& queue, const draw::DeviceCount& d) {
-  uint32_t a[2] = {};
-  queue.read(d.buffer, d.offset, d.kind == CLP_COUNT_AUTO ? 4 : 8, a);
-  if (d.kind == CLP_COUNT_AUTO) return d.stride ? uint64_t(a[0] / d.stride) * d.instance_count : 0;
-  return uint64_t(a[0]) * a[1];
-}
-
 // Layers a draw renders: with a geometry shader writing LAYER and attachments of more
 // than one layer, the smallest layer count of the attachments (GL requires them all to
 // be layered); otherwise 1 (LAYER is ignored, everything goes to the first layer).
@@ -375,10 +366,10 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         counts.rasterized += pipeline_->last_stats().records;
       }
       // The draw's vertices, not its chunks' (which repeat the vertices strips share); a
-      // device count is read now that its scene has run, for the queries that count.
+      // device count as its scene (this draw alone) found it.
       if (alone && counting) {
-        counts.vertices +=
-            device ? device_vertices(queue_, *device) : uint64_t(d.range.count) * d.instance_count;
+        counts.vertices += device ? pipeline_->last_stats().device_vertices
+                                  : uint64_t(d.range.count) * d.instance_count;
       }
     }
     // Reusable by the next draws of this scene while the state stays (see derived_).

@@ -491,3 +491,24 @@ TEST_CASE("geometry shader output: a replay captures and counts the draw once",
   replayed[0] = 0;
   CHECK(replayed == expected);
 }
+
+TEST_CASE("draw_vbo indirect: a statistics query counts the vertices the device found",
+          "[frontend][draw][indirect][query]") {
+  for (uint64_t plan : {uint64_t(0), uint64_t(4)}) {
+    INFO("plan " << plan);
+    StreamScene s;
+    instance_scene(s);
+    if (plan) impl(s).set_device_count_positions(plan);
+    auto stats = s.ctx->create_query(QueryType::PIPELINE_STATISTICS, 0).value();
+    REQUIRE(s.ctx->begin_query(stats).is_ok());
+    DrawInfo info;
+    info.mode = PrimType::TRIANGLES;
+    REQUIRE(indirect_draw(s, info, words_buffer(*s.ctx, {6, 2, 3, 0}), 0).is_ok());
+    REQUIRE(s.ctx->end_query(stats).is_ok());
+    QueryResult r;
+    REQUIRE(s.ctx->get_query_result(stats, true, &r).is_ok());
+    CHECK(r.pipeline_statistics.ia_vertices == 12);
+    CHECK(r.pipeline_statistics.vs_invocations == 12);
+    CHECK(r.pipeline_statistics.ia_primitives == 4);
+  }
+}

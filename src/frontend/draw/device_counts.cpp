@@ -95,10 +95,13 @@ void DrawPipeline::apply_gs_count(const SceneTables& t, const Recorded& r) {
 
 void DrawPipeline::learn_device_counts() {
   device_input_overflow_ = false;
+  stats_.device_vertices = 0;
   for (const Recorded& r : draws_) {
-    if (r.device && !r.dropped) {
+    if (r.device) {
       const uint64_t instances = r.device->kind == CLP_COUNT_AUTO ? r.device->instance_count : 1;
-      device_input_overflow_ |= device_found_.at(r.device_entry) * instances > r.positions;
+      const uint64_t found = device_found_.at(r.device_entry) * instances;
+      stats_.device_vertices += found;
+      if (!r.dropped) device_input_overflow_ |= found > r.positions;
     }
     if (r.setup->gs.stage.program) {
       gs_found_ = device_found_.at(r.gs_entry);

@@ -183,6 +183,9 @@ struct DrawStats {
   uint32_t positions = 0;
   uint32_t records = 0;       // rasterizable triangles after setup (read when asked)
   uint32_t gs_positions = 0;  // positions of the last geometry shader's output stream
+  // Vertices (positions x instances) of the draws whose counts the device read, as it
+  // found them (they come back with the scene's status).
+  uint64_t device_vertices = 0;
 };
 
 // Scenes run, draws in them, replays of scenes that outgrew their buffers and the kernel
