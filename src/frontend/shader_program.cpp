@@ -14,6 +14,7 @@
 #include "kernels/sampling_abi.h"
 #include "kernels/shader_lib_shared.h"
 #include "runtime/error.h"
+#include "runtime/queue.h"
 #include "runtime/sha256.h"
 
 namespace clpipe::frontend {
@@ -68,16 +69,17 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
     }
     p->tile_variants = std::make_shared<draw::TileVariants>(
         programs, std::move(generated), sampling, draw::program_tier_mode(device),
-        draw::tile_pass_items(device.limits()));
+        draw::tile_pass_items(device.limits(), code.lanes));
   } else {
     // Compute stays optimised: launch_grid has no scenes whose pixels would make a quick
     // program due, and a launch's block may be as large as the kernel's
     // CL_KERNEL_WORK_GROUP_SIZE allows, which a quick build could set lower (on a GPU).
+    // The vertex and geometry passes launch in launch_1d's full groups.
     const draw::ProgramTierMode mode =
         compute ? draw::ProgramTierMode::kOptimised : draw::program_tier_mode(device);
     p->tiers = std::make_shared<draw::TieredProgram>(
         programs, draw::stage_program_source(generated, template_name), mode,
-        draw::stage_launch_sizes(template_name, device.limits()));
+        std::vector<size_t>{runtime::Queue::kGroup1d});
   }
   p->params = std::move(code.params);
   compiled.programs.emplace(template_name, p);

@@ -85,7 +85,11 @@ static vf clp_fs_interp_at(ClpStageCtx* s, int reg, int chan, int semantic, int 
                            int interp, int where, vi sample, vf off_x, vf off_y) {
   const vf v = clp_fs_input(s, reg, chan, semantic, semantic_index, interp, 0);
   if (where != 2) return v;
+#if CLP_LANES > 1
   return v + off_x * clp_ddx_fine(v) + off_y * clp_ddy_fine(v);
+#else
+  return v;  // not reached: a shader that interpolates at an offset gets 4 lanes (emit.h)
+#endif
 }
 #endif
 

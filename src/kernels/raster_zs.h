@@ -198,8 +198,8 @@ static vu clp_zs_depth_key_v(uint fmt, vf z) {
   const vf f = u - n;
   // Out-of-range n (z >= 1, NaN) converts to some value the selects below replace.
   vu key = CLP_VN(convert_uint)(n);
-  key -= CLP_AS_VU(f - 0.5f >= z);  // -1 where true: + 1
-  key += CLP_AS_VU(f + 0.5f < z);   // - 1
+  key -= CLP_AS_VU(CLP_MASK(f - 0.5f >= z));  // -1 where true: + 1
+  key += CLP_AS_VU(CLP_MASK(f + 0.5f < z));   // - 1
   key = select(key, (vu)(maxv), CLP_AS_VU(z >= 1.0f));
   return select(key, (vu)(0u), CLP_AS_VU(!(z > 0.0f)));
 }
@@ -259,12 +259,22 @@ static bool clp_compare_u(uint func, uint a, uint b) {
 static bool clp_compare_f(uint func, float a, float b) {
   CLP_COMPARE_BODY(func, a, b, false, true)
 }
+#if CLP_LANES == 1
+// Lane masks are ~0 / 0 at one lane too (shader_lib.h's CLP_MASK).
+static vi clp_compare_u_v(uint func, vu a, vu b) {
+  return CLP_MASK(clp_compare_u(func, a, b));
+}
+static vi clp_compare_f_v(uint func, vf a, vf b) {
+  return CLP_MASK(clp_compare_f(func, a, b));
+}
+#else
 static vi clp_compare_u_v(uint func, vu a, vu b) {
   CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))
 }
 static vi clp_compare_f_v(uint func, vf a, vf b) {
   CLP_COMPARE_BODY(func, a, b, (vi)(0), (vi)(-1))
 }
+#endif
 
 // clpipe::StencilOp on an 8-bit stencil value.
 static uint clp_stencil_op(uint op, uint s, uint ref) {

@@ -11,13 +11,14 @@
 // channel is one `vf` holding one value per lane (float16 for 16 lanes, float for 1).
 // Integer opcodes reinterpret the bits (vi/vu). Lanes are: fragment: 4, 8 or 16 pixels,
 // quad-major (lane = 4 * quad + x + 2 * y, x and y within the 2x2 quad), so derivatives
-// are swizzles within each group of four; four vertices (vertex), four primitives
+// are swizzles within each group of four, or 1 pixel for a shader that reads no other
+// pixel of its quad (compiler/emit/emit.h); four vertices (vertex), four primitives
 // (geometry), one thread (compute, CLP_LANES == 1 so that BARRIER maps to barrier()).
 //
 // What the generated prelude must define:
 //   one of CLP_STAGE_VERTEX, CLP_STAGE_TESS_CTRL, CLP_STAGE_TESS_EVAL,
 //          CLP_STAGE_GEOMETRY, CLP_STAGE_FRAGMENT, CLP_STAGE_COMPUTE
-//   CLP_LANES                1, 4, 8 or 16 (fragment: 4, 8 or 16)
+//   CLP_LANES                1, 4, 8 or 16
 //   CLP_NUM_INPUTS           max IN register index + 1 (0 if none)
 //   CLP_NUM_OUTPUTS          max OUT register index + 1 (0 if none)
 //   CLP_RESOURCE_PARAMS      ", <type> <name>, ..." kernel parameters the shader needs

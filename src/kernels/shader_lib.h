@@ -82,6 +82,12 @@ static uint clp_and_lanes(vu v) {
   CLP_VN(vstore)((v), 0, a)
 #define CLP_PACK(a) CLP_VN(vload)(0, a)
 #else
+static uint clp_or_lanes(vu v) {
+  return v;
+}
+static uint clp_and_lanes(vu v) {
+  return v;
+}
 #define CLP_ANY(m) ((m) != 0)
 #define CLP_ALL(m) ((m) != 0)
 #define CLP_ONE_LANE(l) ((vi)(-1))

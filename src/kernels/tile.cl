@@ -1,8 +1,9 @@
 // The tile pass of a scene's run of draws (ClpRunParams): one work-group per
 // CLP_TILE_SIZE^2 screen tile, in blocks of CLP_LANES pixels (2x2, 4x2 or 4x4: whole
-// quads, lanes in the quad-major order of shader_abi.h); a work-item shades one block or
-// all the tile's (CLP_TILE_WHOLE below). Each work-item loads its pixels' depth/stencil
-// once (and their colour at most once, when a fragment first reads it), walks the run's
+// quads, lanes in the quad-major order of shader_abi.h; or one pixel, for shaders that
+// read no other pixel of their quad); a work-item shades one block or all the tile's
+// (CLP_TILE_WHOLE below). Each work-item loads its pixels' depth/stencil once (and their
+// colour at most once, when a fragment first reads it), walks the run's
 // part of the tile's primitive list in API order with each record's own draw state
 // (coverage with the fill convention, early or late depth/stencil, the fragment shader,
 // alpha test, blending or logic op, colour masks) over its blocks, and stores the pixels
@@ -58,8 +59,8 @@
 // The pixel block of a work-item: CLP_BLOCK_W x CLP_BLOCK_H pixels, lane l at
 // (clp_lane_dx(l), clp_lane_dy(l)) from its top-left corner: quad q = l / 4 at
 // (2 (q % 2), 2 (q / 2)), then x + 2 y within the quad.
-#define CLP_BLOCK_W (CLP_LANES >= 8 ? 4 : 2)
-#define CLP_BLOCK_H (CLP_LANES == 16 ? 4 : 2)
+#define CLP_BLOCK_W (CLP_LANES >= 8 ? 4 : CLP_LANES == 4 ? 2 : 1)
+#define CLP_BLOCK_H (CLP_LANES == 16 ? 4 : CLP_LANES >= 4 ? 2 : 1)
 // The region of a work-item: the whole tile when CLP_TILE_WHOLE (a CPU: a primitive's
 // set-up and its tests against the tile are done once for all the tile's blocks, as a
 // core runs one work-item at a time), else one block (a GPU: the blocks spread over its
@@ -67,6 +68,9 @@
 // host launches CLP_TILE_ITEMS work-items per tile to match (draw_pipeline.cpp).
 #ifndef CLP_TILE_WHOLE
 #define CLP_TILE_WHOLE 0
+#endif
+#if CLP_TILE_WHOLE && CLP_LANES == 1
+#error "a one-lane work-item shades one pixel, not a whole tile (emit.h)"
 #endif
 #if CLP_TILE_WHOLE
 #define CLP_ITEM_W CLP_TILE_SIZE
@@ -85,7 +89,10 @@ static int clp_lane_dx(int l) {
 static int clp_lane_dy(int l) {
   return (l >> 3) * 2 + ((l >> 1) & 1);
 }
-#if CLP_LANES == 4
+#if CLP_LANES == 1
+#define CLP_LANE_DX ((vi)(0))
+#define CLP_LANE_DY ((vi)(0))
+#elif CLP_LANES == 4
 #define CLP_LANE_DX ((vi)(0, 1, 0, 1))
 #define CLP_LANE_DY ((vi)(0, 0, 1, 1))
 #elif CLP_LANES == 8
@@ -95,7 +102,7 @@ static int clp_lane_dy(int l) {
 #define CLP_LANE_DX ((vi)(0, 1, 0, 1, 2, 3, 2, 3, 0, 1, 0, 1, 2, 3, 2, 3))
 #define CLP_LANE_DY ((vi)(0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3))
 #else
-#error "the tile pass runs 4, 8 or 16 lanes"
+#error "the tile pass runs 1, 4, 8 or 16 lanes"
 #endif
 #include "tile_block.h"
 
@@ -255,11 +262,11 @@ static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* ve
   if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
     const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
     for (int i = 0; i < 3; ++i) d[i] = halfz ? pos[i].z : pos[i].z + pos[i].w;
-    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
   }
   if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
     for (int i = 0; i < 3; ++i) d[i] = pos[i].w - pos[i].z;
-    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
   }
   const bool have_dist = dp->clipdist_reg[0] >= 0;
   for (uint k = 0; k < 8; ++k) {
@@ -274,7 +281,7 @@ static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* ve
                cv[i].w * dp->ucp[k][3];
       }
     }
-    keep &= (lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f);
+    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
   }
   return keep;
 }
@@ -298,7 +305,7 @@ static uint clp_lanes(vi m) {
 
 // The lanes whose bit is set in `bits`.
 static vi clp_lane_mask(uint bits) {
-  return ((vi)(bits) >> CLP_LANE_IDS & (vi)(1)) != (vi)(0);
+  return CLP_MASK(((vi)(bits) >> CLP_LANE_IDS & (vi)(1)) != (vi)(0));
 }
 
 // m with lane l cleared.
@@ -322,11 +329,11 @@ static vi clp_edge_cover(long e0, long A, long B) {
   if (hi <= 0) return (vi)(0);
   if (hi - lo < 0x7fffffffL) {
     const vi E = (vi)((int)e0) + CLP_LANE_DX * (vi)((int)A) + CLP_LANE_DY * (vi)((int)B);
-    return E > (vi)(0);
+    return CLP_MASK(E > (vi)(0));
   }
   const vlong E =
       (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * A + CLP_CONVERT_VLONG(CLP_LANE_DY) * B;
-  return CLP_CONVERT_VI(E > (vlong)(0));
+  return CLP_MASK(CLP_CONVERT_VI(E > (vlong)(0)));
 }
 
 // The fragment stage's view of primitive t, first what holds for every block (p: the
@@ -565,7 +572,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         // can be.
         vi cov = clp_lane_mask(exist_bits[b]);
         if (qx < bx0 || qy < by0 || qx + CLP_BLOCK_W > bx1 || qy + CLP_BLOCK_H > by1) {
-          cov &= (lx >= (vi)(bx0)) & (lx < (vi)(bx1)) & (ly >= (vi)(by0)) & (ly < (vi)(by1));
+          cov &=
+              CLP_MASK((lx >= (vi)(bx0)) & (lx < (vi)(bx1)) & (ly >= (vi)(by0)) & (ly < (vi)(by1)));
         }
         long corner[3];
 #pragma unroll

@@ -84,8 +84,13 @@ static void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, con
     return;
   }
   uint ch[4][CLP_LANES];
-  for (int k = 0; k < 4; ++k)
+  for (int k = 0; k < 4; ++k) {
+#if CLP_LANES == 1
+    ch[k][0] = bytes[k];
+#else
     CLP_VN(vstore)(bytes[k], 0, ch[k]);
+#endif
+  }
   for (int l = 0; l < CLP_LANES; ++l) {
     if ((lanes >> l) & 1u) {
       vstore4(convert_uchar4((uint4)(ch[0][l], ch[1][l], ch[2][l], ch[3][l])), 0,

@@ -129,8 +129,8 @@ Device::Device(const DeviceCandidate& candidate)
   limits_.native_vector_width_float = device_info<CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint>(d);
   limits_.fragment_lanes = choose_fragment_lanes(
       description_.is_gpu, limits_.native_vector_width_float, std::getenv("CLPIPE_LANES"));
-  limits_.whole_tile_items =
-      choose_whole_tile_items(description_.is_gpu, std::getenv("CLPIPE_TILE_ITEMS"));
+  limits_.whole_tile_items = choose_whole_tile_items(
+      description_.is_gpu, std::getenv("CLPIPE_TILE_ITEMS"), limits_.fragment_lanes);
   // PoCL names its platform so; its kernel cache is on unless POCL_KERNEL_CACHE=0.
   generates_code_late_ = description_.platform_name.find("Portable Computing Language") == 0;
   const char* pocl_cache = std::getenv("POCL_KERNEL_CACHE");
@@ -141,21 +141,26 @@ uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
                                const char* env_lanes) {
   if (env_lanes && *env_lanes) {
     const std::string v = env_lanes;
-    if (v == "4" || v == "8" || v == "16") return uint32_t(std::stoul(v));
-    invalid("CLPIPE_LANES=", v, ": the fragment lanes must be 4, 8 or 16");
+    if (v == "1" || v == "4" || v == "8" || v == "16") return uint32_t(std::stoul(v));
+    invalid("CLPIPE_LANES=", v, ": the fragment lanes must be 1, 4, 8 or 16");
   }
   if (is_gpu) return 4;
   return native_vector_width_float >= 16 ? 16 : 8;
 }
 
-bool choose_whole_tile_items(bool is_gpu, const char* env_items) {
+bool choose_whole_tile_items(bool is_gpu, const char* env_items, uint32_t fragment_lanes) {
   if (env_items && *env_items) {
     const std::string v = env_items;
+    if (v == "tile" && fragment_lanes == 1) {
+      invalid(
+          "CLPIPE_TILE_ITEMS=tile needs 4 or more fragment lanes: at one lane a work-item "
+          "shades one pixel");
+    }
     if (v == "tile") return true;
     if (v == "block") return false;
     invalid("CLPIPE_TILE_ITEMS=", v, ": a tile-pass work-item shades a \"tile\" or a \"block\"");
   }
-  return !is_gpu;
+  return !is_gpu && fragment_lanes > 1;
 }
 
 std::string Device::cache_identity() const {

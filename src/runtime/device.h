@@ -50,15 +50,17 @@ struct DeviceLimits {
   bool host_unified_memory = false;
   uint32_t native_vector_width_float = 0;  // CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
   // Lanes of a fragment-shader work-item in the tile pass (shader_abi.h): $CLPIPE_LANES
-  // (4, 8 or 16) when set; else 4 on a GPU (a quad per work-item, the device spreads
+  // (1, 4, 8 or 16) when set; else 4 on a GPU (a quad per work-item, the device spreads
   // work-items over its SIMD lanes) and on a CPU 16 where its native float vectors are
   // 16 wide (AVX-512), else 8: CPU implementations such as PoCL do not vectorise across
-  // work-items, so the lanes are the SIMD width.
+  // work-items, so the lanes are the SIMD width. At 1 a work-item shades a pixel, except
+  // for shaders that read the other pixels of their quad (compiler/emit/emit.h).
   uint32_t fragment_lanes = 4;
   // Whether a work-item of the tile pass shades a whole tile (kernels/tile.cl): on a CPU,
   // which runs a work-group's work-items one after the other, so a primitive's set-up is
   // then done once per tile instead of once per block; on a GPU one block per work-item
-  // keeps its SIMD lanes busy. $CLPIPE_TILE_ITEMS=tile or =block forces one.
+  // keeps its SIMD lanes busy. $CLPIPE_TILE_ITEMS=tile or =block forces one. Always a
+  // block at one fragment lane.
   bool whole_tile_items = false;
 };
 
@@ -67,7 +69,7 @@ uint32_t choose_fragment_lanes(bool is_gpu, uint32_t native_vector_width_float,
                                const char* env_lanes);
 // The whole_tile_items rule above; throws Error(kInvalidArgument) for a bad
 // $CLPIPE_TILE_ITEMS.
-bool choose_whole_tile_items(bool is_gpu, const char* env_items);
+bool choose_whole_tile_items(bool is_gpu, const char* env_items, uint32_t fragment_lanes);
 
 // The selected device with its OpenCL context: one per Screen.
 class Device {

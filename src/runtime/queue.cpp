@@ -110,6 +110,17 @@ cl::Event Queue::launch_1d(const cl::Kernel& kernel, size_t count, const char* l
   return launch(kernel, {(count + group - 1) / group * group}, {group}, label);
 }
 
+size_t Queue::required_group_size(const cl::Kernel& kernel) {
+  auto it = required_group_.find(kernel());
+  if (it != required_group_.end()) return it->second;
+  size_t size[3] = {0, 0, 0};
+  CLP_CHECK(clGetKernelWorkGroupInfo(kernel(), device_.device()(),
+                                     CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof(size), size,
+                                     nullptr));
+  required_group_.emplace(kernel(), size[0]);
+  return size[0];
+}
+
 void Queue::write(const cl::Buffer& dst, size_t offset, size_t size, const void* src,
                   bool blocking) {
   if (size == 0) return;

@@ -70,6 +70,8 @@ class Queue {
   cl::Event launch_1d(const cl::Kernel& kernel, size_t count, const char* label);
   // launch_1d's group for a count that fills one, on a kernel that allows it.
   static constexpr size_t kGroup1d = 64;
+  // The kernel's reqd_work_group_size (x), 0 when it has none.
+  size_t required_group_size(const cl::Kernel& kernel);
 
   void write(const cl::Buffer& dst, size_t offset, size_t size, const void* src, bool blocking);
   void read(const cl::Buffer& src, size_t offset, size_t size, void* dst);
@@ -106,6 +108,7 @@ class Queue {
   // launch, which small draws feel). Kernels live as long as the queue, so a handle is
   // never reused for another kernel while this map holds it.
   std::map<cl_kernel, size_t> group_1d_;
+  std::map<cl_kernel, size_t> required_group_;  // required_group_size's answers, the same way
 };
 
 void check_arg(cl_int status, cl_uint index);

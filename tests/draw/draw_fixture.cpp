@@ -46,9 +46,14 @@ StageBinding DrawFixture::stage(const GeneratedCode& code, const char* template_
                                 uint32_t out) {
   StageBinding b;
   if (std::string(template_name) == "tile.cl") {
-    b.tile_variants = std::make_shared<TileVariants>(test_program_cache(), code, FsSampling{},
-                                                     program_tier_mode(queue_.device()),
-                                                     tile_pass_items(queue_.device().limits()));
+    // The code's own lanes: the emitter may give a shader more than the device's.
+    const size_t at = code.prelude.find("#define CLP_LANES ");
+    const uint32_t lanes = at == std::string::npos
+                               ? queue_.device().limits().fragment_lanes
+                               : uint32_t(std::stoul(code.prelude.substr(at + 18)));
+    b.tile_variants = std::make_shared<TileVariants>(
+        test_program_cache(), code, FsSampling{}, program_tier_mode(queue_.device()),
+        tile_pass_items(queue_.device().limits(), lanes));
     b.program = b.tile_variants->generic();
   } else {
     b.program = test_program_cache().get(stage_program_source(code, template_name));

@@ -109,9 +109,10 @@ TEST_CASE("KILL discards lanes: no colour, no depth write", "[draw][fragment]") 
   Run r;
   DrawFixture::FsSpec spec;
   spec.uses_kill = true;
-  // Kill the pixels of odd x: lanes 1 and 3 of every quad.
+  // Kill the pixels of odd x (lanes 1 and 3 of every quad): x of POSITION (semantic 0).
   r.s.fs = r.fx.custom_fs(spec,
-                          "io->exec_mask &= (CLP_LANE_IDS & (vi)(1)) == (vi)(0);\n"
+                          "const vi x = CLP_CONVERT_VI(clp_system_value(stage, io, 0, 0));\n"
+                          "io->exec_mask &= CLP_MASK((x & (vi)(1)) == (vi)(0));\n"
                           "for (int c = 0; c < 4; ++c) io->out[0][c] = (vf)(1.0f);");
   r.s.zsbuf = r.fx.target(Format::Z32_FLOAT, kW, kH);
   {
@@ -143,10 +144,11 @@ TEST_CASE("outputs a shader leaves unwritten read as 0 in every block", "[draw][
   // triangle's blocks run after the first's in the same work-items.
   Run r;
   DrawFixture::FsSpec spec;
-  r.s.fs = r.fx.custom_fs(spec,
-                          "const vf first = clp_fs_input(stage, 0, 0, 5, 0, 0, 0);\n"
-                          "for (int c = 0; c < 3; ++c) io->out[0][c] = (vf)(0.25f);\n"
-                          "if (any(first > (vf)(0.5f))) io->out[0][3] = (vf)(0.75f);");
+  r.s.fs =
+      r.fx.custom_fs(spec,
+                     "const vf first = clp_fs_input(stage, 0, 0, 5, 0, 0, 0);\n"
+                     "for (int c = 0; c < 3; ++c) io->out[0][c] = (vf)(0.25f);\n"
+                     "if (CLP_ANY(CLP_MASK(first > (vf)(0.5f)))) io->out[0][3] = (vf)(0.75f);");
   const float a0[4] = {1, 0, 0, 0}, a1[4] = {0, 0, 0, 0};
   r.draw(quad(a0, a1));
   Image img = r.image();

@@ -21,7 +21,8 @@ using namespace clpipe::frontend::draw;
 namespace {
 
 // The tile pass's work-group on this device, as the programs are launched with.
-const size_t kItems = tile_pass_items(test_device().limits());
+const size_t kItems =
+    tile_pass_items(test_device().limits(), test_device().limits().fragment_lanes);
 
 ClpRasterParams sample_params() {
   ClpRasterParams rp{};

@@ -77,7 +77,8 @@ TEST_CASE("fragment lanes: the CPU's vector width, a quad on GPUs, CLPIPE_LANES 
   CHECK(choose_fragment_lanes(true, 1, "16") == 16);
   CHECK(choose_fragment_lanes(false, 16, "4") == 4);
   CHECK(choose_fragment_lanes(false, 16, "8") == 8);
-  for (const char* bad : {"1", "2", "32", "16x", "abc", "-4"}) {
+  CHECK(choose_fragment_lanes(true, 4, "1") == 1);  // a pixel per work-item
+  for (const char* bad : {"0", "2", "32", "16x", "abc", "-4"}) {
     try {
       choose_fragment_lanes(false, 16, bad);
       FAIL("accepted CLPIPE_LANES=" << bad);
@@ -87,23 +88,28 @@ TEST_CASE("fragment lanes: the CPU's vector width, a quad on GPUs, CLPIPE_LANES 
     }
   }
   const uint32_t lanes = clpipe::test::test_device().limits().fragment_lanes;
-  CHECK((lanes == 4 || lanes == 8 || lanes == 16));
+  CHECK((lanes == 1 || lanes == 4 || lanes == 8 || lanes == 16));
 }
 
 TEST_CASE("tile-pass work-items: a whole tile on CPUs, a block on GPUs, CLPIPE_TILE_ITEMS forces",
           "[runtime][device]") {
-  CHECK(choose_whole_tile_items(false, nullptr));
-  CHECK(!choose_whole_tile_items(true, nullptr));
-  CHECK(choose_whole_tile_items(false, ""));
-  CHECK(choose_whole_tile_items(true, "tile"));
-  CHECK(!choose_whole_tile_items(false, "block"));
+  CHECK(choose_whole_tile_items(false, nullptr, 16));
+  CHECK(!choose_whole_tile_items(true, nullptr, 4));
+  CHECK(choose_whole_tile_items(false, "", 8));
+  CHECK(choose_whole_tile_items(true, "tile", 4));
+  CHECK(!choose_whole_tile_items(false, "block", 16));
+  // One lane: a pixel per work-item, so that a quad's four can exchange values.
+  CHECK(!choose_whole_tile_items(false, nullptr, 1));
+  CHECK(!choose_whole_tile_items(false, "block", 1));
   for (const char* bad : {"1", "Tile", "blocks", "tile ", "quad"}) {
     try {
-      choose_whole_tile_items(false, bad);
+      choose_whole_tile_items(false, bad, 16);
       FAIL("accepted CLPIPE_TILE_ITEMS=" << bad);
     } catch (const clpipe::Error& e) {
       CHECK(e.code() == ErrorCode::kInvalidArgument);
       CHECK(std::string(e.what()).find("CLPIPE_TILE_ITEMS") != std::string::npos);
     }
   }
+  CHECK_THROWS_WITH(choose_whole_tile_items(false, "tile", 1),
+                    Catch::Contains("CLPIPE_TILE_ITEMS=tile"));
 }

@@ -41,3 +41,16 @@ TEST_CASE("launch_1d runs every count in groups of one size", "[runtime][queue]"
     CHECK(got == want);
   }
 }
+
+TEST_CASE("required_group_size reads a kernel's reqd_work_group_size", "[runtime][queue]") {
+  // The tile pass launches each program with the work-group its code was emitted for.
+  ProgramRef p = test::test_program_cache().get(
+      "kernel __attribute__((reqd_work_group_size(32, 1, 1))) void fixed(global uint* o) {\n"
+      "  o[get_global_id(0)] = 1u;\n"
+      "}\n"
+      "kernel void free_size(global uint* o) { o[get_global_id(0)] = 2u; }\n");
+  Queue q(test::test_device());
+  CHECK(q.required_group_size(q.kernel(p, "fixed")) == 32);
+  CHECK(q.required_group_size(q.kernel(p, "fixed")) == 32);  // the remembered answer
+  CHECK(q.required_group_size(q.kernel(p, "free_size")) == 0);
+}

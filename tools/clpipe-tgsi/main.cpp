@@ -323,16 +323,19 @@ size_t build_batched(const Options& opt, const std::vector<fs::path>& files, Bui
       ++failed;
     }
   }
-  // Batches: consecutive shaders of one stage, in file order within each stage.
+  // Batches: consecutive shaders of one stage and lane count (compiler/emit/batch.h), in
+  // file order within each.
   std::vector<std::vector<size_t>> batches;
   for (int st = 0; st < 6; ++st) {
-    std::vector<size_t> cur;
-    for (size_t i = 0; i < items.size(); ++i) {
-      if (int(items[i].code.stage) != st) continue;
-      cur.push_back(i);
-      if (cur.size() == opt.batch) batches.push_back(std::move(cur)), cur.clear();
+    for (uint32_t lanes : {1u, 4u, 8u, 16u}) {
+      std::vector<size_t> cur;
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (int(items[i].code.stage) != st || items[i].code.lanes != lanes) continue;
+        cur.push_back(i);
+        if (cur.size() == opt.batch) batches.push_back(std::move(cur)), cur.clear();
+      }
+      if (!cur.empty()) batches.push_back(std::move(cur));
     }
-    if (!cur.empty()) batches.push_back(std::move(cur));
   }
   std::atomic<size_t> next{0}, bad{0};
   std::mutex print_mutex;

@@ -13,6 +13,7 @@ std::string batch_program_source(const std::vector<const EmittedShader*>& shader
   if (shaders.empty()) invalid("batch_program_source: no shader");
   for (const EmittedShader* sh : shaders) {
     if (sh->stage != shaders[0]->stage) invalid("batch_program_source: mixed stages");
+    if (sh->lanes != shaders[0]->lanes) invalid("batch_program_source: mixed lane counts");
   }
   // Merge the preludes: sizes take the largest value, flags any, the rest the first's.
   std::vector<std::pair<std::string, std::string>> defs;

@@ -16,7 +16,7 @@
 namespace clpipe::compiler {
 
 // The expanded program text. Throws clpipe::Error(kInvalidArgument) for an empty list or
-// shaders of different stages.
+// shaders of different stages or lane counts (EmittedShader::lanes).
 std::string batch_program_source(const std::vector<const EmittedShader*>& shaders);
 
 }  // namespace clpipe::compiler

@@ -37,10 +37,12 @@ struct EmitOptions {
   uint64_t local_mem_size = 0;
   uint32_t shared_memory_size = 0;
   // Lanes of a fragment-shader work-item (CLP_LANES): 4, 8 or 16 pixels, whole 2x2 quads
-  // (shader_abi.h). Other stages run 4 lanes, compute 1.
+  // (shader_abi.h), or 1 pixel. At 1 a shader that reads the other pixels of its quad
+  // (derivatives, implicit LOD, interpolation at an offset) still gets 4: see
+  // EmittedShader::lanes. Other stages run 4 lanes, compute 1.
   uint32_t fragment_lanes = 4;
   // A fragment-shader work-item of the tile pass shades a whole tile (CLP_TILE_WHOLE,
-  // kernels/tile.cl), else one block of fragment_lanes pixels.
+  // kernels/tile.cl), else one block of fragment_lanes pixels (always at one lane).
   bool fragment_whole_tile = false;
 };
 
@@ -78,7 +80,8 @@ struct ResourceParam {
 
 struct EmittedShader {
   ShaderType stage = ShaderType::VERTEX;
-  uint32_t lanes = 4;                 // CLP_LANES
+  uint32_t lanes = 4;                 // CLP_LANES; the pass launches its work-items to match
+  bool reads_quads = false;           // the body reads other lanes of its quads
   std::string prelude;                // #defines (shader_abi.h) — before shader_abi.h
   std::string body;                   // #includes of the shader library and the functions
   std::vector<ResourceParam> params;  // CLP_RESOURCE_PARAMS, in order

@@ -29,6 +29,11 @@ std::string Emitter::let(const char* type, const std::string& expr) {
   return n;
 }
 
+std::string Emitter::quad_op(const char* fn, const std::string& v) {
+  uses_quad_ops_ = true;
+  return std::string(fn) + "(" + v + ")";
+}
+
 std::string Emitter::legacy_mul(const std::string& a, const std::string& b) const {
   if (info_.props.legacy_math_rules) return "clp_lmul(" + a + ", " + b + ")";
   return "(" + a + " * " + b + ")";
@@ -134,13 +139,13 @@ std::string Emitter::comp_expr(const Instruction& inst, unsigned c) {
       return "ldexp(" + a + ", " + b + ")";
     }
     case Opcode::DDX:
-      return "clp_ddx(" + f(0) + ")";
+      return quad_op("clp_ddx", f(0));
     case Opcode::DDY:
-      return "clp_ddy(" + f(0) + ")";
+      return quad_op("clp_ddy", f(0));
     case Opcode::DDX_FINE:
-      return "clp_ddx_fine(" + f(0) + ")";
+      return quad_op("clp_ddx_fine", f(0));
     case Opcode::DDY_FINE:
-      return "clp_ddy_fine(" + f(0) + ")";
+      return quad_op("clp_ddy_fine", f(0));
     case Opcode::I2F:
       return "CLP_CONVERT_VF(" + i(0) + ")";
     case Opcode::U2F:

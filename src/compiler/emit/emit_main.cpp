@@ -587,6 +587,7 @@ EmittedShader Emitter::run() {
   EmittedShader out;
   out.stage = s_.stage;
   out.lanes = lanes_;
+  out.reads_quads = uses_quad_ops_;
   out.params = params_;
   out.uses_fp64 = uses_fp64_code_;
   out.sample_calls = sample_calls_;
@@ -607,8 +608,23 @@ EmittedShader Emitter::run() {
 EmittedShader emit_opencl(const Shader& shader, const ShaderInfo& info,
                           const EmitOptions& options) {
   const uint32_t fl = options.fragment_lanes;
-  if (fl != 4 && fl != 8 && fl != 16) invalid("fragment_lanes must be 4, 8 or 16, not ", fl);
-  return emit_detail::Emitter(shader, info, options).run();
+  if (fl != 1 && fl != 4 && fl != 8 && fl != 16) {
+    invalid("fragment_lanes must be 1, 4, 8 or 16, not ", fl);
+  }
+  if (fl == 1 && options.fragment_whole_tile) {
+    invalid("fragment_whole_tile needs quads in a work-item: 4 or more fragment_lanes, not 1");
+  }
+  EmittedShader out = emit_detail::Emitter(shader, info, options).run();
+  if (shader.stage == ShaderType::FRAGMENT && fl == 1 && out.reads_quads) {
+    // A quad's pixels share a work-item: OpenCL 1.2 work-items exchange values only
+    // through local memory at barriers, which the tile pass would take inside its loop
+    // over primitives, between per-pixel branches, and PoCL 3.1 runs such loops wrongly
+    // (tests/runtime/barrier_loop_test.cpp keeps the reproducer).
+    EmitOptions quads = options;
+    quads.fragment_lanes = 4;
+    out = emit_detail::Emitter(shader, info, quads).run();
+  }
+  return out;
 }
 
 }  // namespace clpipe::compiler

@@ -113,6 +113,7 @@ void Emitter::interp_at(const Instruction& inst) {
         if (in.reg == r) io = &in;
       }
       if (!io) return std::string("(vf)(0.0f)");
+      uses_quad_ops_ = true;  // the harness moves the input along the quad's derivatives
       return "clp_fs_interp_at(stage, " + std::to_string(r) + ", " + std::to_string(chan) + ", " +
              std::to_string(unsigned(io->semantic)) + ", " + std::to_string(io->semantic_index) +
              ", " + std::to_string(unsigned(io->interp)) + ", " + std::to_string(where) + ", " +

@@ -258,8 +258,8 @@ void Emitter::tex_classic(const Instruction& inst) {
     if (fs) {
       for (unsigned c = 0; c < lay.ncoord; ++c) {
         const std::string ks = "[" + std::to_string(c) + "]";
-        line(tc + ".ddx" + ks + " = clp_ddx(" + xs[c] + ");");
-        line(tc + ".ddy" + ks + " = clp_ddy(" + xs[c] + ");");
+        line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
+        line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
       }
       mode = bias ? 1 : 0;
     }
@@ -412,8 +412,8 @@ void Emitter::tex_sample_family(const Instruction& inst) {
     if (!fs) return;
     for (unsigned c = 0; c < lay.ncoord; ++c) {
       const std::string ks = "[" + std::to_string(c) + "]";
-      line(tc + ".ddx" + ks + " = clp_ddx(" + xs[c] + ");");
-      line(tc + ".ddy" + ks + " = clp_ddy(" + xs[c] + ");");
+      line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
+      line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
     }
     mode = bias ? 1 : 0;
   };

@@ -71,6 +71,8 @@ class Emitter {
  public:
   // Emits `const <type> vN = expr;` and returns vN (sources are bound once, then used).
   std::string let(const char* type, const std::string& expr);
+  // A call of `fn` (clp_ddx, ...), which reads other lanes of each quad, on lane vector `v`.
+  std::string quad_op(const char* fn, const std::string& v);
 
  private:
   bool has_param(ParamKind kind, uint32_t index) const;
@@ -233,6 +235,7 @@ class Emitter {
   bool uses_alive_ = false;  // KILL: the `alive` mask exists
   bool uses_ret_ = false;    // RET / early END in main: `mret` exists
   bool uses_clock_ = false;
+  bool uses_quad_ops_ = false;  // the body reads other lanes of its quads (EmittedShader)
   bool uses_fp64_code_ = false;
   bool uses_int64_code_ = false;
   bool uses_sampling_ = false;

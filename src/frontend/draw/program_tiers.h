@@ -69,7 +69,7 @@ class TieredProgram {
  public:
   // Builds the first program of `source`: the optimised one in kOptimised or when the
   // cache holds it, else the quick one. Throws like ProgramCache::get. `launch_sizes`:
-  // the local sizes the pass launches its kernels with (stage_launch_sizes), whose code
+  // the local sizes the pass launches its kernels with (launch_1d's group), whose code
   // the optimised build generates before the switch (ProgramCache::get).
   TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
                 std::vector<size_t> launch_sizes);

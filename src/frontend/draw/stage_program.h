@@ -19,14 +19,9 @@ struct GeneratedCode {
 // [body] [template].
 std::string stage_program_source(const GeneratedCode& code, const char* template_name);
 
-// Work-items of a tile-pass work-group on this device, as tile.cl's CLP_TILE_ITEMS for the
-// code emitted for it: one per tile, or one per block of fragment_lanes pixels.
-size_t tile_pass_items(const runtime::DeviceLimits& limits);
-
-// The local sizes with which the passes launch a stage program's kernels once its draws
-// are large (ProgramCache::get's launch_sizes, for programs built in the background):
-// tile.cl the tile pass's items, the 1-D passes (vertex, geometry) launch_1d's full group.
-std::vector<size_t> stage_launch_sizes(const char* template_name,
-                                       const runtime::DeviceLimits& limits);
+// Work-items of a tile-pass work-group on this device, as tile.cl's CLP_TILE_ITEMS for
+// code emitted with `lanes` fragment lanes (EmittedShader::lanes): one per tile, or one
+// per block of `lanes` pixels.
+size_t tile_pass_items(const runtime::DeviceLimits& limits, uint32_t lanes);
 
 }  // namespace clpipe::frontend::draw

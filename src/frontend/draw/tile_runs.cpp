@@ -219,9 +219,9 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     for (const StageArg& a : s.fs.resources)
       args << resolve(a, t.resources);
     const size_t groups = size_t(run.tiles_w) * tiles_h;
-    // The tile program was emitted for this device's limits (program_for), so its
-    // reqd_work_group_size is this.
-    const size_t items = tile_pass_items(queue_.device().limits());
+    // The program says its work-group (tile_pass_items of its lanes): a shader's lanes
+    // may differ from the device's (compiler/emit/emit.h).
+    const size_t items = queue_.required_group_size(k);
     queue_.launch(k, {groups * items}, {items}, "tile");
   }
   if (clear_due) clear_->fill();  // no draw reached the tile pass

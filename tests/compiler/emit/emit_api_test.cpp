@@ -198,11 +198,49 @@ TEST_CASE("fragment shaders take the lanes of the options and other stages keep 
     CHECK(has_line(f.code.prelude, "#define CLP_LANES " + std::to_string(lanes)));
     CHECK(compile_tgsi(vs, o).code.lanes == 4);
   }
-  for (uint32_t bad : {0u, 1u, 2u, 32u}) {
+  // One lane: a pixel per work-item, but a shader that reads the other pixels of its quad
+  // gets whole quads.
+  EmitOptions one;
+  one.fragment_lanes = 1;
+  const char* reads_quads[] = {
+      "  0: DDX OUT[0], IN[0]\n",                         // derivatives
+      "  0: DDY_FINE OUT[0], IN[0]\n",                    //
+      "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n",            // implicit LOD
+      "  0: TXB OUT[0], IN[0], SAMP[0], 2D\n",            //
+      "  0: INTERP_OFFSET OUT[0], IN[0], IN[0].xyyy\n"};  // the harness's offset
+  for (const char* body : reads_quads) {
+    INFO(body);
+    const std::string text =
+        std::string(
+            "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+            "DCL SVIEW[0], 2D, FLOAT\n") +
+        body + "  1: END\n";
+    const CompiledShader f = compile_tgsi(text, one);
+    CHECK(f.code.lanes == 4);
+    CHECK(f.code.reads_quads);
+    CHECK(has_line(f.code.prelude, "#define CLP_LANES 4"));
+  }
+  for (const char* body : {"  0: MOV OUT[0], IN[0]\n", "  0: TXL OUT[0], IN[0], SAMP[0], 2D\n"}) {
+    INFO(body);
+    const std::string text =
+        std::string(
+            "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+            "DCL SVIEW[0], 2D, FLOAT\n") +
+        body + "  1: END\n";
+    const CompiledShader f = compile_tgsi(text, one);
+    CHECK(f.code.lanes == 1);
+    CHECK(!f.code.reads_quads);
+    CHECK(has_line(f.code.prelude, "#define CLP_LANES 1"));
+  }
+  for (uint32_t bad : {0u, 2u, 32u}) {
     EmitOptions o;
     o.fragment_lanes = bad;
     CHECK_THROWS_WITH(compile_tgsi(fs, o), Catch::Contains("fragment_lanes"));
   }
+  EmitOptions whole;
+  whole.fragment_lanes = 1;
+  whole.fragment_whole_tile = true;
+  CHECK_THROWS_WITH(compile_tgsi(fs, whole), Catch::Contains("fragment_whole_tile"));
 }
 
 TEST_CASE("emit api: each constant word is loaded once in the prologue", "[emit][api]") {

@@ -182,11 +182,13 @@ TEST_CASE("emit corpus: a stratified sample builds on the device", "[emit][corpu
   options.fp64 = clpipe::test::test_device().limits().fp64;
   options.fragment_lanes = clpipe::test::test_device().limits().fragment_lanes;
   options.fragment_whole_tile = clpipe::test::test_device().limits().whole_tile_items;
-  std::map<ShaderType, std::vector<std::pair<std::string, EmittedShader>>> by_stage;
+  // A batch holds shaders of one stage and one lane count (batch.h).
+  std::map<std::pair<ShaderType, uint32_t>, std::vector<std::pair<std::string, EmittedShader>>>
+      by_stage;
   for (size_t i : sample) {
     validate(corpus[i].ir);
-    by_stage[corpus[i].ir.stage].emplace_back(
-        corpus[i].name, emit_opencl(corpus[i].ir, analyze(corpus[i].ir), options));
+    EmittedShader code = emit_opencl(corpus[i].ir, analyze(corpus[i].ir), options);
+    by_stage[{code.stage, code.lanes}].emplace_back(corpus[i].name, std::move(code));
   }
   size_t programs = 0;
   for (const auto& [stage, list] : by_stage) {
