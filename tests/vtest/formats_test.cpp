@@ -1,6 +1,11 @@
 // virgl <-> clpipe conversions: formats (doc 6.1), stages, targets, binds, query types.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "frontend/format_support.h"
 #include "vtest/formats.h"
 #include "vtest/protocol.h"
 #include "vtest/wire.h"
@@ -60,6 +65,38 @@ TEST_CASE("vtest formats: every clpipe format with a virgl number round-trips",
     CHECK(format_from_virgl(v) == f);
   }
   CHECK(mapped >= 190);  // all but B10G10R10A2_SINT and R10G10B10A2_SINT
+}
+
+TEST_CASE("vtest formats: every format virglrenderer renders to is a clpipe render target",
+          "[vtest][formats]") {
+  // Mesa picks the first format of its list the host renders to: for GL_RGB16_SNORM
+  // R16G16B16X16_SNORM, else R16G16B16A16_SNORM, whose stored alpha then feeds DST_ALPHA
+  // blending where GL wants 1 (piglit fbo-blending-formats GL_EXT_texture_snorm). The
+  // list: virglrenderer's caps as a capture recorded them.
+  std::ifstream in(std::string(CLPIPE_VTEST_CAPTURES_DIR) + "/07-texture2D-proto-v0.decoded.txt");
+  REQUIRE(in);
+  std::string line, names;
+  while (std::getline(in, line)) {
+    const size_t at = line.find(" render ");
+    if (at != std::string::npos && line.find("formats:") != std::string::npos) {
+      names = line.substr(line.find("formats:") + 8);
+      break;
+    }
+  }
+  std::istringstream list(names);
+  int count = 0;
+  for (std::string name; list >> name; ++count) {
+    INFO(name);
+    uint32_t v = 0;
+    while (v < kVirglFormatCount && !(virgl_format_name(v) && name == virgl_format_name(v)))
+      ++v;
+    REQUIRE(v < kVirglFormatCount);
+    const Format f = format_from_virgl(v);
+    CHECK(f != Format::NONE);
+    CHECK(frontend::format_supported(f, TextureTarget::TEXTURE_2D, 0, 0,
+                                     uint32_t(Bind::RENDER_TARGET | Bind::SAMPLER_VIEW)));
+  }
+  CHECK(count == 93);
 }
 
 TEST_CASE("vtest formats: wire values out of range are protocol errors", "[vtest][formats]") {
