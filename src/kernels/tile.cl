@@ -104,6 +104,8 @@ static int clp_lane_dy(int l) {
 #else
 #error "the tile pass runs 1, 4, 8 or 16 lanes"
 #endif
+// Lane masks are ~0 / 0 at every width: comparisons that make one go through CLP_MASK,
+// as a scalar comparison (one lane) gives 1 (shader_abi.h).
 #include "tile_block.h"
 
 // 64-bit lane vectors: the edge functions.

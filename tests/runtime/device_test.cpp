@@ -98,7 +98,7 @@ TEST_CASE("tile-pass work-items: a whole tile on CPUs, a block on GPUs, CLPIPE_T
   CHECK(choose_whole_tile_items(false, "", 8));
   CHECK(choose_whole_tile_items(true, "tile", 4));
   CHECK(!choose_whole_tile_items(false, "block", 16));
-  // One lane: a pixel per work-item, so that a quad's four can exchange values.
+  // One lane: a pixel per work-item, never a whole tile.
   CHECK(!choose_whole_tile_items(false, nullptr, 1));
   CHECK(!choose_whole_tile_items(false, "block", 1));
   for (const char* bad : {"1", "Tile", "blocks", "tile ", "quad"}) {
