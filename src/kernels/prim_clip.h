@@ -33,7 +33,12 @@ typedef struct {
   float d[3][CLP_MAX_CLIP_PLANES];
   uint nplanes;
   uint cull;        // 1 if a cull distance culls the whole primitive
-  uint pixel_mask;  // planes the tile pass can apply per pixel (near, far, user)
+  // Planes the tile pass can apply per pixel: near and far. User planes and clip
+  // distances cut geometrically, as GL defines: a cut edge is then rasterised with the
+  // fill convention like any edge, so a quad clipped to a polygon covers the pixels that
+  // polygon covers (a distance interpolated to a pixel centre on the edge may come out on
+  // either side; piglit gl-1.0-user-clip-all-planes).
+  uint pixel_mask;
 } ClpPlaneSet;
 
 static float4 clp_load_reg(global const float4* verts, uint num_outputs, uint vtx, uint reg) {
@@ -80,7 +85,6 @@ static void clp_plane_distances(global const ClpDrawParams* dp, global const flo
     for (uint k = 0; k < 8; ++k) {
       if (!(dp->clip_plane_enable & (1u << k))) continue;
       if (have_dist && k >= dp->num_clip_dist) continue;
-      ps->pixel_mask |= 1u << np;
       if (have_dist) {
         int reg = dp->clipdist_reg[k >> 2];
         ps->d[i][np++] =

@@ -245,20 +245,14 @@ static vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* 
 }
 
 // Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
-// to the near, far and user planes are all >= 0. lp are the weights of the original
-// vertices, vert their post-transform indices.
+// to the near and far planes are >= 0 (user planes cut primitives geometrically). lp are
+// the weights of the original vertices, vert their post-transform indices.
 static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
                          const uint* vert, const vf* lp) {
   const uint no = dp->num_outputs;
-  float4 pos[3], cv[3], cd[3][2];
-  for (int i = 0; i < 3; ++i) {
+  float4 pos[3];
+  for (int i = 0; i < 3; ++i)
     pos[i] = verts[(size_t)vert[i] * no + dp->pos_reg];
-    cv[i] = dp->clipvertex_reg >= 0 ? verts[(size_t)vert[i] * no + dp->clipvertex_reg] : pos[i];
-    for (int j = 0; j < 2; ++j) {
-      cd[i][j] = dp->clipdist_reg[j] >= 0 ? verts[(size_t)vert[i] * no + dp->clipdist_reg[j]]
-                                          : (float4)(0.0f);
-    }
-  }
   vi keep = (vi)(-1);
   float d[3];
   if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
@@ -268,21 +262,6 @@ static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* ve
   }
   if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
     for (int i = 0; i < 3; ++i) d[i] = pos[i].w - pos[i].z;
-    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
-  }
-  const bool have_dist = dp->clipdist_reg[0] >= 0;
-  for (uint k = 0; k < 8; ++k) {
-    if (!(dp->clip_plane_enable & (1u << k))) continue;
-    if (have_dist && k >= dp->num_clip_dist) continue;
-    for (int i = 0; i < 3; ++i) {
-      if (have_dist) {
-        const float4 v = cd[i][k >> 2];
-        d[i] = (k & 3) == 0 ? v.x : (k & 3) == 1 ? v.y : (k & 3) == 2 ? v.z : v.w;
-      } else {
-        d[i] = cv[i].x * dp->ucp[k][0] + cv[i].y * dp->ucp[k][1] + cv[i].z * dp->ucp[k][2] +
-               cv[i].w * dp->ucp[k][3];
-      }
-    }
     keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
   }
   return keep;

@@ -357,3 +357,51 @@ TEST_CASE("PRIMID counts the primitives of the draw", "[draw][fragment]") {
     CHECK(img.rgba(kW - 2, y)[0] >= 2.0f);
   }
 }
+
+TEST_CASE("user clip planes cut like the primitive edges they stand for", "[draw][clip]") {
+  // A quad drawn through user planes, then (added on top, planes off) triangles with the
+  // same edges: every pixel gets both or neither, also where an edge passes through pixel
+  // centres (GL clips geometrically; piglit gl-1.0-user-clip-all-planes). Planes on the
+  // position, w = 1: keep x <= c (a vertical edge through the centres of column 12 of 24)
+  // and x + y >= d, a diagonal.
+  Run r;
+  r.s.fs = r.fx.custom_fs(DrawFixture::FsSpec{},
+                          "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, "
+                          "c, 5, 0, 0, 0);");
+  const float c = 12.5f / 12.0f - 1.0f, d = -1.5f;
+  r.s.clip.ucp[0][0] = -1.0f;  // -x + c >= 0
+  r.s.clip.ucp[0][3] = c;
+  r.s.clip.ucp[1][0] = 1.0f;  // x + y - d >= 0
+  r.s.clip.ucp[1][1] = 1.0f;
+  r.s.clip.ucp[1][3] = -d;
+  r.s.rasterizer.clip_plane_enable = 0x3;
+  const float green[4] = {0, 1, 0, 1}, blue[4] = {0, 0, 1, 1};
+  r.draw(quad(green, green));
+  // The kept region of the quad: x in [-1, c], y in [-1, 1], above x + y = d.
+  r.s.rasterizer.clip_plane_enable = 0;
+  RtBlendState& rt = r.s.blend.rt[0];
+  rt.blend_enable = true;
+  rt.rgb_src_factor = rt.rgb_dst_factor = BlendFactor::ONE;
+  rt.alpha_src_factor = rt.alpha_dst_factor = BlendFactor::ONE;
+  const float poly[5][2] = {
+      {d + 1.0f, -1.0f}, {c, -1.0f}, {c, 1.0f}, {-1.0f, 1.0f}, {-1.0f, d + 1.0f}};
+  std::vector<float> fan;
+  for (int t = 1; t + 1 < 5; ++t) {
+    for (int k : {0, t, t + 1})
+      fan.insert(fan.end(), {poly[k][0], poly[k][1], 0, 1, blue[0], blue[1], blue[2], blue[3]});
+  }
+  r.draw(fan);
+  Image img = r.image();
+  int both = 0, mixed = 0;
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const auto p = img.rgba(x, y);
+      INFO("pixel " << x << "," << y << ": " << p[1] << " " << p[2]);
+      CHECK(p[1] == p[2]);
+      mixed += p[1] != p[2];
+      both += p[1] > 0.5f && p[2] > 0.5f;
+    }
+  }
+  CHECK(both > 40);
+  CHECK(mixed == 0);
+}
