@@ -156,7 +156,7 @@ typedef struct {
 #define CLP_TRI_PROVOKING_SHIFT 3     // 2 bits: provoking vertex 0..2 of vert[]
 #define CLP_TRI_SPRITE (1u << 5)      // a point: sprite coordinates from point[]
 #define CLP_TRI_BIAS_SHIFT 6          // 3 bits: edge e's constant includes +1
-#define CLP_TRI_PIXEL_CLIP (1u << 9)  // near/far/user planes cut it: test per pixel
+#define CLP_TRI_PIXEL_CLIP (1u << 9)  // near/far planes cut it: test per pixel
 #define CLP_KIND_TRIANGLE 0u
 #define CLP_KIND_LINE 1u
 #define CLP_KIND_POINT 2u

@@ -1,10 +1,11 @@
 // Clipping of assembled primitives in clip space (used by prim.cl).
 //
-// Near, far and user planes are applied per pixel by the tile pass whenever that gives
-// the same result: all vertices in front of the eye (w > 0) and inside the guard band.
-// Then the primitive keeps its original vertices, so its edges and attributes are
-// exactly those of the unclipped primitive. Only primitives that cross w = 0 or the
-// guard band are clipped geometrically, against every plane they cross.
+// Near and far planes are applied per pixel by the tile pass whenever that gives the
+// same result: all vertices in front of the eye (w > 0) and inside the guard band. Then
+// the primitive keeps its original vertices, so its edges and attributes are exactly
+// those of the unclipped primitive. Primitives that cross w = 0, the guard band or a
+// user plane (or clip distance) are clipped geometrically, against every plane they
+// cross: a user plane's cut is an edge the fill convention then rasterises (pixel_mask).
 //
 // Every clip half-space is an affine function of the clip position (or a clip distance
 // written by the shader), so a point of the primitive is described by its weights
@@ -32,7 +33,7 @@ typedef struct {
 typedef struct {
   float d[3][CLP_MAX_CLIP_PLANES];
   uint nplanes;
-  uint cull;        // 1 if a cull distance culls the whole primitive
+  uint cull;  // 1 if a cull distance culls the whole primitive
   // Planes the tile pass can apply per pixel: near and far. User planes and clip
   // distances cut geometrically, as GL defines: a cut edge is then rasterised with the
   // fill convention like any edge, so a quad clipped to a polygon covers the pixels that
