@@ -202,13 +202,15 @@ TEST_CASE("fragment shaders take the lanes of the options and other stages keep 
   // gets whole quads.
   EmitOptions one;
   one.fragment_lanes = 1;
-  const char* reads_quads[] = {
-      "  0: DDX OUT[0], IN[0]\n",                         // derivatives
-      "  0: DDY_FINE OUT[0], IN[0]\n",                    //
-      "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n",            // implicit LOD
-      "  0: TXB OUT[0], IN[0], SAMP[0], 2D\n",            //
-      "  0: INTERP_OFFSET OUT[0], IN[0], IN[0].xyyy\n"};  // the harness's offset
-  for (const char* body : reads_quads) {
+  const std::pair<const char*, uint32_t> cases[] = {
+      {"  0: DDX OUT[0], IN[0]\n", 4},                        // derivatives
+      {"  0: DDY_FINE OUT[0], IN[0]\n", 4},                   //
+      {"  0: TEX OUT[0], IN[0], SAMP[0], 2D\n", 4},           // implicit LOD
+      {"  0: TXB OUT[0], IN[0], SAMP[0], 2D\n", 4},           //
+      {"  0: INTERP_OFFSET OUT[0], IN[0], IN[0].xyyy\n", 4},  // the harness's offset
+      {"  0: MOV OUT[0], IN[0]\n", 1},                        // reads no other pixel
+      {"  0: TXL OUT[0], IN[0], SAMP[0], 2D\n", 1}};          // explicit LOD
+  for (const auto& [body, lanes] : cases) {
     INFO(body);
     const std::string text =
         std::string(
@@ -216,21 +218,9 @@ TEST_CASE("fragment shaders take the lanes of the options and other stages keep 
             "DCL SVIEW[0], 2D, FLOAT\n") +
         body + "  1: END\n";
     const CompiledShader f = compile_tgsi(text, one);
-    CHECK(f.code.lanes == 4);
-    CHECK(f.code.reads_quads);
-    CHECK(has_line(f.code.prelude, "#define CLP_LANES 4"));
-  }
-  for (const char* body : {"  0: MOV OUT[0], IN[0]\n", "  0: TXL OUT[0], IN[0], SAMP[0], 2D\n"}) {
-    INFO(body);
-    const std::string text =
-        std::string(
-            "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
-            "DCL SVIEW[0], 2D, FLOAT\n") +
-        body + "  1: END\n";
-    const CompiledShader f = compile_tgsi(text, one);
-    CHECK(f.code.lanes == 1);
-    CHECK(!f.code.reads_quads);
-    CHECK(has_line(f.code.prelude, "#define CLP_LANES 1"));
+    CHECK(f.code.lanes == lanes);
+    CHECK(f.code.reads_quads == (lanes == 4));
+    CHECK(has_line(f.code.prelude, "#define CLP_LANES " + std::to_string(lanes)));
   }
   for (uint32_t bad : {0u, 2u, 32u}) {
     EmitOptions o;
