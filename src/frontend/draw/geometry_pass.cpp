@@ -80,7 +80,6 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const Recorded& r, const V
   const GeometrySetup& g = s.gs;
   const Recorded* device = r.device ? &r : nullptr;
   const uint32_t positions = in.positions;
-  const bool restart = (dp->flags & CLP_DRAW_RESTART) != 0;
   const runtime::ProgramRef& program = stream_program();
   const uint64_t limit = queue_.device().limits().max_mem_alloc_size;
 
