@@ -5,7 +5,7 @@
 // indirect calls, and a draw with a read-back as round trips; then whole frames, the clear
 // of colour and depth timed with the draws, once as fill passes of their own
 // (clear_render_target, clear_depth_stencil) and once as `clear`, which the scene's tile
-// pass applies as it loads its pixels. Prints figures only.
+// pass applies as it loads its pixels; last, fills into 4-sample targets. Prints figures only.
 //
 //   build/bench/bench_draw [WxH] [reps] [filter]
 //     (default 1024x768, 5 timed runs per case; filter: run the cases whose name
@@ -133,6 +133,34 @@ class Bench {
     z.depth_writemask = true;
     z.depth_func = CompareFunc::LESS;
     depth_less_ = take(ctx_->create_depth_stencil_alpha_state(z), "dsa");
+  }
+
+  // Draws from here on go to colour and depth targets of n samples, rasterized at the
+  // samples (round_trips still reads the single-sampled colour buffer).
+  void use_samples(unsigned n) {
+    ResourceTemplate t;
+    t.format = Format::R8G8B8A8_UNORM;
+    t.width0 = w_;
+    t.height0 = uint16_t(h_);
+    t.nr_samples = t.nr_storage_samples = uint8_t(n);
+    t.bind = Bind::RENDER_TARGET;
+    ms_color_ = take(screen_->resource_create(t), "multisampled colour buffer");
+    t.format = Format::Z24_UNORM_S8_UINT;
+    t.bind = Bind::DEPTH_STENCIL;
+    ms_depth_ = take(screen_->resource_create(t), "multisampled depth buffer");
+    SurfaceTemplate st;
+    st.format = Format::R8G8B8A8_UNORM;
+    FramebufferState fb;
+    fb.width = uint16_t(w_);
+    fb.height = uint16_t(h_);
+    fb.nr_cbufs = 1;
+    fb.cbufs[0] = cbuf_ = take(ctx_->create_surface(ms_color_, st), "surface");
+    st.format = Format::Z24_UNORM_S8_UINT;
+    fb.zsbuf = zsbuf_ = take(ctx_->create_surface(ms_depth_, st), "surface");
+    check(ctx_->set_framebuffer_state(fb), "set_framebuffer_state");
+    RasterizerState rs;
+    rs.multisample = true;
+    ctx_->bind_rasterizer_state(take(ctx_->create_rasterizer_state(rs), "rs"));
   }
 
   uint32_t width() const { return w_; }
@@ -292,6 +320,7 @@ class Bench {
   std::shared_ptr<Screen> screen_;
   std::unique_ptr<Context> ctx_;
   ResourceRef color_, depth_;
+  ResourceRef ms_color_, ms_depth_;  // use_samples
   SurfaceHandle cbuf_, zsbuf_;
   ShaderHandle vs_, fs_;
   VertexElementsHandle ve_;
@@ -396,5 +425,12 @@ int main(int argc, char** argv) {
           grid(b, std::min<uint32_t>(w / 16, 50), 10, 16), false, true,
           std::min<uint32_t>(w / 16, 50) * 10 * 256.0, std::min<uint32_t>(w / 16, 50) * 10, c);
   }
+  // Multisampling: the fills again into 4-sample targets (Mpix/s counts pixels, not
+  // samples), against the single-sampled cases above.
+  b.use_samples(4);
+  b.run("4x MSAA full-screen fill", layers(b, {0.5f}, 0xff3060a0u), false, false, full);
+  b.run("4x MSAA blended fill", layers(b, {0.5f}, 0x803060a0u), true, false, full);
+  b.run("4x MSAA medium triangles (128 px)", grid(b, w / 16, h / 16, 16), false, false,
+        (w / 16) * (h / 16) * 256.0);
   return 0;
 }

@@ -179,6 +179,10 @@ class Context {
   virtual void set_stencil_ref(const StencilRef& ref) = 0;
   virtual void set_sample_mask(uint32_t mask) = 0;
   virtual void set_min_samples(unsigned min_samples) = 0;
+  // Position of sample `index` of a `sample_count`-sample pixel (2, 4 or 8: the
+  // standard GL / D3D patterns; 1: the centre) in [0, 1)^2 from the pixel's top-left
+  // corner, as pipe_context::get_sample_position. Other counts and indices are invalid.
+  virtual Status get_sample_position(unsigned sample_count, unsigned index, float out[2]) const = 0;
   virtual void set_clip_state(const ClipState& clip) = 0;
   virtual void set_polygon_stipple(const PolyStipple& stipple) = 0;
   virtual Status set_scissor_states(unsigned start, const std::vector<ScissorState>& s) = 0;

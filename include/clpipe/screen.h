@@ -162,6 +162,9 @@ class Screen {
   virtual bool is_format_supported(Format format, TextureTarget target, unsigned sample_count,
                                    unsigned storage_sample_count, uint32_t bind) const = 0;
   virtual bool can_create_resource(const ResourceTemplate& templ) const = 0;
+  // Position of sample `index` of a `sample_count`-sample pixel (Context::
+  // get_sample_position answers the same): for describing the device, as virgl's caps do.
+  virtual Status get_sample_position(unsigned sample_count, unsigned index, float out[2]) const = 0;
   // New resources hold zeros.
   virtual Result<ResourceRef> resource_create(const ResourceTemplate& templ) = 0;
   // Drops the caller's reference; the storage goes when queued work no longer uses it.

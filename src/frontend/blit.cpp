@@ -17,11 +17,11 @@
 
 namespace clpipe::frontend {
 
-static_assert(sizeof(ClpBlitParams) == 160, "ClpBlitParams must match src/kernels/blit_shared.h");
-static_assert(offsetof(ClpBlitParams, src_row_pitch) == 32 &&
-                  offsetof(ClpBlitParams, src_size) == 48 &&
-                  offsetof(ClpBlitParams, src_origin) == 112 &&
-                  offsetof(ClpBlitParams, mode) == 144,
+static_assert(sizeof(ClpBlitParams) == 184, "ClpBlitParams must match src/kernels/blit_shared.h");
+static_assert(offsetof(ClpBlitParams, src_row_pitch) == 48 &&
+                  offsetof(ClpBlitParams, src_size) == 64 &&
+                  offsetof(ClpBlitParams, src_origin) == 128 &&
+                  offsetof(ClpBlitParams, mode) == 160,
               "ClpBlitParams must match src/kernels/blit_shared.h");
 
 namespace {
@@ -55,10 +55,12 @@ void check_side_format(const ResourceImpl& r, Format f, bool is_dst, const char*
     runtime::invalid(what, ": format ", format_name(f), " is incompatible with the resource's ",
                      format_name(r.info().format));
   }
-  const uint32_t need = !is_dst                         ? uint32_t(Bind::SAMPLER_VIEW)
+  // A multisampled side is a render target: blits read its samples directly.
+  const unsigned samples = r.info().nr_samples;
+  const uint32_t need = !is_dst && samples <= 1         ? uint32_t(Bind::SAMPLER_VIEW)
                         : format_is_depth_or_stencil(f) ? uint32_t(Bind::DEPTH_STENCIL)
                                                         : uint32_t(Bind::RENDER_TARGET);
-  if ((supported_binds(f, r.info().target) & need) == 0) {
+  if (!format_supported(f, r.info().target, samples, samples, need)) {
     runtime::unsupported(what, ": ", format_name(f), " on ", target_name(r.info().target),
                          is_dst ? " cannot be blitted to" : " cannot be blitted from");
   }
@@ -244,6 +246,11 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, bool 
   }
   check_side_format(d, info.dst.format, true, "dst");
   check_side_format(s, info.src.format, false, "src");
+  const unsigned dsamples = d.layout().level(0).samples, ssamples = s.layout().level(0).samples;
+  if (dsamples > 1 && ssamples > 1 && dsamples != ssamples) {
+    runtime::invalid("a blit between multisampled textures needs equal sample counts (", ssamples,
+                     " -> ", dsamples, ")");
+  }
   const BlitGeometry g = check_geometry(d, s, info);
   ClpBlitParams p{};
   if (!choose_conversion(s, info, &p)) return;
@@ -263,7 +270,7 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, bool 
     src_inside = src_inside && g.src[a].begin >= 0 && g.src[a].end <= g.level[a].end;
   const bool same_level = &d == &s && info.dst.level == info.src.level;
   if (info.dst.format == info.src.format && (p.flags & CLP_BLIT_MASKED) == 0 && !info.alpha_blend &&
-      unscaled && src_inside && !same_level) {
+      unscaled && src_inside && !same_level && dsamples == ssamples) {
     copy_texels(d, s, info, g);
   } else {
     launch(d, s, info, g, p);
@@ -305,6 +312,10 @@ void Blitter::launch(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, con
   p.dst_base = dlv.offset;
   p.dst_layer_pitch = dlv.layer_pitch;
   p.dst_row_pitch = dlv.row_pitch;
+  p.src_sample_pitch = slv.sample_pitch;
+  p.dst_sample_pitch = dlv.sample_pitch;
+  p.src_samples = slv.samples;
+  p.dst_samples = dlv.samples;
   p.src_format = uint32_t(info.src.format);
   p.dst_format = uint32_t(info.dst.format);
   p.src_size[0] = int32_t(slv.width);

@@ -147,9 +147,18 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::SHADER_STENCIL_EXPORT:
     case Cap::VS_INSTANCEID:
     case Cap::VERTEX_COLOR_UNCLAMPED:
-    case Cap::FAKE_SW_MSAA:
     case Cap::BLEND_EQUATION_SEPARATE:
       return b(kGraphics);
+    // Single-sampled rendering standing in for multisampling, without real samples.
+    case Cap::FAKE_SW_MSAA:
+      return b(kGraphics && !kMultisample);
+    // Real samples (resources of 2, 4 and 8 samples; format_support.h). Every sample is
+    // shaded on its own (tile_runs.cpp), so any min_samples is met.
+    case Cap::TEXTURE_MULTISAMPLE:
+    case Cap::SAMPLE_SHADING:
+    case Cap::TEXTURE_QUERY_SAMPLES:
+    case Cap::MULTISAMPLE_Z_RESOLVE:
+      return b(kGraphics && kMultisample);
     case Cap::MAX_DUAL_SOURCE_RENDER_TARGETS:
       return b(kGraphics);
     case Cap::PRIMITIVE_RESTART:
@@ -307,7 +316,6 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::VERTEX_BUFFER_STRIDE_4BYTE_ALIGNED_ONLY:
     case Cap::VERTEX_ELEMENT_SRC_OFFSET_4BYTE_ALIGNED_ONLY:
     case Cap::VERTEX_ATTRIB_ELEMENT_ALIGNED_ONLY:
-    case Cap::TEXTURE_MULTISAMPLE:
     case Cap::BUFFER_SAMPLER_VIEW_RGBA_ONLY:
     case Cap::TEXTURE_BUFFER_SAMPLER:
     case Cap::TEXTURE_TRANSFER_MODES:
@@ -315,15 +323,12 @@ int ScreenImpl::get_param(Cap cap) const {
     case Cap::VS_LAYER_VIEWPORT:
     case Cap::TEXTURE_GATHER_SM5:
     case Cap::BUFFER_MAP_PERSISTENT_COHERENT:
-    case Cap::SAMPLE_SHADING:
     case Cap::TEXTURE_GATHER_OFFSETS:
     case Cap::VS_WINDOW_SPACE_POSITION:
     case Cap::DRAW_INDIRECT:
-    case Cap::MULTISAMPLE_Z_RESOLVE:
     case Cap::RESOURCE_FROM_USER_MEMORY:
     case Cap::RESOURCE_FROM_USER_MEMORY_COMPUTE_ONLY:
     case Cap::DEVICE_RESET_STATUS_QUERY:
-    case Cap::TEXTURE_QUERY_SAMPLES:
     case Cap::FORCE_PERSAMPLE_INTERP:
     case Cap::COPY_BETWEEN_COMPRESSED_AND_PLAIN_FORMATS:
     case Cap::DRAW_PARAMETERS:

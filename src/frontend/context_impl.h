@@ -67,6 +67,7 @@ class ContextImpl final : public Context {
   void set_stencil_ref(const StencilRef& ref) override;
   void set_sample_mask(uint32_t mask) override;
   void set_min_samples(unsigned min_samples) override;
+  Status get_sample_position(unsigned sample_count, unsigned index, float out[2]) const override;
   void set_clip_state(const ClipState& clip) override;
   void set_polygon_stipple(const PolyStipple& stipple) override;
   Status set_scissor_states(unsigned start, const std::vector<ScissorState>& s) override;

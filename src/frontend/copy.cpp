@@ -1,5 +1,6 @@
 // resource_copy_region: raw copies of a box between buffers, or between textures of any
 // targets whose formats have the same block size, at any level and layer.
+#include <algorithm>
 #include <cstdint>
 
 #include "frontend/api_guard.h"
@@ -31,6 +32,12 @@ Status ContextImpl::resource_copy_region(const ResourceRef& dst, unsigned dst_le
       runtime::invalid("incompatible formats: ", format_name(s.info().format), " (",
                        s.layout().block_bytes(), " bytes) to ", format_name(d.info().format), " (",
                        d.layout().block_bytes(), " bytes)");
+    }
+    if (!d.is_buffer() &&
+        std::max<unsigned>(1, d.info().nr_samples) != std::max<unsigned>(1, s.info().nr_samples)) {
+      runtime::invalid("copies run between resources of equal samples (",
+                       unsigned(s.info().nr_samples), " -> ", unsigned(d.info().nr_samples),
+                       "); blit resolves samples");
     }
     check_box(s.layout(), src_level, src_box, "resource_copy_region (src)");
     if (dstx > INT32_MAX || dsty > INT32_MAX || dstz > INT32_MAX) {

@@ -60,13 +60,14 @@ std::vector<size_t> global_of(uint64_t chunks, const ByteRegion& r, size_t group
 ByteRegion region_of(const ResourceLayout& layout, unsigned level, const Box& box) {
   const LevelLayout& lv = layout.level(level);
   ByteRegion r;
+  // Every sample of the box's layers: the planes [z N, (z + depth) N) (layout.h).
   r.base = lv.offset + uint64_t(box.z) * lv.layer_pitch + uint64_t(box.y) * lv.row_pitch;
   r.row_pitch = lv.row_pitch;
-  r.layer_pitch = lv.layer_pitch;
+  r.layer_pitch = lv.sample_pitch;
   r.begin = uint64_t(box.x) * layout.block_bytes();
   r.end = r.begin + uint64_t(box.width) * layout.block_bytes();
   r.rows = uint32_t(box.height);
-  r.layers = uint32_t(box.depth);
+  r.layers = uint32_t(box.depth) * lv.samples;
   return r;
 }
 

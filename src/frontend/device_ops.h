@@ -28,7 +28,7 @@ struct ByteRegion {
   uint32_t rows = 1, layers = 1;
 };
 
-// The region of `box` (validated) in `level` of a layout.
+// The region of `box` (validated) in `level` of a layout, with every sample of its layers.
 ByteRegion region_of(const ResourceLayout& layout, unsigned level, const Box& box);
 
 // A fill pattern with a period of kFillPeriod bytes from the row start (see fill.cl).

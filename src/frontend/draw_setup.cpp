@@ -76,6 +76,8 @@ draw::ColorTarget color_target(const SurfaceHandle& handle, uint64_t screen_id, 
   ct.layer_pitch = res.level_layer_pitch(t.level);
   ct.offset = res.level_offset(t.level) + uint64_t(t.first_layer) * ct.layer_pitch;
   ct.layers = t.last_layer >= t.first_layer ? uint32_t(t.last_layer - t.first_layer) + 1 : 1;
+  ct.sample_rows = res.layout().level(t.level).height;
+  ct.samples = res.layout().level(t.level).samples;
   used->writes.push_back(&res);
   return ct;
 }
@@ -133,6 +135,13 @@ void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler:
     if (fb.cbufs[i]) s->cbufs[i] = color_target(fb.cbufs[i], screen_id, "colour buffer", used);
   }
   if (fb.zsbuf) s->zsbuf = color_target(fb.zsbuf, screen_id, "depth/stencil buffer", used);
+  // The attachments' samples (set_framebuffer_state made them agree), or the samples of
+  // a framebuffer without attachments.
+  s->samples = std::max<uint32_t>(1, fb.samples);
+  for (uint32_t i = 0; i < s->nr_cbufs; ++i) {
+    if (fb.cbufs[i]) s->samples = s->cbufs[i].samples;
+  }
+  if (fb.zsbuf) s->samples = s->zsbuf.samples;
   // Attachments of different sizes (PIPE_CAP_MIXED_FRAMEBUFFER_SIZES): draw only where all
   // of them exist, so no pixel is written outside a surface.
   for (uint32_t i = 0; i < s->nr_cbufs; ++i) {

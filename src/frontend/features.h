@@ -28,6 +28,9 @@ constexpr bool kStreamOutput = true;
 constexpr bool kConditionalRender = true;
 // launch_grid with compute shaders.
 constexpr bool kCompute = true;
+// Issue 12: 2, 4 and 8 samples: multisampled targets, per-sample rasterization and
+// shading, resolves, texel fetches from multisampled textures.
+constexpr bool kMultisample = true;
 // Context::blit (scaling, format conversion, mirroring, filtering).
 constexpr bool kBlit = true;
 // Context::generate_mipmap.

@@ -61,10 +61,24 @@ uint32_t supported_binds(Format f, TextureTarget target) {
   return binds;
 }
 
+bool sample_count_supported(unsigned samples) {
+  return samples <= 2 || samples == 4 || samples == 8;
+}
+
 bool format_supported(Format format, TextureTarget target, unsigned sample_count,
                       unsigned storage_sample_count, uint32_t bind) {
-  if (sample_count > 1 || storage_sample_count > 1) return false;
-  const uint32_t binds = supported_binds(format, target);
+  uint32_t binds = supported_binds(format, target);
+  if (sample_count > 1 || storage_sample_count > 1) {
+    // Every sample is stored: no fewer storage samples than samples (no EQAA; 0 means
+    // as many as samples).
+    if (!sample_count_supported(sample_count) ||
+        (storage_sample_count != 0 && storage_sample_count != sample_count) ||
+        (target != TextureTarget::TEXTURE_2D && target != TextureTarget::TEXTURE_2D_ARRAY)) {
+      return false;
+    }
+    binds &= Bind::RENDER_TARGET | Bind::DEPTH_STENCIL | Bind::BLENDABLE | Bind::SAMPLER_VIEW;
+    if (!(binds & (Bind::RENDER_TARGET | Bind::DEPTH_STENCIL))) return false;
+  }
   return binds != 0 && (bind & ~binds) == 0;
 }
 

@@ -8,7 +8,8 @@
 //   bytes) serve only as VERTEX_BUFFER formats of a BUFFER;
 // * depth/stencil formats serve only as DEPTH_STENCIL and SAMPLER_VIEW of non-3D
 //   textures;
-// * single-sampled only (sample count 0 or 1);
+// * 2, 4 and 8 samples for colour and depth/stencil targets of 2D and 2D array textures
+//   (rendering, clears, copies, blits and texel fetches; no shader images);
 // * colour formats are also SHADER_IMAGE formats of every target (the image codec of
 //   shader_lib_image.h is the sampler's); no compute-global binds (GLOBAL,
 //   COMPUTE_RESOURCE): the API has no set_global_binding.
@@ -25,6 +26,9 @@ bool format_is_vertex_only(Format f);
 
 // Every Bind::* flag that `format` supports on `target` (0 when the pair is unusable).
 uint32_t supported_binds(Format format, TextureTarget target);
+
+// 0 and 1 (single-sampled), 2, 4 and 8: the counts clpipe stores and rasterises.
+bool sample_count_supported(unsigned samples);
 
 bool format_supported(Format format, TextureTarget target, unsigned sample_count,
                       unsigned storage_sample_count, uint32_t bind);

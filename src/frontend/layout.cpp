@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "frontend/format_support.h"
 #include "runtime/error.h"
 
 namespace clpipe::frontend {
@@ -38,7 +39,7 @@ ResourceLayout::ResourceLayout(const ResourceTemplate& templ) {
     lv.width = templ.width0;
     lv.height = lv.depth = lv.layers = 1;
     lv.row_pitch = templ.width0;
-    lv.layer_pitch = templ.width0;
+    lv.sample_pitch = lv.layer_pitch = templ.width0;
     lv.size = templ.width0;
     levels_.push_back(lv);
     size_bytes_ = templ.width0;
@@ -56,7 +57,9 @@ ResourceLayout::ResourceLayout(const ResourceTemplate& templ) {
     lv.depth = is_3d ? std::max<uint32_t>(1, uint32_t(templ.depth0) >> l) : 1;
     lv.layers = is_3d ? lv.depth : templ.array_size;
     lv.row_pitch = uint32_t(align_up(uint64_t(lv.width) * block_bytes_, kRowAlignment));
-    lv.layer_pitch = uint64_t(lv.row_pitch) * lv.height;
+    lv.samples = std::max<uint32_t>(1, templ.nr_samples);
+    lv.sample_pitch = uint64_t(lv.row_pitch) * lv.height;
+    lv.layer_pitch = lv.sample_pitch * lv.samples;
     lv.size = lv.layer_pitch * lv.layers;
     offset = align_up(offset, kLevelAlignment);
     lv.offset = offset;
@@ -81,7 +84,17 @@ void validate_template(const ResourceTemplate& t, const TextureLimits& limits) {
     invalid("invalid resource usage ", unsigned(t.usage));
   }
   if (t.nr_samples > 1 || t.nr_storage_samples > 1) {
-    unsupported("multisampled resources are not supported (", unsigned(t.nr_samples), " samples)");
+    if (!sample_count_supported(t.nr_samples)) {
+      unsupported(target, ": ", unsigned(t.nr_samples), " samples (clpipe offers 2, 4 and 8)");
+    }
+    if (t.nr_storage_samples != 0 && t.nr_storage_samples != t.nr_samples) {
+      unsupported(target, ": ", unsigned(t.nr_storage_samples), " storage samples for ",
+                  unsigned(t.nr_samples), " samples (clpipe stores every sample)");
+    }
+    if (t.target != TextureTarget::TEXTURE_2D && t.target != TextureTarget::TEXTURE_2D_ARRAY) {
+      invalid(target, ": only 2D and 2D array textures are multisampled");
+    }
+    if (t.last_level != 0) invalid(target, ": a multisampled texture has one level");
   }
   constexpr uint32_t kUnsupportedFlags = ResourceFlag::MAP_PERSISTENT | ResourceFlag::MAP_COHERENT |
                                          ResourceFlag::SPARSE | ResourceFlag::ENCRYPTED;

@@ -7,6 +7,12 @@
 //   layer_pitch = row_pitch * height            (one 3D slice, array layer or cube face)
 //   size        = layer_pitch * layers          (layers = 3D depth of the level, or array_size)
 //   offset      = previous level's offset + size, aligned to 64
+// A multisampled resource (2D or 2D array, one level, N = 2, 4 or 8 samples) keeps each
+// layer as N planes of one sample each: sample s of layer z is the single-sampled layer
+// z * N + s, so sample_pitch = row_pitch * height and layer_pitch = N * sample_pitch.
+// Code that knows nothing of samples and addresses a layer reaches its sample 0; a box
+// of layers [z, z + d) is the planes [z N, (z + d) N), which region_of (device_ops.h)
+// hands to the clears and copies, so that they treat every sample.
 // so every row starts on a 16-byte boundary of the buffer (kernels use 16-byte stores)
 // and the allocation is a multiple of 16 bytes. 1D arrays keep their layers in z
 // (height 1). A BUFFER is one row of width0 bytes; its allocation is padded to 16 bytes
@@ -28,7 +34,9 @@ struct LevelLayout {
   uint32_t depth = 0;              // 3D slices of this level (1 for other targets)
   uint32_t layers = 0;             // z extent of boxes: depth for 3D, else array_size
   uint32_t row_pitch = 0;          // bytes
-  uint64_t layer_pitch = 0;        // bytes: row_pitch * height
+  uint64_t sample_pitch = 0;       // bytes: row_pitch * height (one sample plane)
+  uint64_t layer_pitch = 0;        // bytes: sample_pitch * samples
+  uint32_t samples = 1;            // sample planes per layer
   uint64_t offset = 0;             // bytes from the start of the buffer
   uint64_t size = 0;               // bytes: layer_pitch * layers
 };

@@ -1,5 +1,6 @@
 // Screen::create / list_devices and ScreenImpl's resources, fences and timestamps.
 // Caps live in caps.cpp, format rules in format_support.cpp.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "frontend/format_support.h"
 #include "frontend/resource.h"
 #include "frontend/screen_impl.h"
+#include "kernels/raster_shared.h"
 #include "runtime/error.h"
 
 namespace clpipe {
@@ -87,6 +89,19 @@ ScreenImpl::ScreenImpl(const runtime::DeviceCandidate& candidate, const ScreenOp
 
 std::string ScreenImpl::get_name() const {
   return "clpipe (" + device_.description().device_name + ")";
+}
+
+Status ScreenImpl::get_sample_position(unsigned sample_count, unsigned index, float out[2]) const {
+  return guard("get_sample_position", [&] {
+    const unsigned n = std::max(1u, sample_count);
+    if (!sample_count_supported(n) || index >= n) {
+      runtime::invalid("sample ", index, " of ", sample_count, " (counts are 1, 2, 4 and 8)");
+    }
+    // The table the tile pass rasterizes with (tile_runs.cpp).
+    const uint32_t pos = clp_sample_pos16(n, index);
+    out[0] = float(pos & 15u) / 16.0f;
+    out[1] = float(pos >> 4) / 16.0f;
+  });
 }
 
 bool ScreenImpl::is_format_supported(Format format, TextureTarget target, unsigned sample_count,

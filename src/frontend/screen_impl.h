@@ -47,6 +47,7 @@ class ScreenImpl final : public Screen, public std::enable_shared_from_this<Scre
 
   bool is_format_supported(Format format, TextureTarget target, unsigned sample_count,
                            unsigned storage_sample_count, uint32_t bind) const override;
+  Status get_sample_position(unsigned sample_count, unsigned index, float out[2]) const override;
   bool can_create_resource(const ResourceTemplate& templ) const override;
   Result<ResourceRef> resource_create(const ResourceTemplate& templ) override;
   Result<std::unique_ptr<Context>> context_create() override;

@@ -195,7 +195,7 @@ ClpTexView tex_view(const ResourceImpl& res, Format format, TextureTarget target
   v.last_layer = last_layer;
   for (int i = 0; i < 4; ++i)
     v.swizzle[i] = uint32_t(swz[i]);
-  v.samples = 1;
+  v.samples = res.is_buffer() ? 1 : res.layout().level(0).samples;
   v.data_size = uint32_t(std::min<uint64_t>(res.size_bytes(), 0xffffffffu));
   v.buffer_offset = buf_offset;
   v.buffer_size = buf_size;

@@ -2,6 +2,7 @@
 // scissors, viewports, framebuffer, vertex / constant / shader buffers, images, sampler
 // views, stream-output targets and tessellation defaults. Each call validates all of its
 // input before it stores anything, so a failed call keeps the previous bindings.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -52,6 +53,10 @@ void ContextImpl::set_stencil_ref(const StencilRef& ref) {
 void ContextImpl::set_sample_mask(uint32_t mask) {
   state_.sample_mask = mask;
   state_.dirty |= kDirtySampleMask;
+}
+
+Status ContextImpl::get_sample_position(unsigned sample_count, unsigned index, float out[2]) const {
+  return screen_->get_sample_position(sample_count, index, out);
 }
 
 void ContextImpl::set_min_samples(unsigned min_samples) {
@@ -142,7 +147,32 @@ Status ContextImpl::set_framebuffer_state(const FramebufferState& fb) {
       }
       check_size(s, "zsbuf", 0);
     }
-    if (fb.samples > 1) runtime::unsupported("multisampled framebuffers are not supported");
+    // Every attachment has the same samples (GL's framebuffer completeness); `samples`
+    // counts for a framebuffer without attachments.
+    unsigned samples = 0;
+    const char* first = nullptr;
+    auto check_samples = [&](const SurfaceHandle& ref, const char* what) {
+      const SurfaceImpl& s = surface_of(ref, screen_->id(), what);
+      const unsigned n = std::max<unsigned>(1, resource(s.resource(), what).info().nr_samples);
+      if (first && n != samples) {
+        runtime::invalid(what, " has ", n, " samples but ", first, " has ", samples,
+                         ": the attachments of a framebuffer have equal sample counts");
+      }
+      samples = n;
+      first = what;
+    };
+    for (unsigned i = 0; i < kMaxColorBufs; ++i) {
+      if (fb.cbufs[i]) check_samples(fb.cbufs[i], "a colour buffer");
+    }
+    if (fb.zsbuf) check_samples(fb.zsbuf, "zsbuf");
+    if (first && fb.samples > 1 && fb.samples != samples) {
+      runtime::invalid("samples ", unsigned(fb.samples), " differs from the attachments' ",
+                       samples);
+    }
+    if (!first && !sample_count_supported(fb.samples)) {
+      runtime::unsupported("a framebuffer without attachments of ", unsigned(fb.samples),
+                           " samples (clpipe offers 2, 4 and 8)");
+    }
     state_.framebuffer = fb;
     state_.dirty |= kDirtyFramebuffer;
   });
@@ -252,6 +282,9 @@ Status ContextImpl::set_shader_images(ShaderType shader, unsigned start,
       }
       if (r.is_buffer() && !format_is_valid(v.format))
         runtime::invalid("image ", start + i, ": invalid format");
+      if (r.info().nr_samples > 1) {
+        runtime::unsupported("image ", start + i, ": images of multisampled textures");
+      }
       if ((v.access | v.shader_access) & ~ImageAccess::READ_WRITE) {
         runtime::invalid("image ", start + i, ": invalid access bits");
       }

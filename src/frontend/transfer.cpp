@@ -36,6 +36,15 @@ namespace {
 
 constexpr uint32_t kKnownMapFlags = (Map::ONCE << 1) - 1;
 
+// Samples are not addressed by a box: a multisampled texture is read and written through
+// blits (resolves) and copies, as Gallium drivers do.
+void check_single_sampled(const ResourceImpl& r, const char* what) {
+  if (r.info().nr_samples > 1) {
+    runtime::unsupported(what, ": a multisampled texture (", unsigned(r.info().nr_samples),
+                         " samples) is not mapped; blit it to a single-sampled one");
+  }
+}
+
 class TransferImpl final : public Transfer {
  public:
   TransferImpl(ResourceRef res, unsigned level, uint32_t usage, const Box& box, uint64_t context_id,
@@ -147,6 +156,7 @@ Result<TransferHandle> ContextImpl::transfer_map(const ResourceRef& res, unsigne
   return guard_result<TransferHandle>("transfer_map", [&] {
     flush_scene_using(res);
     ResourceImpl& r = resource(res, "transfer_map");
+    check_single_sampled(r, "transfer_map");
     check_usage(usage, r);
     check_box(r.layout(), level, box, "transfer_map");
     const auto [first, size] = span_of(r.layout(), level, box);
@@ -274,6 +284,7 @@ Status ContextImpl::texture_subdata(const ResourceRef& res, unsigned level, uint
   return guard("texture_subdata", [&] {
     flush_scene_using(res);
     ResourceImpl& r = resource(res, "texture_subdata");
+    check_single_sampled(r, "texture_subdata");
     if (usage & ~kKnownMapFlags) runtime::invalid("unknown map flags");
     check_box(r.layout(), level, box, "texture_subdata");
     if (!data) runtime::invalid("null data");

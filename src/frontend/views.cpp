@@ -2,6 +2,8 @@
 // (format compatibility, target, level and layer ranges, swizzles) and creation.
 #include "frontend/views.h"
 
+#include <algorithm>
+
 #include "frontend/api_guard.h"
 #include "frontend/context_impl.h"
 #include "frontend/format_support.h"
@@ -80,7 +82,8 @@ Result<SamplerViewHandle> ContextImpl::create_sampler_view(const ResourceRef& re
       runtime::invalid("a ", target_name(t.target), " view of a ", target_name(rt),
                        " resource is not allowed");
     }
-    if (!format_supported(t.format, t.target, 0, 0, Bind::SAMPLER_VIEW)) {
+    if (!format_supported(t.format, t.target, r.info().nr_samples, r.info().nr_samples,
+                          Bind::SAMPLER_VIEW)) {
       runtime::unsupported(format_name(t.format), " cannot be sampled as ", target_name(t.target));
     }
     if (r.is_buffer()) {
@@ -123,7 +126,12 @@ Result<SurfaceHandle> ContextImpl::create_surface(const ResourceRef& res,
   return guard_result<SurfaceHandle>("create_surface", [&] {
     const ResourceImpl& r = resource(res, "create_surface");
     if (!format_is_valid(t.format)) runtime::invalid("invalid surface format ", unsigned(t.format));
-    if (t.nr_samples > 1) runtime::unsupported("multisampled surfaces are not supported");
+    // A surface has its resource's samples (no implicit multisampling of a single-sampled
+    // texture, EXT_multisampled_render_to_texture).
+    if (t.nr_samples > 1 && t.nr_samples != r.info().nr_samples) {
+      runtime::unsupported("a surface of ", unsigned(t.nr_samples), " samples on a resource of ",
+                           std::max<unsigned>(1, r.info().nr_samples), " samples");
+    }
     if (r.is_buffer()) runtime::unsupported("surfaces of buffers are not supported");
     if (!view_format_compatible(r.info().format, t.format)) {
       runtime::invalid("surface format ", format_name(t.format), " is incompatible with ",
@@ -131,7 +139,8 @@ Result<SurfaceHandle> ContextImpl::create_surface(const ResourceRef& res,
     }
     const uint32_t bind =
         format_is_depth_or_stencil(t.format) ? Bind::DEPTH_STENCIL : Bind::RENDER_TARGET;
-    if (!format_supported(t.format, r.info().target, 0, 0, bind)) {
+    if (!format_supported(t.format, r.info().target, r.info().nr_samples, r.info().nr_samples,
+                          bind)) {
       runtime::unsupported(format_name(t.format), " on ", target_name(r.info().target),
                            " cannot be rendered to");
     }

@@ -21,9 +21,12 @@
 
 // The tile range of a record's bounding box, and whether its edges can touch tile
 // (tx, ty) at all (rejects tiles the bounding box covers but the triangle misses).
+// A record covering samples off the pixel centres (CLP_TRI_SAMPLES, less than half a
+// pixel away) is tested against the tile widened by one pixel.
 static bool clp_tri_touches_tile(global const ClpTri* t, int tx, int ty) {
-  const long x0 = (long)(tx << CLP_TILE_SIZE_LOG2), y0 = (long)(ty << CLP_TILE_SIZE_LOG2);
-  const long x1 = x0 + CLP_TILE_SIZE - 1, y1 = y0 + CLP_TILE_SIZE - 1;
+  const long m = (t->flags & CLP_TRI_SAMPLES) ? 1 : 0;
+  const long x0 = (long)(tx << CLP_TILE_SIZE_LOG2) - m, y0 = (long)(ty << CLP_TILE_SIZE_LOG2) - m;
+  const long x1 = x0 + CLP_TILE_SIZE - 1 + 2 * m, y1 = y0 + CLP_TILE_SIZE - 1 + 2 * m;
   for (int e = 0; e < 3; ++e) {
     const long a = t->edge_a[e], b = t->edge_b[e];
     // The tile corner sample that maximises the edge function.

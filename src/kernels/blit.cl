@@ -117,17 +117,25 @@ static float clp_blit_sample_depth(const global uchar* src, const ClpBlitParams*
   return clp_blit_lerp1(top, clp_blit_lerp1(d01, d11, wx), wy);
 }
 
-// One work-item per destination texel: global = (launch width rounded up to the
-// work-group size, launch height, launch depth); ids past the launch extent return.
-// Each work-item owns its destination texel, so masked read-modify-writes need no
-// atomics. The source is never written by the launch: a blit inside one level whose
-// regions may overlap reads a staging copy (src/frontend/blit.cpp).
-__kernel void blit_texels(const global uchar* src, global uchar* dst, ClpBlitParams p) {
-  const uint gx = (uint)get_global_id(0);
-  if (gx >= p.launch_size[0]) return;
-  const int x = p.launch_origin[0] + (int)gx;
-  const int y = p.launch_origin[1] + (int)get_global_id(1);
-  const int z = p.launch_origin[2] + (int)get_global_id(2);
+// The float colour at (cx, cy, cz) averaged over the source's first `samples` sample
+// planes (a resolve), or of the plane at p->src_base (samples 1).
+static float4 clp_blit_resolve_float(const global uchar* src, const ClpBlitParams* p, uint bytes,
+                                     float cx, float cy, float cz, uint samples) {
+  float4 sum = clp_blit_sample_float(src, p, bytes, cx, cy, cz);
+  if (samples <= 1u) return sum;
+  ClpBlitParams q = *p;
+  for (uint s = 1; s < samples; ++s) {
+    q.src_base += p->src_sample_pitch;
+    sum += clp_blit_sample_float(src, &q, bytes, cx, cy, cz);
+  }
+  return sum / (float)samples;
+}
+
+// Destination texel (x, y, z) of the plane at p->dst_base, from the source plane at
+// p->src_base (or the average of `resolve` planes from there, in FLOAT mode).
+static void clp_blit_texel(const global uchar* src, global uchar* dst, const ClpBlitParams* pp,
+                           int x, int y, int z, uint resolve) {
+  const ClpBlitParams p = *pp;
   const float cx = clp_blit_coord(x, p.dst_origin[0], p.src_origin[0], p.scale[0]);
   const float cy = clp_blit_coord(y, p.dst_origin[1], p.src_origin[1], p.scale[1]);
   const float cz = clp_blit_coord(z, p.dst_origin[2], p.src_origin[2], p.scale[2]);
@@ -155,7 +163,7 @@ __kernel void blit_texels(const global uchar* src, global uchar* dst, ClpBlitPar
     }
     if ((p.flags & CLP_BLIT_MASKED) != 0u) mask = clp_aspect_mask(dfmt, aspects);
   } else if (p.mode == CLP_BLIT_MODE_FLOAT) {
-    float4 c = clp_blit_sample_float(src, &p, src_bytes, cx, cy, cz);
+    float4 c = clp_blit_resolve_float(src, &p, src_bytes, cx, cy, cz, resolve);
     if ((p.flags & CLP_BLIT_ALPHA_BLEND) != 0u) {
       const float4 d = clp_decode_float(dfmt, clp_load_block(dfmt, out));
       c = c * c.w + d * (1.0f - c.w);
@@ -175,5 +183,25 @@ __kernel void blit_texels(const global uchar* src, global uchar* dst, ClpBlitPar
     clp_store_block_masked(dfmt, out, raw, mask);
   } else {
     clp_store_block(dfmt, out, raw);
+  }
+}
+
+// One work-item per destination texel: global = (launch width rounded up to the
+// work-group size, launch height, launch depth); ids past the launch extent return.
+// Each work-item owns its destination texel (all its samples), so masked
+// read-modify-writes need no atomics. The source is never written by the launch: a blit
+// inside one level whose regions may overlap reads a staging copy (src/frontend/blit.cpp).
+__kernel void blit_texels(const global uchar* src, global uchar* dst, ClpBlitParams p) {
+  const uint gx = (uint)get_global_id(0);
+  if (gx >= p.launch_size[0]) return;
+  const int x = p.launch_origin[0] + (int)gx;
+  const int y = p.launch_origin[1] + (int)get_global_id(1);
+  const int z = p.launch_origin[2] + (int)get_global_id(2);
+  const uint ns = max(p.src_samples, 1u), nd = max(p.dst_samples, 1u);
+  ClpBlitParams q = p;
+  for (uint s = 0; s < nd; ++s) {
+    clp_blit_texel(src, dst, &q, x, y, z, ns == nd ? 1u : ns);
+    q.dst_base += p.dst_sample_pitch;
+    if (ns == nd) q.src_base += p.src_sample_pitch;
   }
 }

@@ -41,6 +41,9 @@ typedef struct {
   CLP_BLIT_U64 src_layer_pitch;
   CLP_BLIT_U64 dst_base;
   CLP_BLIT_U64 dst_layer_pitch;
+  // Bytes from one sample plane to the next (layout.h; any value for 1 sample).
+  CLP_BLIT_U64 src_sample_pitch;
+  CLP_BLIT_U64 dst_sample_pitch;
   CLP_BLIT_U32 src_row_pitch;  // bytes
   CLP_BLIT_U32 dst_row_pitch;  // bytes
   CLP_BLIT_U32 src_format;     // clpipe::Format of the blit's source side
@@ -62,7 +65,13 @@ typedef struct {
   CLP_BLIT_U32 mode;        // CLP_BLIT_MODE_*
   CLP_BLIT_U32 flags;       // CLP_BLIT_* flags
   CLP_BLIT_U32 write_mask;  // RGBA component mask (CLP_MASK_*) of a masked colour write
-  CLP_BLIT_U32 pad;         // 0
+  // Samples of each side (1: single-sampled). Equal counts copy sample to sample; a
+  // multisampled source of a single-sampled destination is resolved: the average of
+  // its samples in FLOAT mode, sample 0 for integer and depth/stencil formats (GL); a
+  // single-sampled source writes every sample of the destination.
+  CLP_BLIT_U32 src_samples;
+  CLP_BLIT_U32 dst_samples;
+  CLP_BLIT_U32 pad;  // 0
 } ClpBlitParams;
 
 #undef CLP_BLIT_U64

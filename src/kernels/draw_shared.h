@@ -76,6 +76,11 @@
 // PRIMID of position p is prim_write's prim_base[p] (a geometry shader's output stream
 // carries the id of the input primitive that emitted each vertex; gs.cl).
 #define CLP_DRAW_PRIM_ID_TABLE (1u << 20)
+// Multisample rasterization: the framebuffer has samples and the rasterizer's
+// `multisample` is on. Coverage is then tested at each sample's position (ClpRunParams),
+// so a primitive's bounds reach one pixel further each way; otherwise every sample of a
+// pixel takes the pixel centre's outcome.
+#define CLP_DRAW_MULTISAMPLE (1u << 21)
 
 // Parameters of the vertex, setup and binning passes of one draw.
 typedef struct {
@@ -157,6 +162,7 @@ typedef struct {
 #define CLP_TRI_SPRITE (1u << 5)      // a point: sprite coordinates from point[]
 #define CLP_TRI_BIAS_SHIFT 6          // 3 bits: edge e's constant includes +1
 #define CLP_TRI_PIXEL_CLIP (1u << 9)  // near/far planes cut it: test per pixel
+#define CLP_TRI_SAMPLES (1u << 10)    // CLP_DRAW_MULTISAMPLE: covers samples off the centres
 #define CLP_KIND_TRIANGLE 0u
 #define CLP_KIND_LINE 1u
 #define CLP_KIND_POINT 2u

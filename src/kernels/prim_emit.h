@@ -82,6 +82,12 @@ static uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box
   long by0 = clp_floor_div(ymin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
   long bx1 = clp_floor_div(xmax - off, CLP_SUBPIXEL_ONE) + 1;
   long by1 = clp_floor_div(ymax - off, CLP_SUBPIXEL_ONE) + 1;
+  if (dp->flags & CLP_DRAW_MULTISAMPLE) {  // samples lie less than half a pixel from centres
+    --bx0;
+    --by0;
+    ++bx1;
+    ++by1;
+  }
   bx0 = max(bx0, (long)box[0]);
   by0 = max(by0, (long)box[1]);
   bx1 = min(bx1, (long)box[2]);
@@ -124,7 +130,8 @@ static uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box
   }
   for (int i = 0; i < 3; ++i)
     out->vert[i] = vert[i];
-  out->flags = flags | (bias << CLP_TRI_BIAS_SHIFT);
+  out->flags = flags | (bias << CLP_TRI_BIAS_SHIFT) |
+               ((dp->flags & CLP_DRAW_MULTISAMPLE) ? CLP_TRI_SAMPLES : 0u);
   out->prim_id = prim_id;
   for (int i = 0; i < 3; ++i)
     out->point[i] = sprite ? sprite[i] : 0.0f;

@@ -25,7 +25,9 @@ typedef struct {
   CLP_U32 colormask;  // clpipe::Mask R|G|B|A
   // clpipe::BlendFunc / BlendFactor values.
   CLP_U32 rgb_func, rgb_src, rgb_dst, alpha_func, alpha_src, alpha_dst;
-  CLP_U32 pad;
+  // Rows from one sample plane to the next (the level's height; layout.h): sample s of
+  // pixel (x, y) is at offset + (s * sample_rows + y) * pitch.
+  CLP_U32 sample_rows;
 } ClpRtState;
 
 // ClpFsLink.flags
@@ -69,6 +71,9 @@ typedef struct {
 // is not (Gallium: skipped when the result equals `condition`).
 #define CLP_RAST_PREDICATE (1u << 19)
 #define CLP_RAST_PREDICATE_WHEN_TRUE (1u << 20)
+// Multisampled framebuffer, multisample rasterization: colour 0's alpha decides how many
+// of the pixel's samples stay covered (tile.cl).
+#define CLP_RAST_ALPHA_TO_COVERAGE (1u << 21)
 
 // The fragment counters the tile pass accumulates when CLP_RAST_COUNT is set: 64-bit
 // values as (low, high) 32-bit words, so that 32-bit atomics suffice.
@@ -93,7 +98,9 @@ typedef struct {
   CLP_U32 stencil_valuemask[2], stencil_writemask[2], stencil_ref[2];
   CLP_F32 blend_color[4];
   CLP_U32 logicop_func;
-  CLP_U32 sample_mask;
+  CLP_U32 sample_mask;     // bit s: sample s may be written (multisample rasterization)
+  CLP_U32 samples;         // of the framebuffer: 1, 2, 4 or 8
+  CLP_U32 zs_sample_rows;  // as ClpRtState.sample_rows, for the depth/stencil buffer
   CLP_U32 fb_width, fb_height;
   CLP_U32 tiles_x;
   CLP_U32 sprite_coord_enable;
@@ -125,6 +132,13 @@ typedef struct {
   // pixel is stored, drawn or not; the launch covers the rectangle's tiles too.
   CLP_U32 clear_mask;
   CLP_I32 clear_rect[4];
+  // A multisampled framebuffer is drawn one sample at a time: this launch reads and
+  // writes the planes of sample `sample`, and tests coverage of the draws with
+  // CLP_DRAW_MULTISAMPLE at the sample's position, (sample_dx, sample_dy) fixed-point
+  // units from the pixel centre (clp_sample_pos16). Every draw of the run shades
+  // every sample.
+  CLP_U32 sample;
+  CLP_I32 sample_dx, sample_dy;
   CLP_U32 pad;
 } ClpRunParams;
 
@@ -139,5 +153,21 @@ typedef struct {
 } ClpClearTexels;
 
 #define CLP_CLEAR_ZS_BIT CLP_MAX_RTS
+
+// Position of sample i of the standard `samples`-sample pattern (GL / D3D 2x, 4x, 8x),
+// in 1/16 pixel from the pixel's top-left corner: x in bits 0-3, y in bits 4-7. One
+// sample is the pixel centre.
+#define CLP_SAMPLE_POS16_2 0x44ccu  // one byte per sample, sample 0 lowest
+#define CLP_SAMPLE_POS16_4 0xeaa26e26u
+#define CLP_SAMPLE_POS16_8_LO 0x359db759u
+#define CLP_SAMPLE_POS16_8_HI 0x1ffb71d3u
+static inline CLP_U32 clp_sample_pos16(CLP_U32 samples, CLP_U32 i) {
+  CLP_U32 word = 0x88u;
+  if (samples == 2) word = CLP_SAMPLE_POS16_2 >> (8 * (i & 1u));
+  if (samples == 4) word = CLP_SAMPLE_POS16_4 >> (8 * (i & 3u));
+  if (samples == 8)
+    word = (i & 4u ? CLP_SAMPLE_POS16_8_HI : CLP_SAMPLE_POS16_8_LO) >> (8 * (i & 3u));
+  return word & 0xffu;
+}
 
 #endif  // CLPIPE_RASTER_SHARED_H

@@ -365,8 +365,9 @@ static float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* dat
     return o < 0 ? (float4)(0.0f) : clp_view_swizzle(v, clp_texel_decode(v->format, data, o));
   }
   const bool msaa = target == CLP_TGSI_TEX_2D_MSAA || target == CLP_TGSI_TEX_2D_ARRAY_MSAA;
-  // MSAA: `level` is the sample; single-sampled storage holds sample 0 only.
-  if (msaa && level != 0) return (float4)(0.0f);
+  // MSAA: `level` is the sample (single-sampled storage holds sample 0 only).
+  const uint samples = max(v->samples, 1u);
+  if (msaa && (level < 0 || (uint)level >= samples)) return (float4)(0.0f);
   const int lv = msaa ? 0 : level;
   if (lv < 0 || (uint)lv + v->first_level > v->last_level) return (float4)(0.0f);
   const uint L = v->first_level + (uint)lv;
@@ -383,7 +384,8 @@ static float4 clp_fetch_lane(global const ClpTexView* v, global const uchar* dat
     layer = z;
   }
   if (clp_target_dims(target) == 1 && y != 0) return (float4)(0.0f);
-  const long o = clp_texel_offset(v, L, x, y, layer);
+  long o = clp_texel_offset(v, L, x, y, layer);
+  if (msaa && o >= 0) o += (long)level * (long)(v->layer_pitch[L] / samples);
   return o < 0 ? (float4)(0.0f) : clp_view_swizzle(v, clp_texel_decode(v->format, data, o));
 }
 

@@ -56,8 +56,10 @@ typedef struct {
   CLP_SA_U32 first_level, last_level;
   CLP_SA_U32 first_layer, last_layer;
   CLP_SA_U32 swizzle[4];  // pipe_swizzle per result channel: X Y Z W 0 1 (NONE reads 0)
-  CLP_SA_U32 samples;     // 0 or 1: single-sampled
-  CLP_SA_U32 data_size;   // bytes of the bound data buffer
+  // 0 or 1: single-sampled; else each layer holds `samples` planes of layer_pitch /
+  // samples bytes, sample s of a texel s planes after sample 0 (frontend/layout.h).
+  CLP_SA_U32 samples;
+  CLP_SA_U32 data_size;                   // bytes of the bound data buffer
   CLP_SA_U32 buffer_offset, buffer_size;  // BUFFER views: byte range of the elements
   // Byte layout per absolute level (entries past the resource's last level are unused).
   CLP_SA_U32 level_offset[CLP_TEX_MAX_LEVELS];

@@ -319,11 +319,16 @@ static vi clp_edge_cover(long e0, long A, long B) {
 
 // The fragment stage's view of primitive t, first what holds for every block (p: the
 // planes' gradients)...
+// run: the launch's sample when the primitive is rasterized at samples, else 0.
 static void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* rp,
                                global const ClpDrawParams* dp, global const float4* verts,
-                               global const ClpTri* t, const ClpBaryPlanes* p) {
+                               global const ClpTri* t, const ClpBaryPlanes* p,
+                               const ClpRunParams* run) {
   ctx->rp = rp;
   ctx->dp = dp;
+  ctx->sample = run ? run->sample : 0u;
+  ctx->sample_dx = run ? (float)run->sample_dx / (float)CLP_SUBPIXEL_ONE : 0.0f;
+  ctx->sample_dy = run ? (float)run->sample_dy / (float)CLP_SUBPIXEL_ONE : 0.0f;
   const uint no = dp->num_outputs;
 #pragma unroll
   for (int v = 0; v < 3; ++v) {
@@ -414,6 +419,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
+  // The launch's sample plane of every target (0 when single-sampled): from here on the
+  // targets are addressed as single-sampled ones.
+  for (uint r = 0; r < nrt; ++r)
+    cbuf[r] += (size_t)run.sample * rp0->rt[r].sample_rows * rp0->rt[r].pitch;
+  zsbuf += (size_t)run.sample * rp0->zs_sample_rows * rp0->zs_pitch;
   if (list_begin >= list_end) {  // only the clear reaches this tile
     clp_clear_region(rp0, run.clear_mask, nrt, clear, cbuf, zsbuf, max(rx, run.clear_rect[0]),
                      max(ry, run.clear_rect[1]), min(rx + CLP_ITEM_W, run.clear_rect[2]),
@@ -487,6 +497,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 
   for (uint i = list_begin; i < list_end; ++i) {
     global const ClpTri* t = &tris[bin_list[i]];
+    global const ClpDrawParams* dp = dps + t->draw;
+    global const ClpRasterParams* rp = rps + dp->raster_index;
+    // Multisample rasterization tests the sample's position, and writes only the samples
+    // of the sample mask; otherwise every sample is the pixel centre's.
+    const bool ms = (dp->flags & CLP_DRAW_MULTISAMPLE) != 0;
+    if (ms && !((rp->sample_mask >> run.sample) & 1u)) continue;
+    const long SX = ms ? run.sample_dx : 0, SY = ms ? run.sample_dy : 0;
     // The part of the region inside the bounding box (which includes the scissor), and
     // the blocks that meet it.
     const int bx0 = max(t->bbox[0], rx), by0 = max(t->bbox[1], ry);
@@ -505,7 +522,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 #pragma unroll
     for (int e = 0; e < 3; ++e) {
       const long a = t->edge_a[e], bb = t->edge_b[e];
-      er[e] = a * RX + bb * RY + t->edge_c[e];
+      er[e] = a * (RX + SX) + bb * (RY + SY) + t->edge_c[e];
       ea[e] = a * CLP_SUBPIXEL_ONE;
       eb[e] = bb * CLP_SUBPIXEL_ONE;
       const long lo = er[e] + ea[e] * (ea[e] < 0 ? bx1 - 1 - rx : bx0 - rx) +
@@ -513,8 +530,6 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
       edges_in = edges_in && lo > 0;
     }
     // The state of the record's draw.
-    global const ClpDrawParams* dp = dps + t->draw;
-    global const ClpRasterParams* rp = rps + dp->raster_index;
     global const float4* dverts = verts + dp->verts_base;
     const uint kind = (t->flags >> CLP_TRI_KIND_SHIFT) & 3u;
     const uint rflags = CLP_KEYED_FLAGS(rp);
@@ -581,7 +596,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         bool ctx_ready = false;
         vi alive = cov;
         if (t->flags & CLP_TRI_PIXEL_CLIP) {
-          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary, ms ? &run : 0);
           ctx_prim = true;
           clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
           ctx_ready = true;
@@ -603,7 +618,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           if (!CLP_ANY(alive)) continue;
         }
         if (!ctx_ready) {
-          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary, ms ? &run : 0);
           ctx_prim = true;
           clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
         }
@@ -630,6 +645,27 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
         alive &= io.exec_mask;
         if (!CLP_ANY(alive)) continue;
+        if (ms) {
+#if CLP_FS_SAMPLEMASK_REG >= 0
+          // The shader's sample mask removes the launch's sample where its bit is clear.
+          alive &= CLP_MASK(((CLP_AS_VI(io.out[CLP_FS_SAMPLEMASK_REG][0]) >> (int)run.sample) &
+                             (vi)(1)) != (vi)(0));
+#endif
+          const int creg = clp_fs_color_reg(0);
+          if ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0) {
+            // Alpha a covers round(a N) of the N samples: the sample is kept where
+            // a N >= sample + 1/2.
+            const vf a = clamp(io.out[creg][3], 0.0f, 1.0f) * (float)rp->samples;
+            alive &= CLP_MASK(a >= (vf)((float)run.sample + 0.5f));
+          }
+          if (rflags & CLP_RAST_ALPHA_TO_ONE) {
+            for (uint r = 0; r < CLP_MAX_RTS; ++r) {
+              const int reg = clp_fs_color_reg((int)r);
+              if (reg >= 0) io.out[reg][3] = (vf)(1.0f);
+            }
+          }
+          if (!CLP_ANY(alive)) continue;
+        }
 
         if (rflags & CLP_RAST_ALPHA_TEST) {
           const int areg = clp_fs_color_reg(0);

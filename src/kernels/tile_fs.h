@@ -52,6 +52,11 @@ struct ClpStageCtx {
   vf inv_w;         // interpolated 1 / w
   vf z;             // window depth of the fragment (after clamping)
   vi covered;       // lanes inside the primitive
+  // The sample the launch rasterizes (ClpRunParams.sample; 0 and the pixel centre when
+  // the primitive is not rasterized at samples), and its position from the centre in
+  // pixels: b, lp, ll, inv_w and z above are evaluated there.
+  uint sample;
+  float sample_dx, sample_dy;
   // Corner data and edge gradients, for interpolation elsewhere than at the sample.
   float inv_w_c[3], w_c[3][3];
   float grad_x[3], grad_y[3];  // d b_k / d pixel
@@ -174,19 +179,40 @@ static vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int sema
   return clp_varying(c, reg, chan, interp, c->lp, c->ll);
 }
 
+// clp_sample_pos16 of every lane's sample index.
+static vu clp_sample_pos16_v(uint samples, vu i) {
+  vu word = (vu)(0x88u);
+  if (samples == 2) word = (vu)(CLP_SAMPLE_POS16_2) >> ((i & (vu)(1u)) * 8u);
+  if (samples == 4) word = (vu)(CLP_SAMPLE_POS16_4) >> ((i & (vu)(3u)) * 8u);
+  if (samples == 8) {
+    word = select((vu)(CLP_SAMPLE_POS16_8_LO), (vu)(CLP_SAMPLE_POS16_8_HI),
+                  CLP_AS_VU(CLP_MASK((i & (vu)(4u)) != (vu)(0u)))) >>
+           ((i & (vu)(3u)) * 8u);
+  }
+  return word & (vu)(0xffu);
+}
+
 static vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
                            int interp, int where, vi sample, vf off_x, vf off_y) {
   if (semantic == CLP_SEM_POSITION || semantic == CLP_SEM_FACE || semantic == CLP_SEM_PCOORD ||
       semantic == CLP_SEM_PRIMID) {
     return clp_fs_input(c, reg, chan, semantic, semantic_index, interp, 0);
   }
-  // where: 0 centroid, 1 sample, 2 offset. One sample at the pixel centre, so only an
-  // offset moves the evaluation point.
-  if (where != 2) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
+  // where: 0 centroid, 1 sample, 2 offset (from the pixel centre). A fragment covers
+  // the one sample it is evaluated at (ClpStageCtx.sample), which is its centroid.
+  if (where == 0) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
+  vf dx = off_x, dy = off_y;
+  if (where == 1) {
+    const vu pos = clp_sample_pos16_v(c->rp->samples, CLP_AS_VU(sample));
+    dx = CLP_CONVERT_VF(pos & (vu)(15u)) * (1.0f / 16.0f) - 0.5f;
+    dy = CLP_CONVERT_VF(pos >> 4) * (1.0f / 16.0f) - 0.5f;
+  }
+  dx -= c->sample_dx;
+  dy -= c->sample_dy;
   vf b[3], lp[3], ll[3], inv_w;
 #pragma unroll
   for (int k = 0; k < 3; ++k)
-    b[k] = c->b[k] + c->grad_x[k] * off_x + c->grad_y[k] * off_y;
+    b[k] = c->b[k] + c->grad_x[k] * dx + c->grad_y[k] * dy;
   clp_weights(c, b, lp, ll, &inv_w, CLP_FS_NEEDS_LP, CLP_FS_NEEDS_LL);
   return clp_varying(c, reg, chan, interp, lp, ll);
 }
@@ -204,11 +230,11 @@ static vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int ch
     case CLP_SEM_PRIMID:
       return CLP_AS_VF((vi)((int)c->prim_id));
     case CLP_SEM_SAMPLEID:
-      return CLP_AS_VF((vi)(0));
+      return CLP_AS_VF((vi)((int)c->sample));
     case CLP_SEM_SAMPLEPOS:
-      return (vf)(chan < 2 ? 0.5f : 0.0f);
+      return (vf)(chan == 0 ? 0.5f + c->sample_dx : chan == 1 ? 0.5f + c->sample_dy : 0.0f);
     case CLP_SEM_SAMPLEMASK:
-      return CLP_AS_VF(chan == 0 ? (c->covered & (vi)(1)) : (vi)(0));
+      return CLP_AS_VF(chan == 0 ? (c->covered & (vi)(1 << c->sample)) : (vi)(0));
     case CLP_SEM_HELPER_INVOCATION:
       return CLP_AS_VF(~c->covered);
     default:

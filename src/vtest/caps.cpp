@@ -189,6 +189,24 @@ CapsBlob build_fields(const Screen& s) {
   w.u32(CapsOffset::MAX_DUAL_SOURCE_RENDER_TARGETS, q.value(Cap::MAX_DUAL_SOURCE_RENDER_TARGETS));
   w.u32(CapsOffset::MAX_RENDER_TARGETS, std::min(q.value(Cap::MAX_RENDER_TARGETS), kMaxColorBufs));
   w.u32(CapsOffset::MAX_SAMPLES, max_samples);
+  // Sample positions in 1/16 pixel, one byte per sample, x in the high nibble (Mesa's
+  // virgl_get_sample_position): word 0 for 2 samples, 1 for 4, 2-3 for 8, 4-7 for 16.
+  if (real_msaa) {
+    uint32_t words[8] = {};
+    for (unsigned n : {2u, 4u, 8u, 16u}) {
+      if (n > max_samples) break;
+      const unsigned first = n == 2 ? 0 : n == 4 ? 1 : n == 8 ? 2 : 4;
+      for (unsigned i = 0; i < n; ++i) {
+        float p[2];
+        if (!s.get_sample_position(n, i, p).is_ok()) continue;
+        const uint32_t x = std::min(15u, uint32_t(p[0] * 16.0f));
+        const uint32_t y = std::min(15u, uint32_t(p[1] * 16.0f));
+        words[first + i / 4] |= (x << 4 | y) << (8 * (i % 4));
+      }
+    }
+    for (unsigned k = 0; k < 8; ++k)
+      w.u32(CapsOffset::SAMPLE_LOCATIONS + 4 * k, words[k]);
+  }
   uint32_t prims = q.value(Cap::SUPPORTED_PRIM_MODES) & ((1u << kPrimTypes) - 1);
   if (prims == 0)  // the modes every Gallium driver draws, plus adjacency with a GS
     prims = 0x7f | (q.stage_supported(ShaderType::GEOMETRY) ? 0x3c00u : 0u);

@@ -124,7 +124,7 @@ StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body)
     def("CLP_FS_COLOR_REG_" + std::to_string(i), spec.color_regs[i]);
   def("CLP_FS_DEPTH_REG", spec.depth_reg);
   def("CLP_FS_STENCIL_REG", spec.stencil_reg);
-  def("CLP_FS_SAMPLEMASK_REG", -1);
+  def("CLP_FS_SAMPLEMASK_REG", spec.samplemask_reg);
   def("CLP_FS_EARLY_DEPTH", spec.early_depth);
   def("CLP_FS_USES_KILL", spec.uses_kill);
   def("CLP_FS_COORD_ORIGIN_LOWER_LEFT", spec.origin_lower_left);

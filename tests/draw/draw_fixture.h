@@ -54,7 +54,7 @@ class DrawFixture {
   struct FsSpec {
     uint32_t inputs = 1, outputs = 1;
     std::array<int, 8> color_regs = {0, -1, -1, -1, -1, -1, -1, -1};
-    int depth_reg = -1, stencil_reg = -1;
+    int depth_reg = -1, stencil_reg = -1, samplemask_reg = -1;
     bool uses_kill = false, early_depth = false;
     bool origin_lower_left = false, pixel_center_integer = false;
   };

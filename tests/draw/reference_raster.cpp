@@ -27,6 +27,17 @@ Win to_window(const RefState& s, const RefVertex& v) {
 
 }  // namespace
 
+std::array<int, 2> ref_sample_offset(unsigned n, unsigned i) {
+  // In 1/16 pixel from the centre.
+  static const int k2[2][2] = {{4, 4}, {-4, -4}};
+  static const int k4[4][2] = {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}};
+  static const int k8[8][2] = {{1, -3}, {-1, 3},  {5, 1}, {-3, -5},
+                               {-5, 5}, {-7, -1}, {3, 7}, {7, -7}};
+  const int* p = n == 2 ? k2[i % 2] : n == 4 ? k4[i % 4] : n == 8 ? k8[i % 8] : nullptr;
+  if (!p) return {0, 0};
+  return {p[0] * 16, p[1] * 16};
+}
+
 RefState ref_state(uint32_t w, uint32_t h) {
   RefState s;
   s.width = w;
@@ -64,7 +75,8 @@ std::vector<RefFragment> ref_triangle(const RefState& s, const RefVertex& a, con
   std::vector<RefFragment> out;
   for (int y = y0; y < y1; ++y) {
     for (int x = x0; x < x1; ++x) {
-      const int64_t X = int64_t(x) * 256 + off, Y = int64_t(y) * 256 + off;
+      const int64_t X = int64_t(x) * 256 + off + s.sample_dx;
+      const int64_t Y = int64_t(y) * 256 + off + s.sample_dy;
       int64_t e[3];
       bool inside = true;
       for (int k = 0; k < 3 && inside; ++k) {

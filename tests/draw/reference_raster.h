@@ -20,7 +20,14 @@ struct RefState {
   bool bottom_edge_rule = false;
   int scissor[4] = {0, 0, 1 << 30, 1 << 30};  // [x0, y0, x1, y1)
   bool cull_front = false, cull_back = false, front_ccw = false;
+  // Multisampling: the sample tested and interpolated at, in 1/256 pixel from the pixel
+  // centre (ref_sample_offset).
+  int sample_dx = 0, sample_dy = 0;
 };
+
+// The standard position of sample i of n (2, 4, 8; GL / D3D patterns), in 1/256 pixel
+// from the pixel centre, as {dx, dy}. Written out here, not taken from clpipe's table.
+std::array<int, 2> ref_sample_offset(unsigned n, unsigned i);
 
 struct RefVertex {
   std::array<float, 4> pos;  // clip space

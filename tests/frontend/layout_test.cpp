@@ -142,8 +142,10 @@ TEST_CASE("oversized dimensions, samples and flags are refused", "[frontend][lay
   l.max_alloc = 1000;
   CHECK(code_of(make_templ(T::TEXTURE_2D, f, 64, 64, 1, 1, 0), l) == ErrorCode::kOutOfMemory);
   ResourceTemplate ms = make_templ(T::TEXTURE_2D, f, 4, 4, 1, 1, 0);
-  ms.nr_samples = 4;
+  ms.nr_samples = 16;
   CHECK(code_of(ms) == ErrorCode::kUnsupported);
+  ms.nr_samples = 8;
+  CHECK(code_of(ms) == ErrorCode::kOk);
   ResourceTemplate persistent = make_templ(T::BUFFER, f, 64, 1, 1, 1, 0);
   persistent.flags = ResourceFlag::MAP_PERSISTENT;
   CHECK(code_of(persistent) == ErrorCode::kUnsupported);

@@ -89,7 +89,8 @@ TEST_CASE("every cap has a name and the limits follow the device", "[frontend][s
   CHECK(screen->get_param(Cap::CLEAR_TEXTURE) == 1);
   CHECK(screen->get_param(Cap::BUFFER_MAP_PERSISTENT_COHERENT) == 0);
   CHECK(screen->get_param(Cap::USER_VERTEX_BUFFERS) == 0);
-  CHECK(screen->get_param(Cap::TEXTURE_MULTISAMPLE) == 0);
+  CHECK(screen->get_param(Cap::TEXTURE_MULTISAMPLE) == 1);
+  CHECK(screen->get_param(Cap::FAKE_SW_MSAA) == 0);
   CHECK(screen->get_param(Cap::ACCELERATED) == int(screen->device().is_gpu));
   CHECK(screen->get_param(Cap::VIDEO_MEMORY) > 0);
 
@@ -145,7 +146,8 @@ TEST_CASE("format support follows the format table", "[frontend][screen][formats
   CHECK(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 0, 0,
                                rt | sv | Bind::BLENDABLE));
   CHECK(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 1, 1, rt));
-  CHECK_FALSE(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 4, 4, rt));
+  CHECK(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 4, 4, rt));
+  CHECK_FALSE(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 3, 3, rt));
   CHECK_FALSE(s->is_format_supported(Format::R8G8B8A8_UNORM, T::TEXTURE_2D, 0, 0, ds));
   // Display targets are 2D images the client reads back (vtest), not 3D or arrays.
   const uint32_t display = Bind::DISPLAY_TARGET | Bind::SCANOUT | Bind::SHARED;
@@ -211,7 +213,7 @@ TEST_CASE("resource_create refuses bad templates with a clear status", "[fronten
   CHECK(code(make_templ(T::TEXTURE_3D, Format::Z16_UNORM, 4, 4, 4)) == ErrorCode::kUnsupported);
   CHECK(code(make_templ(T::TEXTURE_2D, Format::R32G32_SSCALED, 4, 4)) == ErrorCode::kUnsupported);
   ResourceTemplate ms = make_templ(T::TEXTURE_2D, Format::R8_UNORM, 4, 4);
-  ms.nr_samples = 4;
+  ms.nr_samples = 3;
   CHECK(code(ms) == ErrorCode::kUnsupported);
   ResourceTemplate usage = make_templ(T::TEXTURE_2D, Format::R8_UNORM, 4, 4);
   usage.usage = ResourceUsage(9);

@@ -98,7 +98,8 @@ TEST_CASE("framebuffer state: attachments, sizes and formats", "[frontend][state
   CHECK(fails([&](auto& f) { f.zsbuf = cs; }) == ErrorCode::kInvalidArgument);
   CHECK(fails([&](auto& f) { f.cbufs[0] = ss; }) == ErrorCode::kInvalidArgument);
   CHECK(fails([](auto& f) { f.height = 9; }) == ErrorCode::kInvalidArgument);
-  CHECK(fails([](auto& f) { f.samples = 4; }) == ErrorCode::kUnsupported);
+  // samples must agree with the (single-sampled) attachments.
+  CHECK(fails([](auto& f) { f.samples = 4; }) == ErrorCode::kInvalidArgument);
   // Without attachments the size is still bounded by the caps (vtest-repro bug1: 65535).
   const int max_size = ctx->screen().get_param(Cap::MAX_TEXTURE_2D_SIZE);
   CHECK(fails([&](auto& f) {

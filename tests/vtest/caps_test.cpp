@@ -298,6 +298,17 @@ TEST_CASE("vtest caps: real multisampling and features map onto their bits", "[v
   CHECK(caps_u32(p, CapsOffset::CAPABILITY_BITS) & VirglCap::TEXTURE_VIEW);
   CHECK(caps_u32(p, CapsOffset::CAPABILITY_BITS) & VirglCap::FB_NO_ATTACH);
   CHECK(caps_has_format(p, CapsOffset::SUPPORTED_MULTISAMPLE_FORMATS, 67));
+  // Sample positions as Mesa's virgl_get_sample_position reads them: a byte per sample,
+  // x / 16 in the high nibble; 2 samples in word 0, 4 in word 1, 8 in words 2 and 3.
+  auto location = [&](unsigned word, unsigned i) {
+    return (caps_u32(p, CapsOffset::SAMPLE_LOCATIONS + 4 * word) >> (8 * i)) & 0xffu;
+  };
+  for (unsigned i = 0; i < 4; ++i) {
+    CHECK(location(1, i) == ((1 + i) << 4 | (15 - i)));
+    CHECK(location(3, i) == ((5 + i) << 4 | (11 - i)));
+  }
+  CHECK(location(0, 1) == (2u << 4 | 14u));
+  CHECK(location(4, 0) == 0u);                                        // no 16 samples
   CHECK(caps_u32(p, CapsOffset::MAX_COMBINED_ATOMIC_COUNTERS) == 0);  // no API to bind them
   // Advanced blend equations would arrive in a field BlendState cannot carry.
   CHECK((caps_u32(p, CapsOffset::CAPABILITY_BITS_V2) & VirglCapV2::BLEND_EQUATION) == 0);

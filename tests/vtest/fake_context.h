@@ -205,6 +205,11 @@ class FakeContext : public Context {
   }
   void set_sample_mask(uint32_t m) override { log_->call("set_sample_mask 0x", std::hex, m); }
   void set_min_samples(unsigned n) override { log_->call("set_min_samples ", n); }
+  Status get_sample_position(unsigned n, unsigned i, float out[2]) const override {
+    log_->call("get_sample_position ", n, " ", i);
+    out[0] = out[1] = 0.5f;
+    return Status::ok();
+  }
   void set_clip_state(const ClipState&) override { log_->call("set_clip_state"); }
   void set_polygon_stipple(const PolyStipple&) override { log_->call("set_polygon_stipple"); }
   Status set_scissor_states(unsigned start, const std::vector<ScissorState>& s) override {

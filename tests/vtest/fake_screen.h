@@ -219,6 +219,12 @@ class FakeScreen : public Screen {
     return cfg_.formats && cfg_.formats(f, t, samples, bind);
   }
   bool can_create_resource(const ResourceTemplate&) const override { return true; }
+  // Sample i at ((1 + i) / 16, (15 - i) / 16): x and y differ, so their order shows.
+  Status get_sample_position(unsigned, unsigned i, float out[2]) const override {
+    out[0] = float(1 + i) / 16.0f;
+    out[1] = float(15 - i) / 16.0f;
+    return Status::ok();
+  }
   Result<ResourceRef> resource_create(const ResourceTemplate& t) override {
     if (cfg_.fail_resource_create) return Status(ErrorCode::kOutOfMemory, "fake refuses");
     if (!format_is_valid(t.format)) log_->violation("resource_create: invalid format");

@@ -124,6 +124,7 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   if (r.line_last_pixel) f |= CLP_DRAW_LINE_LAST_PIXEL;
   if (r.point_quad_rasterization) f |= CLP_DRAW_POINT_QUAD_RAST;
   if (s.fs_reads_prim_id) f |= CLP_DRAW_NEED_PRIM_ID;
+  if (s.samples > 1 && r.multisample) f |= CLP_DRAW_MULTISAMPLE;
   const Format zs = s.zsbuf.format;
   if (zs != Format::NONE && depth_is_float(zs)) f |= CLP_DRAW_DEPTH_FLOAT;
   dp.flags = f;
@@ -234,6 +235,7 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
     rt.alpha_func = uint32_t(rb.alpha_func);
     rt.alpha_src = uint32_t(rb.alpha_src_factor);
     rt.alpha_dst = uint32_t(rb.alpha_dst_factor);
+    rt.sample_rows = t.sample_rows;
   }
   uint32_t f = 0;
   if (s.zsbuf.format != Format::NONE) {
@@ -241,6 +243,7 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
     rp.zs_offset = int64_t(s.zsbuf.offset);
     rp.zs_pitch = s.zsbuf.pitch;
     rp.zs_format = uint32_t(s.zsbuf.format);
+    rp.zs_sample_rows = s.zsbuf.sample_rows;
   }
   if (z.depth_enabled) f |= CLP_RAST_DEPTH_TEST;
   if (z.depth_enabled && z.depth_writemask) f |= CLP_RAST_DEPTH_WRITE;
@@ -262,7 +265,11 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
                            uses_src1(rb0.alpha_src_factor) || uses_src1(rb0.alpha_dst_factor))) {
     f |= CLP_RAST_DUAL_SOURCE;
   }
-  if (b.alpha_to_one) f |= CLP_RAST_ALPHA_TO_ONE;
+  // GL: alpha to coverage and to one act on multisample rasterization only.
+  if (s.samples > 1 && r.multisample) {
+    if (b.alpha_to_coverage) f |= CLP_RAST_ALPHA_TO_COVERAGE;
+    if (b.alpha_to_one) f |= CLP_RAST_ALPHA_TO_ONE;
+  }
   if (s.counters() && s.count_fragments) f |= CLP_RAST_COUNT;
   if (s.predicate()) {
     f |= CLP_RAST_PREDICATE;
@@ -293,6 +300,7 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
     rp.blend_color[i] = s.blend_color.color[i];
   rp.logicop_func = uint32_t(b.logicop_func);
   rp.sample_mask = s.sample_mask;
+  rp.samples = s.samples;
   rp.fb_width = s.fb_width;
   rp.fb_height = s.fb_height;
   rp.tiles_x = (s.fb_width + CLP_TILE_SIZE - 1) / CLP_TILE_SIZE;

@@ -70,6 +70,8 @@ struct ColorTarget {
   uint32_t pitch = 0;        // bytes per row
   uint32_t layers = 1;       // layers of the surface (first_layer..last_layer)
   uint64_t layer_pitch = 0;  // bytes from one layer to the next
+  uint32_t sample_rows = 0;  // rows from one sample plane to the next (layout.h)
+  uint32_t samples = 1;      // sample planes per layer
 };
 
 struct VertexInput {
@@ -126,6 +128,9 @@ struct DrawSetup {
   uint32_t sample_mask = ~0u;
 
   uint32_t fb_width = 0, fb_height = 0;
+  // Samples of the framebuffer's attachments (set_framebuffer_state makes them agree):
+  // the tile pass runs once per sample (tile_runs.cpp).
+  uint32_t samples = 1;
   uint32_t nr_cbufs = 0;
   std::array<ColorTarget, kMaxColorBufs> cbufs;  // format NONE = hole
   ColorTarget zsbuf;                             // format NONE = none

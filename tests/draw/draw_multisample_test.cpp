@@ -1,0 +1,292 @@
+// Multisampled targets (2, 4 and 8 samples): every sample plane against the host
+// reference rasterizer evaluated at that sample's position; the sample mask, alpha to
+// coverage, the shader's sample mask, SAMPLEID / SAMPLEPOS and per-sample depth.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+
+#include "draw/draw_fixture.h"
+#include "draw/reference_raster.h"
+#include "frontend/format_codec.h"
+
+using namespace clpipe;
+using namespace clpipe::test;
+using namespace clpipe::frontend::draw;
+
+namespace {
+
+constexpr uint32_t kW = 37, kH = 29;  // partial tiles
+constexpr unsigned kCounts[] = {2, 4, 8};
+
+// A target of `samples` planes of w x h pixels, every byte `fill` (layout.h: plane s
+// starts sample_rows rows after plane s - 1).
+ColorTarget ms_target(DrawFixture& fx, Format f, unsigned samples, uint8_t fill = 0) {
+  ColorTarget t = fx.target(f, kW, kH * samples, fill);
+  t.samples = samples;
+  t.sample_rows = kH;
+  return t;
+}
+
+Image plane(DrawFixture& fx, ColorTarget t, unsigned s) {
+  t.offset += uint64_t(s) * t.sample_rows * t.pitch;
+  return fx.read(t, kW, kH);
+}
+
+struct MsRun {
+  DrawFixture fx;
+  DrawSetup s;
+  explicit MsRun(unsigned samples) {
+    s = fx.basic_setup(kW, kH);
+    s.samples = samples;
+    s.rasterizer.multisample = true;
+    s.vs = fx.passthrough_vs(2);
+    s.fs = fx.varying_fs(2);
+    s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
+    s.cbufs[0] = ms_target(fx, Format::R32G32B32A32_FLOAT, samples);
+  }
+  void draw(const std::vector<RefVertex>& v) {
+    std::vector<float> data;
+    for (const RefVertex& x : v) {
+      data.insert(data.end(), x.pos.begin(), x.pos.end());
+      data.insert(data.end(), x.attr.begin(), x.attr.end());
+    }
+    fx.set_vertices(s, data, 8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+    DrawInfo info;
+    info.mode = PrimType::TRIANGLES;
+    fx.pipeline().draw(s, info, DrawStartCountBias{0, uint32_t(v.size()), 0}, 0);
+  }
+};
+
+// Pixels of img that differ from the reference fragments (alpha 0 = not covered).
+int mismatches(const Image& img, const std::vector<RefFragment>& ref) {
+  std::vector<const RefFragment*> at(size_t(kW) * kH, nullptr);
+  for (const RefFragment& f : ref)
+    at[size_t(f.y) * kW + f.x] = &f;
+  int bad = 0;
+  for (uint32_t y = 0; y < kH; ++y) {
+    for (uint32_t x = 0; x < kW; ++x) {
+      const auto c = img.rgba(x, y);
+      const RefFragment* f = at[size_t(y) * kW + x];
+      if ((c[3] != 0.0f) != (f != nullptr)) {
+        UNSCOPED_INFO("coverage differs at " << x << "," << y);
+        ++bad;
+        continue;
+      }
+      for (int k = 0; f && k < 3; ++k) {
+        if (std::abs(c[k] - f->persp[k]) > 1e-4 + 1e-4 * std::abs(f->persp[k])) {
+          UNSCOPED_INFO("value " << k << " at " << x << "," << y << ": " << c[k] << " vs "
+                                 << f->persp[k]);
+          ++bad;
+          break;
+        }
+      }
+    }
+  }
+  return bad;
+}
+
+std::vector<RefVertex> random_triangle(std::mt19937& rng) {
+  std::uniform_real_distribution<float> pos(-1.2f, 1.2f), w(0.5f, 2.0f), attr(-2.0f, 2.0f);
+  std::vector<RefVertex> v(3);
+  for (RefVertex& x : v) {
+    const float ww = w(rng);
+    x.pos = {pos(rng) * ww, pos(rng) * ww, 0.0f, ww};
+    x.attr = {attr(rng), attr(rng), attr(rng), 1.0f};
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("each sample is covered and interpolated like the reference at its position",
+          "[draw][raster][msaa]") {
+  std::mt19937 rng(515);
+  for (unsigned n : kCounts) {
+    MsRun r(n);
+    for (int i = 0; i < 8; ++i) {
+      const std::vector<RefVertex> v = random_triangle(rng);
+      r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, n);
+      r.draw(v);
+      int covered_somewhere = 0;
+      for (unsigned s = 0; s < n; ++s) {
+        RefState rs = ref_state(kW, kH);
+        const auto d = ref_sample_offset(n, s);
+        rs.sample_dx = d[0];
+        rs.sample_dy = d[1];
+        const std::vector<RefFragment> ref = ref_triangle(rs, v[0], v[1], v[2]);
+        covered_somewhere += int(ref.size());
+        INFO(n << " samples, triangle " << i << ", sample " << s);
+        CHECK(mismatches(plane(r.fx, r.s.cbufs[0], s), ref) == 0);
+      }
+      CHECK(covered_somewhere > 0);
+    }
+  }
+}
+
+TEST_CASE("without multisample rasterization every sample takes the pixel centre's outcome",
+          "[draw][raster][msaa]") {
+  std::mt19937 rng(516);
+  MsRun r(4);
+  r.s.rasterizer.multisample = false;
+  r.s.sample_mask = 0x1;  // ignored as well
+  for (int i = 0; i < 4; ++i) {
+    const std::vector<RefVertex> v = random_triangle(rng);
+    r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, 4);
+    r.draw(v);
+    const std::vector<RefFragment> ref = ref_triangle(ref_state(kW, kH), v[0], v[1], v[2]);
+    for (unsigned s = 0; s < 4; ++s) {
+      INFO("triangle " << i << ", sample " << s);
+      CHECK(mismatches(plane(r.fx, r.s.cbufs[0], s), ref) == 0);
+    }
+  }
+}
+
+namespace {
+
+// A quad over the whole window with attribute (a, a, a, alpha).
+std::vector<RefVertex> full_quad(float a, float alpha) {
+  std::vector<RefVertex> v;
+  const float c[6][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, -1}, {1, 1}, {-1, 1}};
+  for (const auto& p : c) {
+    RefVertex x;
+    x.pos = {p[0], p[1], 0.0f, 1.0f};
+    x.attr = {a, a, a, alpha};
+    v.push_back(x);
+  }
+  return v;
+}
+
+// Whether every pixel of plane s of the target has alpha != 0 (written), or none has.
+int written(DrawFixture& fx, const ColorTarget& t, unsigned s) {
+  const Image img = plane(fx, t, s);
+  int n = 0;
+  for (uint32_t y = 0; y < kH; ++y)
+    for (uint32_t x = 0; x < kW; ++x)
+      n += img.rgba(x, y)[3] != 0.0f;
+  return n == int(kW * kH) ? 1 : n == 0 ? 0 : -1;
+}
+
+}  // namespace
+
+TEST_CASE("the sample mask and alpha to coverage choose the samples written",
+          "[draw][fragment][msaa]") {
+  for (unsigned n : kCounts) {
+    MsRun r(n);
+    r.s.sample_mask = 0xa5;
+    r.draw(full_quad(1.0f, 1.0f));
+    for (unsigned s = 0; s < n; ++s) {
+      INFO(n << " samples, sample " << s);
+      CHECK(written(r.fx, r.s.cbufs[0], s) == int((0xa5u >> s) & 1u));
+    }
+    // Alpha a covers round(a n) samples.
+    r.s.sample_mask = ~0u;
+    r.s.blend.alpha_to_coverage = true;
+    for (const float alpha : {0.0f, 0.3f, 0.5f, 1.0f}) {
+      r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, n);
+      r.draw(full_quad(1.0f, alpha));
+      int samples = 0;
+      for (unsigned s = 0; s < n; ++s) {
+        const int w = written(r.fx, r.s.cbufs[0], s);
+        INFO(n << " samples, alpha " << alpha << ", sample " << s);
+        REQUIRE(w >= 0);
+        samples += w;
+      }
+      CHECK(samples == int(std::lround(alpha * float(n) - 0.001f)));
+    }
+    // Alpha to one writes alpha 1 wherever a sample is written.
+    r.s.blend.alpha_to_coverage = false;
+    r.s.blend.alpha_to_one = true;
+    r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, n);
+    r.draw(full_quad(0.25f, 0.5f));
+    CHECK(plane(r.fx, r.s.cbufs[0], n - 1).rgba(3, 4)[3] == 1.0f);
+    CHECK(plane(r.fx, r.s.cbufs[0], 0).rgba(3, 4)[0] == 0.25f);
+  }
+}
+
+TEST_CASE("SAMPLEID, SAMPLEPOS and the shader's sample mask are per sample",
+          "[draw][fragment][msaa]") {
+  for (unsigned n : kCounts) {
+    MsRun r(n);
+    DrawFixture::FsSpec spec;
+    spec.outputs = 2;
+    spec.samplemask_reg = 1;
+    // OUT[0] = (SAMPLEID, SAMPLEPOS.x, SAMPLEPOS.y, 1); OUT[1].x = 0b0110 (samples 1, 2).
+    r.s.fs = r.fx.custom_fs(spec,
+                            "io->out[0][0] = CLP_CONVERT_VF(CLP_AS_VI(clp_system_value(stage, io, "
+                            "23, 0)));\n"
+                            "io->out[0][1] = clp_system_value(stage, io, 24, 0);\n"
+                            "io->out[0][2] = clp_system_value(stage, io, 24, 1);\n"
+                            "io->out[0][3] = (vf)(1.0f);\n"
+                            "io->out[1][0] = CLP_AS_VF((vi)(6));");
+    r.draw(full_quad(0.0f, 1.0f));
+    for (unsigned s = 0; s < n; ++s) {
+      INFO(n << " samples, sample " << s);
+      const bool kept = s == 1 || s == 2;
+      REQUIRE(written(r.fx, r.s.cbufs[0], s) == int(kept));
+      if (!kept) continue;
+      const auto c = plane(r.fx, r.s.cbufs[0], s).rgba(5, 7);
+      const auto d = ref_sample_offset(n, s);
+      CHECK(c[0] == float(s));
+      CHECK(c[1] == 0.5f + float(d[0]) / 256.0f);
+      CHECK(c[2] == 0.5f + float(d[1]) / 256.0f);
+    }
+  }
+}
+
+TEST_CASE("depth is tested and stored per sample", "[draw][zs][msaa]") {
+  // Two triangles over the window whose depths cross along a slanted line: at each sample
+  // the nearer one wins, so pixels on the line are split between them sample by sample.
+  for (unsigned n : kCounts) {
+    MsRun r(n);
+    ColorTarget zt = ms_target(r.fx, Format::Z32_FLOAT, n);
+    std::vector<uint8_t> ones(size_t(zt.pitch) * kH * n);
+    for (size_t p = 0; p < ones.size(); p += 4)
+      frontend::pack_depth(Format::Z32_FLOAT, 1.0f, ones.data() + p);
+    zt.buffer = r.fx.buffer(ones.data(), ones.size());
+    r.s.zsbuf = zt;
+    r.s.dsa.depth_enabled = true;
+    r.s.dsa.depth_writemask = true;
+    r.s.dsa.depth_func = CompareFunc::LESS;
+    auto tri = [](float z0, float z1, float z2, float id) {
+      std::vector<RefVertex> v(3);
+      const float p[3][2] = {{-3, -3}, {3, -3}, {0, 4}};
+      const float z[3] = {z0, z1, z2};
+      for (int k = 0; k < 3; ++k) {
+        v[k].pos = {p[k][0], p[k][1], z[k], 1.0f};
+        v[k].attr = {id, id, id, 1.0f};
+      }
+      return v;
+    };
+    const std::vector<RefVertex> a = tri(-0.9f, 0.8f, 0.1f, 1.0f), b = tri(0.7f, -0.6f, 0.0f, 2.0f);
+    std::vector<RefVertex> both = a;
+    both.insert(both.end(), b.begin(), b.end());
+    r.draw(both);
+    int split = 0;
+    std::vector<float> first(size_t(kW) * kH, 0.0f);
+    for (unsigned s = 0; s < n; ++s) {
+      RefState rs = ref_state(kW, kH);
+      const auto d = ref_sample_offset(n, s);
+      rs.sample_dx = d[0];
+      rs.sample_dy = d[1];
+      const std::vector<RefFragment> fa = ref_triangle(rs, a[0], a[1], a[2]);
+      const std::vector<RefFragment> fb = ref_triangle(rs, b[0], b[1], b[2]);
+      REQUIRE(fa.size() == size_t(kW) * kH);
+      REQUIRE(fb.size() == size_t(kW) * kH);
+      const Image img = plane(r.fx, r.s.cbufs[0], s);
+      int bad = 0;
+      for (size_t p = 0; p < fa.size(); ++p) {
+        // b replaces a only where it is strictly nearer (LESS); where the two depths
+        // are within rounding of each other either may win.
+        const float want = fb[p].z < fa[p].z ? 2.0f : 1.0f;
+        const float got = img.rgba(uint32_t(fa[p].x), uint32_t(fa[p].y))[0];
+        bad += got != want && std::abs(fb[p].z - fa[p].z) > 1e-5;
+        if (s == 0) first[p] = got;
+        split += s > 0 && got != first[p];
+      }
+      INFO(n << " samples, sample " << s);
+      CHECK(bad == 0);
+    }
+    CHECK(split > 0);  // some pixels hold both triangles
+  }
+}
