@@ -121,11 +121,12 @@ typedef CLP_VN(long) vlong;
 #define CLP_FS_HAS_SIDE_EFFECTS 0
 #endif
 // Depth/stencil may run before the shader when the shader cannot change their outcome
-// (no discard, no depth or stencil export, no side effects) or asks for it.
+// (no discard, no depth, stencil or sample mask export, no side effects) or asks for it.
 #if CLP_FS_EARLY_DEPTH
 #define CLP_FS_EARLY_FORCED 1
 #define CLP_FS_EARLY_ALLOWED 1
-#elif !CLP_FS_USES_KILL && CLP_FS_DEPTH_REG < 0 && CLP_FS_STENCIL_REG < 0 && !CLP_FS_HAS_SIDE_EFFECTS
+#elif !CLP_FS_USES_KILL && CLP_FS_DEPTH_REG < 0 && CLP_FS_STENCIL_REG < 0 && \
+    CLP_FS_SAMPLEMASK_REG < 0 && !CLP_FS_HAS_SIDE_EFFECTS
 #define CLP_FS_EARLY_FORCED 0
 #define CLP_FS_EARLY_ALLOWED 1
 #else
@@ -540,9 +541,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // Without stencil and depth bounds the lanes are tested together.
     const bool zs_quad = !((rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(zfmt)) &&
                          !(rflags & CLP_RAST_DEPTH_BOUNDS);
-    // Alpha test discards after the shader, like KILL: then depth/stencil must wait.
-    const bool early_zs = (bool)CLP_FS_EARLY_FORCED ||
-                          ((bool)CLP_FS_EARLY_ALLOWED && !(rflags & CLP_RAST_ALPHA_TEST));
+    // Alpha test and alpha to coverage discard after the shader, like KILL: then
+    // depth/stencil must wait.
+    const bool early_zs =
+        (bool)CLP_FS_EARLY_FORCED ||
+        ((bool)CLP_FS_EARLY_ALLOWED &&
+         !(rflags & (CLP_RAST_ALPHA_TEST | (ms ? CLP_RAST_ALPHA_TO_COVERAGE : 0u))));
     // Corner barycentrics, planes over each block from the exact edge functions at its
     // top-left pixel (without the fill bias): corner k is opposite edge k + 1.
     ClpBaryPlanes bary;

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 #include "draw/draw_fixture.h"
@@ -288,5 +289,30 @@ TEST_CASE("depth is tested and stored per sample", "[draw][zs][msaa]") {
       CHECK(bad == 0);
     }
     CHECK(split > 0);  // some pixels hold both triangles
+  }
+}
+
+TEST_CASE("samples alpha to coverage removes keep their depth", "[draw][zs][msaa]") {
+  // The depth test must wait for the shader's alpha: early depth would store the depth of
+  // samples that alpha to coverage then removes.
+  MsRun r(4);
+  ColorTarget zt = ms_target(r.fx, Format::Z32_FLOAT, 4);
+  std::vector<uint8_t> ones(size_t(zt.pitch) * kH * 4);
+  for (size_t p = 0; p < ones.size(); p += 4)
+    frontend::pack_depth(Format::Z32_FLOAT, 1.0f, ones.data() + p);
+  zt.buffer = r.fx.buffer(ones.data(), ones.size());
+  r.s.zsbuf = zt;
+  r.s.dsa.depth_enabled = true;
+  r.s.dsa.depth_writemask = true;
+  r.s.dsa.depth_func = CompareFunc::LESS;
+  r.s.blend.alpha_to_coverage = true;
+  r.draw(full_quad(1.0f, 0.5f));  // window depth 0.5, 2 of 4 samples
+  for (unsigned s = 0; s < 4; ++s) {
+    const Image z = plane(r.fx, zt, s);
+    const bool kept = written(r.fx, r.s.cbufs[0], s) == 1;
+    float d;
+    std::memcpy(&d, z.pixel(6, 9), 4);
+    INFO("sample " << s);
+    CHECK(d == (kept ? 0.5f : 1.0f));
   }
 }
