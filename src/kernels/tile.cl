@@ -348,6 +348,24 @@ static void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* r
     ctx->grad_x[k] = p->grad_x[k];
     ctx->grad_y[k] = p->grad_y[k];
   }
+  if (CLP_FS_NEEDS_LL) {
+    // A corner a clip plane made lies at clip-space weights W over the original vertices,
+    // whose window positions are P_i / w_i: it is at screen-space weights W_i w_i / w
+    // (w = sum W_i w_i, its own clip w). A corner that is an original vertex keeps its
+    // weights exactly: 1 (w_i / w_i) and zeros.
+    float wv[3];
+#pragma unroll
+    for (int i = 0; i < 3; ++i) {
+      wv[i] = (dp->flags & CLP_DRAW_WINDOW_SPACE_POSITION) ? 1.0f : ctx->vrow[i][dp->pos_reg].w;
+    }
+#pragma unroll
+    for (int k = 0; k < 3; ++k) {
+      const float w = t->w[k][0] * wv[0] + t->w[k][1] * wv[1] + t->w[k][2] * wv[2];
+#pragma unroll
+      for (int i = 0; i < 3; ++i)
+        ctx->wl_c[k][i] = t->w[k][i] * wv[i] / w;
+    }
+  }
 }
 
 // ... then at the block with pixels (lx, ly): corner barycentrics (planes p), fragment

@@ -57,8 +57,10 @@ struct ClpStageCtx {
   // pixels: b, lp, ll, inv_w and z above are evaluated there.
   uint sample;
   float sample_dx, sample_dy;
-  // Corner data and edge gradients, for interpolation elsewhere than at the sample.
-  float inv_w_c[3], w_c[3][3];
+  // Corner data and edge gradients, for interpolation elsewhere than at the sample:
+  // w_c are the corners' clip-space weights over the original vertices, wl_c their
+  // screen-space ones (noperspective; only where CLP_FS_NEEDS_LL).
+  float inv_w_c[3], w_c[3][3], wl_c[3][3];
   float grad_x[3], grad_y[3];  // d b_k / d pixel
 };
 
@@ -81,7 +83,7 @@ static void clp_weights(const ClpStageCtx* c, const vf* b, vf* lp, vf* ll, vf* i
   if (need_ll) {
 #pragma unroll
     for (int i = 0; i < 3; ++i)
-      ll[i] = b[0] * c->w_c[0][i] + b[1] * c->w_c[1][i] + b[2] * c->w_c[2][i];
+      ll[i] = b[0] * c->wl_c[0][i] + b[1] * c->wl_c[1][i] + b[2] * c->wl_c[2][i];
   }
 }
 
