@@ -185,13 +185,25 @@ static uint clp_emit_quad(global const ClpDrawParams* dp, long X[4], long Y[4], 
 
 // A line from a to b, `width` pixels wide, as a parallelogram: columns (x-major) or rows
 // (y-major) of `width` pixels. The start pixel is drawn and the end pixel is not, unless
-// last_pixel (GL's diamond-exit rule for lines between pixel centres).
+// last_pixel (GL's diamond-exit rule for lines between pixel centres). With multisample
+// rasterization, the rectangle GL asks for then: `width` wide across the segment, its
+// ends at a and b.
 static uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, const ClpWinVert* b,
                           float width, uint flags, float zoffset, const uint* vert, uint prim_id,
                           ClpOut* o) {
   long XA = clp_snap(a->x), YA = clp_snap(a->y), XB = clp_snap(b->x), YB = clp_snap(b->y);
   const long h = (long)rint(width * 0.5f * (float)CLP_SUBPIXEL_ONE);
   if (h <= 0 || (XA == XB && YA == YB)) return 0;
+  if (dp->flags & CLP_DRAW_MULTISAMPLE) {
+    const float dx = b->x - a->x, dy = b->y - a->y;
+    const float s = 0.5f * width / sqrt(dx * dx + dy * dy);
+    const float nx = -dy * s, ny = dx * s;  // half the width, across the segment
+    long X[4] = {clp_snap(a->x + nx), clp_snap(b->x + nx), clp_snap(b->x - nx),
+                 clp_snap(a->x - nx)};
+    long Y[4] = {clp_snap(a->y + ny), clp_snap(b->y + ny), clp_snap(b->y - ny),
+                 clp_snap(a->y - ny)};
+    return clp_emit_quad(dp, X, Y, a, b, flags, zoffset, vert, prim_id, 0, o);
+  }
   const bool last = (dp->flags & CLP_DRAW_LINE_LAST_PIXEL) != 0;
   long X[4], Y[4];
   if (abs(XB - XA) >= abs(YB - YA)) {
