@@ -158,7 +158,8 @@ std::vector<RefVertex> full_quad(float a, float alpha) {
   return v;
 }
 
-// Whether every pixel of plane s of the target has alpha != 0 (written), or none has.
+// 1 when every pixel of plane s of the target has alpha != 0 (written), 0 when none
+// has, -1 when some have.
 int written(DrawFixture& fx, const ColorTarget& t, unsigned s) {
   const Image img = plane(fx, t, s);
   int n = 0;

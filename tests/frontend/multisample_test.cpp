@@ -116,7 +116,7 @@ struct MsScene {
     REQUIRE(ctx->draw_vbo(DrawInfo(), 0, nullptr, {DrawStartCountBias{0, 3, 0}}).is_ok());
   }
 
-  // The colour buffer resolved into a new single-sampled texture (a blit), read back.
+  // `src` resolved into a new single-sampled texture of format f (a blit), read back.
   std::vector<uint8_t> resolve(const ResourceRef& src, Format f = Format::R8G8B8A8_UNORM,
                                uint32_t mask = Mask::RGBA) {
     const bool zs = format_is_depth_or_stencil(f);
