@@ -7,16 +7,16 @@
 //   layer_pitch = row_pitch * height            (one 3D slice, array layer or cube face)
 //   size        = layer_pitch * layers          (layers = 3D depth of the level, or array_size)
 //   offset      = previous level's offset + size, aligned to 64
+// so every row starts on a 16-byte boundary of the buffer (kernels use 16-byte stores)
+// and the allocation is a multiple of 16 bytes. 1D arrays keep their layers in z
+// (height 1). A BUFFER is one row of width0 bytes; its allocation is padded to 16 bytes
+// but the padding is never exposed. All formats have 1x1 blocks (no compressed formats).
 // A multisampled resource (2D or 2D array, one level, N = 2, 4 or 8 samples) keeps each
 // layer as N planes of one sample each: sample s of layer z is the single-sampled layer
 // z * N + s, so sample_pitch = row_pitch * height and layer_pitch = N * sample_pitch.
 // Code that knows nothing of samples and addresses a layer reaches its sample 0; a box
 // of layers [z, z + d) is the planes [z N, (z + d) N), which region_of (device_ops.h)
 // hands to the clears and copies, so that they treat every sample.
-// so every row starts on a 16-byte boundary of the buffer (kernels use 16-byte stores)
-// and the allocation is a multiple of 16 bytes. 1D arrays keep their layers in z
-// (height 1). A BUFFER is one row of width0 bytes; its allocation is padded to 16 bytes
-// but the padding is never exposed. All formats have 1x1 blocks (no compressed formats).
 #pragma once
 
 #include <cstdint>
