@@ -46,6 +46,19 @@ struct MsRun {
     s.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
     s.cbufs[0] = ms_target(fx, Format::R32G32B32A32_FLOAT, samples);
   }
+  // A Z32_FLOAT target of every sample at depth 1, tested LESS and written; returned.
+  ColorTarget depth_less() {
+    ColorTarget zt = ms_target(fx, Format::Z32_FLOAT, s.samples);
+    std::vector<uint8_t> ones(size_t(zt.pitch) * kH * s.samples);
+    for (size_t p = 0; p < ones.size(); p += 4)
+      frontend::pack_depth(Format::Z32_FLOAT, 1.0f, ones.data() + p);
+    zt.buffer = fx.buffer(ones.data(), ones.size());
+    s.zsbuf = zt;
+    s.dsa.depth_enabled = true;
+    s.dsa.depth_writemask = true;
+    s.dsa.depth_func = CompareFunc::LESS;
+    return zt;
+  }
   void draw(const std::vector<RefVertex>& v) {
     std::vector<float> data;
     for (const RefVertex& x : v) {
@@ -111,10 +124,7 @@ TEST_CASE("each sample is covered and interpolated like the reference at its pos
       r.draw(v);
       int covered_somewhere = 0;
       for (unsigned s = 0; s < n; ++s) {
-        RefState rs = ref_state(kW, kH);
-        const auto d = ref_sample_offset(n, s);
-        rs.sample_dx = d[0];
-        rs.sample_dy = d[1];
+        const RefState rs = ref_sample_state(kW, kH, n, s);
         const std::vector<RefFragment> ref = ref_triangle(rs, v[0], v[1], v[2]);
         covered_somewhere += int(ref.size());
         INFO(n << " samples, triangle " << i << ", sample " << s);
@@ -241,15 +251,7 @@ TEST_CASE("depth is tested and stored per sample", "[draw][zs][msaa]") {
   // the nearer one wins, so pixels on the line are split between them sample by sample.
   for (unsigned n : kCounts) {
     MsRun r(n);
-    ColorTarget zt = ms_target(r.fx, Format::Z32_FLOAT, n);
-    std::vector<uint8_t> ones(size_t(zt.pitch) * kH * n);
-    for (size_t p = 0; p < ones.size(); p += 4)
-      frontend::pack_depth(Format::Z32_FLOAT, 1.0f, ones.data() + p);
-    zt.buffer = r.fx.buffer(ones.data(), ones.size());
-    r.s.zsbuf = zt;
-    r.s.dsa.depth_enabled = true;
-    r.s.dsa.depth_writemask = true;
-    r.s.dsa.depth_func = CompareFunc::LESS;
+    r.depth_less();
     auto tri = [](float z0, float z1, float z2, float id) {
       std::vector<RefVertex> v(3);
       const float p[3][2] = {{-3, -3}, {3, -3}, {0, 4}};
@@ -267,10 +269,7 @@ TEST_CASE("depth is tested and stored per sample", "[draw][zs][msaa]") {
     int split = 0;
     std::vector<float> first(size_t(kW) * kH, 0.0f);
     for (unsigned s = 0; s < n; ++s) {
-      RefState rs = ref_state(kW, kH);
-      const auto d = ref_sample_offset(n, s);
-      rs.sample_dx = d[0];
-      rs.sample_dy = d[1];
+      const RefState rs = ref_sample_state(kW, kH, n, s);
       const std::vector<RefFragment> fa = ref_triangle(rs, a[0], a[1], a[2]);
       const std::vector<RefFragment> fb = ref_triangle(rs, b[0], b[1], b[2]);
       REQUIRE(fa.size() == size_t(kW) * kH);
@@ -297,15 +296,7 @@ TEST_CASE("samples alpha to coverage removes keep their depth", "[draw][zs][msaa
   // The depth test must wait for the shader's alpha: early depth would store the depth of
   // samples that alpha to coverage then removes.
   MsRun r(4);
-  ColorTarget zt = ms_target(r.fx, Format::Z32_FLOAT, 4);
-  std::vector<uint8_t> ones(size_t(zt.pitch) * kH * 4);
-  for (size_t p = 0; p < ones.size(); p += 4)
-    frontend::pack_depth(Format::Z32_FLOAT, 1.0f, ones.data() + p);
-  zt.buffer = r.fx.buffer(ones.data(), ones.size());
-  r.s.zsbuf = zt;
-  r.s.dsa.depth_enabled = true;
-  r.s.dsa.depth_writemask = true;
-  r.s.dsa.depth_func = CompareFunc::LESS;
+  const ColorTarget zt = r.depth_less();
   r.s.blend.alpha_to_coverage = true;
   r.draw(full_quad(1.0f, 0.5f));  // window depth 0.5, 2 of 4 samples
   for (unsigned s = 0; s < 4; ++s) {
@@ -351,10 +342,7 @@ TEST_CASE("multisampled lines are rectangles across the segment", "[draw][raster
   for (int k = 0; k < 4; ++k)
     c[k].pos = ndc(cx[k], cy[k]);
   for (unsigned s = 0; s < 4; ++s) {
-    RefState rs = ref_state(kW, kH);
-    const auto d = ref_sample_offset(4, s);
-    rs.sample_dx = d[0];
-    rs.sample_dy = d[1];
+    const RefState rs = ref_sample_state(kW, kH, 4, s);
     std::vector<bool> in(size_t(kW) * kH, false);
     for (const auto& tri : {std::array<int, 3>{0, 1, 2}, std::array<int, 3>{0, 2, 3}}) {
       for (const RefFragment& f : ref_triangle(rs, c[tri[0]], c[tri[1]], c[tri[2]]))
@@ -396,10 +384,7 @@ TEST_CASE("stencil counts the primitives covering each sample", "[draw][zs][msaa
     r.draw(tris);
     int bad = 0, overlaps = 0;
     for (unsigned s = 0; s < n; ++s) {
-      RefState rs = ref_state(kW, kH);
-      const auto d = ref_sample_offset(n, s);
-      rs.sample_dx = d[0];
-      rs.sample_dy = d[1];
+      const RefState rs = ref_sample_state(kW, kH, n, s);
       std::vector<int> count(size_t(kW) * kH, 0);
       for (size_t t = 0; t < tris.size(); t += 3) {
         for (const RefFragment& fr : ref_triangle(rs, tris[t], tris[t + 1], tris[t + 2]))

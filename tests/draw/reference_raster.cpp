@@ -119,4 +119,12 @@ std::vector<RefFragment> ref_triangle(const RefState& s, const RefVertex& a, con
   return out;
 }
 
+RefState ref_sample_state(uint32_t w, uint32_t h, unsigned n, unsigned i) {
+  RefState s = ref_state(w, h);
+  const std::array<int, 2> d = ref_sample_offset(n, i);
+  s.sample_dx = d[0];
+  s.sample_dy = d[1];
+  return s;
+}
+
 }  // namespace clpipe::test

@@ -29,6 +29,9 @@ struct RefState {
 // from the pixel centre, as {dx, dy}. Written out here, not taken from clpipe's table.
 std::array<int, 2> ref_sample_offset(unsigned n, unsigned i);
 
+// ref_state(w, h) tested and interpolated at sample i of n.
+RefState ref_sample_state(uint32_t w, uint32_t h, unsigned n, unsigned i);
+
 struct RefVertex {
   std::array<float, 4> pos;  // clip space
   std::vector<float> attr;

@@ -180,10 +180,7 @@ struct MsScene {
     for (int k = 0; k < 3; ++k)
       v[k].pos = {tri[4 * k], tri[4 * k + 1], tri[4 * k + 2], tri[4 * k + 3]};
     for (unsigned s = 0; s < samples; ++s) {
-      RefState rs = ref_state(kW, kH);
-      const auto d = ref_sample_offset(samples, s);
-      rs.sample_dx = d[0];
-      rs.sample_dy = d[1];
+      const RefState rs = ref_sample_state(kW, kH, samples, s);
       for (const RefFragment& f : ref_triangle(rs, v[0], v[1], v[2]))
         ++n[size_t(f.y) * kW + f.x];
     }
@@ -331,10 +328,7 @@ TEST_CASE("clears, copies and depth resolves reach every sample", "[frontend][ms
   RefVertex v[3];
   for (int k = 0; k < 3; ++k)
     v[k].pos = {sc.tri[4 * k], sc.tri[4 * k + 1], sc.tri[4 * k + 2], 1};
-  RefState rs = ref_state(kW, kH);
-  const auto d = ref_sample_offset(4, 0);
-  rs.sample_dx = d[0];
-  rs.sample_dy = d[1];
+  const RefState rs = ref_sample_state(kW, kH, 4, 0);
   std::vector<bool> in(size_t(kW) * kH, false);
   for (const RefFragment& f : ref_triangle(rs, v[0], v[1], v[2]))
     in[size_t(f.y) * kW + f.x] = true;
@@ -365,10 +359,7 @@ TEST_CASE("shaders fetch each sample of a multisampled texture (TXF, TXQS)",
     const std::vector<float> px = sc.fetch(s);
     std::vector<bool> in(size_t(kW) * kH, false);
     if (s < 4) {  // sample 4 does not exist: fetches read 0
-      RefState rs = ref_state(kW, kH);
-      const auto d = ref_sample_offset(4, unsigned(s));
-      rs.sample_dx = d[0];
-      rs.sample_dy = d[1];
+      const RefState rs = ref_sample_state(kW, kH, 4, unsigned(s));
       for (const RefFragment& f : ref_triangle(rs, v[0], v[1], v[2]))
         in[size_t(f.y) * kW + f.x] = true;
     }
