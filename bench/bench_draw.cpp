@@ -82,25 +82,7 @@ class Bench {
       : w_(w), h_(h), reps_(reps), filter_(std::move(filter)) {
     screen_ = take(Screen::create(), "Screen::create");
     ctx_ = take(screen_->context_create(), "context_create");
-    ResourceTemplate t;
-    t.format = Format::R8G8B8A8_UNORM;
-    t.width0 = w;
-    t.height0 = uint16_t(h);
-    t.bind = Bind::RENDER_TARGET;
-    color_ = take(screen_->resource_create(t), "colour buffer");
-    t.format = Format::Z24_UNORM_S8_UINT;
-    t.bind = Bind::DEPTH_STENCIL;
-    depth_ = take(screen_->resource_create(t), "depth buffer");
-    SurfaceTemplate st;
-    st.format = Format::R8G8B8A8_UNORM;
-    FramebufferState fb;
-    fb.width = uint16_t(w);
-    fb.height = uint16_t(h);
-    fb.nr_cbufs = 1;
-    fb.cbufs[0] = cbuf_ = take(ctx_->create_surface(color_, st), "surface");
-    st.format = Format::Z24_UNORM_S8_UINT;
-    fb.zsbuf = zsbuf_ = take(ctx_->create_surface(depth_, st), "surface");
-    check(ctx_->set_framebuffer_state(fb), "set_framebuffer_state");
+    bind_targets(1, &color_, &depth_);
     // Identity viewport in pixels: the vertices are converted to NDC on the host.
     ViewportState vp;
     vp.scale[0] = vp.translate[0] = float(w) / 2;
@@ -138,26 +120,7 @@ class Bench {
   // Draws from here on go to colour and depth targets of n samples, rasterized at the
   // samples (round_trips still reads the single-sampled colour buffer).
   void use_samples(unsigned n) {
-    ResourceTemplate t;
-    t.format = Format::R8G8B8A8_UNORM;
-    t.width0 = w_;
-    t.height0 = uint16_t(h_);
-    t.nr_samples = t.nr_storage_samples = uint8_t(n);
-    t.bind = Bind::RENDER_TARGET;
-    ms_color_ = take(screen_->resource_create(t), "multisampled colour buffer");
-    t.format = Format::Z24_UNORM_S8_UINT;
-    t.bind = Bind::DEPTH_STENCIL;
-    ms_depth_ = take(screen_->resource_create(t), "multisampled depth buffer");
-    SurfaceTemplate st;
-    st.format = Format::R8G8B8A8_UNORM;
-    FramebufferState fb;
-    fb.width = uint16_t(w_);
-    fb.height = uint16_t(h_);
-    fb.nr_cbufs = 1;
-    fb.cbufs[0] = cbuf_ = take(ctx_->create_surface(ms_color_, st), "surface");
-    st.format = Format::Z24_UNORM_S8_UINT;
-    fb.zsbuf = zsbuf_ = take(ctx_->create_surface(ms_depth_, st), "surface");
-    check(ctx_->set_framebuffer_state(fb), "set_framebuffer_state");
+    bind_targets(n, &ms_color_, &ms_depth_);
     RasterizerState rs;
     rs.multisample = true;
     ctx_->bind_rasterizer_state(take(ctx_->create_rasterizer_state(rs), "rs"));
@@ -286,6 +249,31 @@ class Bench {
   }
 
  private:
+  // Makes RGBA8 colour and Z24S8 depth targets of the bench's size with `samples`
+  // samples (1: single-sampled) and binds them as the framebuffer (cbuf_, zsbuf_).
+  void bind_targets(unsigned samples, ResourceRef* color, ResourceRef* depth) {
+    ResourceTemplate t;
+    t.format = Format::R8G8B8A8_UNORM;
+    t.width0 = w_;
+    t.height0 = uint16_t(h_);
+    if (samples > 1) t.nr_samples = t.nr_storage_samples = uint8_t(samples);
+    t.bind = Bind::RENDER_TARGET;
+    *color = take(screen_->resource_create(t), "colour buffer");
+    t.format = Format::Z24_UNORM_S8_UINT;
+    t.bind = Bind::DEPTH_STENCIL;
+    *depth = take(screen_->resource_create(t), "depth buffer");
+    SurfaceTemplate st;
+    st.format = Format::R8G8B8A8_UNORM;
+    FramebufferState fb;
+    fb.width = uint16_t(w_);
+    fb.height = uint16_t(h_);
+    fb.nr_cbufs = 1;
+    fb.cbufs[0] = cbuf_ = take(ctx_->create_surface(*color, st), "surface");
+    st.format = Format::Z24_UNORM_S8_UINT;
+    fb.zsbuf = zsbuf_ = take(ctx_->create_surface(*depth, st), "surface");
+    check(ctx_->set_framebuffer_state(fb), "set_framebuffer_state");
+  }
+
   // A new buffer holding `bytes` bytes of `data`.
   ResourceRef upload(const void* data, size_t bytes) {
     ResourceTemplate t;
