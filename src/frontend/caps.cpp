@@ -152,8 +152,8 @@ int ScreenImpl::get_param(Cap cap) const {
     // Single-sampled rendering standing in for multisampling, without real samples.
     case Cap::FAKE_SW_MSAA:
       return b(kGraphics && !kMultisample);
-    // Real samples (resources of 2, 4 and 8 samples; format_support.h). Every sample is
-    // shaded on its own (tile_runs.cpp), so any min_samples is met.
+    // Real samples (resources of 2, 4 and 8 samples; format_support.h). min_samples > 1
+    // shades every sample on its own (tile.cl, CLP_RAST_SAMPLE_SHADING).
     case Cap::TEXTURE_MULTISAMPLE:
     case Cap::SAMPLE_SHADING:
     case Cap::TEXTURE_QUERY_SAMPLES:

@@ -125,6 +125,7 @@ void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler:
   s->viewport = st.viewports[0];
   s->scissor = st.scissors[0];
   s->sample_mask = st.sample_mask;
+  s->min_samples = st.min_samples;
 
   // Framebuffer.
   const FramebufferState& fb = st.framebuffer;

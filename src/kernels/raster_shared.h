@@ -74,6 +74,9 @@ typedef struct {
 // Multisampled framebuffer, multisample rasterization: colour 0's alpha decides how many
 // of the pixel's samples stay covered (tile.cl).
 #define CLP_RAST_ALPHA_TO_COVERAGE (1u << 21)
+// Multisampled framebuffer, multisample rasterization, min_samples > 1: the fragment
+// shader runs once per covered sample rather than once per pixel.
+#define CLP_RAST_SAMPLE_SHADING (1u << 22)
 
 // The fragment counters the tile pass accumulates when CLP_RAST_COUNT is set: 64-bit
 // values as (low, high) 32-bit words, so that 32-bit atomics suffice.
@@ -132,13 +135,6 @@ typedef struct {
   // pixel is stored, drawn or not; the launch covers the rectangle's tiles too.
   CLP_U32 clear_mask;
   CLP_I32 clear_rect[4];
-  // A multisampled framebuffer is drawn one sample at a time: this launch reads and
-  // writes the planes of sample `sample`, and tests coverage of the draws with
-  // CLP_DRAW_MULTISAMPLE at the sample's position, (sample_dx, sample_dy) fixed-point
-  // units from the pixel centre (clp_sample_pos16). Every draw of the run shades
-  // every sample.
-  CLP_U32 sample;
-  CLP_I32 sample_dx, sample_dy;
   CLP_U32 pad;
 } ClpRunParams;
 

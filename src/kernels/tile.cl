@@ -8,7 +8,9 @@
 // (coverage with the fill convention, early or late depth/stencil, the fragment shader,
 // alpha test, blending or logic op, colour masks) over its blocks, and stores the pixels
 // it changed once at the end. No barriers, no atomics: a pixel belongs to exactly one
-// work-item.
+// work-item. A multisampled framebuffer's blocks hold every sample (CLP_NS): coverage and
+// depth/stencil are per sample, the shader runs once per pixel (or once per sample), and
+// colour is per sample, kept once while a block's samples agree (tile_rt.h).
 //
 // This file is a template: the program is
 //   [generated prelude] [shader_abi.h, libraries] [generated body] [this file]
@@ -104,6 +106,26 @@ static int clp_lane_dy(int l) {
 #else
 #error "the tile pass runs 1, 4, 8 or 16 lanes"
 #endif
+// The framebuffer's samples (1, 2, 4 or 8): a multisampled one keeps every sample of its
+// pixels in the block state, tests coverage and depth per sample and shades once per
+// pixel, or once per sample when the shader or the state asks (tile_variant.cpp defines
+// it for the programs of multisampled framebuffers).
+#ifndef CLP_TILE_SAMPLES
+#define CLP_TILE_SAMPLES 1
+#endif
+#define CLP_NS CLP_TILE_SAMPLES
+#if CLP_NS != 1 && CLP_NS != 2 && CLP_NS != 4 && CLP_NS != 8
+#error "the tile pass draws 1, 2, 4 or 8 samples"
+#endif
+#ifndef CLP_FS_PER_SAMPLE
+#define CLP_FS_PER_SAMPLE 0
+#endif
+// Axis 0 (x) or 1 (y) of sample s's position from the pixel centre, in fixed-point units
+// (0 for the one sample of a single-sampled pixel).
+static int clp_sample_offset(int s, int axis) {
+  return (int)((clp_sample_pos16(CLP_NS, (uint)s) >> (4 * axis)) & 15u) * (CLP_SUBPIXEL_ONE / 16) -
+         CLP_SUBPIXEL_ONE / 2;
+}
 // Lane masks are ~0 / 0 at every width: comparisons that make one go through CLP_MASK,
 // as a scalar comparison (one lane) gives 1 (shader_abi.h).
 #include "tile_block.h"
@@ -113,9 +135,7 @@ typedef CLP_VN(long) vlong;
 #define CLP_CONVERT_VLONG CLP_VN(convert_long)
 
 #include "tile_fs.h"
-#ifdef CLP_TILE_SOA
-#include "tile_color.h"
-#endif
+#include "tile_prim.h"
 
 #ifndef CLP_FS_HAS_SIDE_EFFECTS
 #define CLP_FS_HAS_SIDE_EFFECTS 0
@@ -134,139 +154,7 @@ typedef CLP_VN(long) vlong;
 #define CLP_FS_EARLY_ALLOWED 0
 #endif
 
-// The FS output register feeding colour buffer `i` (-1: none).
-static int clp_fs_color_reg(int i) {
-  switch (i) {
-    case 0: return CLP_FS_COLOR_REG_0;
-    case 1: return CLP_FS_COLOR_REG_1;
-    case 2: return CLP_FS_COLOR_REG_2;
-    case 3: return CLP_FS_COLOR_REG_3;
-    case 4: return CLP_FS_COLOR_REG_4;
-    case 5: return CLP_FS_COLOR_REG_5;
-    case 6: return CLP_FS_COLOR_REG_6;
-    default: return CLP_FS_COLOR_REG_7;
-  }
-}
-
-// Lane l of the shader output register `reg` as an RGBA vector (bits as written).
-static float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {
-  return (float4)(CLP_LANE(io->out[reg][0], l), CLP_LANE(io->out[reg][1], l),
-                  CLP_LANE(io->out[reg][2], l), CLP_LANE(io->out[reg][3], l));
-}
-
-// Colour value of a buffer pixel in the tile's working form: RGBA floats, or the integer
-// bits for pure-integer formats.
-static float4 clp_rt_decode(uint fmt, uint flags, uint4 raw) {
-  if (flags & CLP_RT_UINT) return as_float4(clp_decode_uint(fmt, raw));
-  if (flags & CLP_RT_SINT) return as_float4(clp_decode_sint(fmt, raw));
-  return clp_decode_float(fmt, raw);
-}
-
-static uint4 clp_rt_encode(uint fmt, uint flags, float4 v) {
-  if (flags & CLP_RT_UINT) return clp_encode_uint(fmt, as_uint4(v));
-  if (flags & CLP_RT_SINT) return clp_encode_sint(fmt, as_int4(v));
-  return clp_encode_float(fmt, v);
-}
-
-// Pixel (x, y) of colour buffer r (at cbuf) in the working form. The run's draws share
-// their targets, so its first draw's parameters (rp0) say where the pixel is.
-static float4 clp_rt_load(global const ClpRasterParams* rp0, uint r, global const uchar* cbuf,
-                          int x, int y) {
-  const uint fmt = CLP_KEYED_RT(rp0, r, format);
-  global const uchar* p = cbuf + rp0->rt[r].offset + (size_t)y * rp0->rt[r].pitch +
-                          (size_t)x * clp_format_block_bytes(fmt);
-  return clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), clp_load_block(fmt, p));
-}
-
-static float4 clp_select_mask(float4 old_v, float4 new_v, uint colormask) {
-  return (float4)((colormask & 1) ? new_v.x : old_v.x, (colormask & 2) ? new_v.y : old_v.y,
-                  (colormask & 4) ? new_v.z : old_v.z, (colormask & 8) ? new_v.w : old_v.w);
-}
-
-// Combines fragment colour `src` (second source `src1`) with pixel value `dst` of colour
-// buffer `r`, and returns the new pixel value, at the format's precision when `round`.
-static float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, float4 src1,
-                          float4 dst, bool round) {
-  const uint fmt = CLP_KEYED_RT(rp, r, format), flags = CLP_KEYED_RT(rp, r, flags);
-  float4 result;
-  if (flags & (CLP_RT_UINT | CLP_RT_SINT)) {
-    result = src;  // integer colour buffers never blend
-  } else {
-    if (CLP_KEYED_FLAGS(rp) & CLP_RAST_CLAMP_FRAGMENT_COLOR) {
-      src = clamp(src, 0.0f, 1.0f);
-      src1 = clamp(src1, 0.0f, 1.0f);
-    }
-    if (flags & CLP_RT_LOGICOP) {
-      const uint4 s = clp_encode_float(fmt, src), d = clp_encode_float(fmt, dst);
-      result = clp_decode_float(fmt, clp_logic_op(CLP_KEYED_LOGICOP_FUNC(rp), s, d));
-    } else if (flags & CLP_RT_BLEND) {
-      float4 c = vload4(0, rp->blend_color);
-      if (flags & CLP_RT_UNORM) {
-        src = clamp(src, 0.0f, 1.0f);
-        src1 = clamp(src1, 0.0f, 1.0f);
-        c = clamp(c, 0.0f, 1.0f);
-      } else if (flags & CLP_RT_SNORM) {
-        src = clamp(src, -1.0f, 1.0f);
-        src1 = clamp(src1, -1.0f, 1.0f);
-        c = clamp(c, -1.0f, 1.0f);
-      }
-      result = clp_blend(CLP_KEYED_RT(rp, r, rgb_func), CLP_KEYED_RT(rp, r, rgb_src),
-                         CLP_KEYED_RT(rp, r, rgb_dst), CLP_KEYED_RT(rp, r, alpha_func),
-                         CLP_KEYED_RT(rp, r, alpha_src), CLP_KEYED_RT(rp, r, alpha_dst), src, src1,
-                         dst, c);
-    } else {
-      result = src;
-    }
-  }
-  result = clp_select_mask(dst, result, CLP_KEYED_RT(rp, r, colormask));
-  // The buffer holds the format's precision: what later fragments blend with.
-  return round ? clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result)) : result;
-}
-
-// The planes of the corner barycentrics over a block: b_k = base[k] + dx grad_x[k] +
-// dy grad_y[k] at the lane (dx, dy) pixels from the block's top-left one.
-typedef struct {
-  float base[3], grad_x[3], grad_y[3];
-} ClpBaryPlanes;
-
-// Fragment depth of the lanes, a plane over the block, with depth clamp (or the [0, 1]
-// clamp of fixed-point buffers).
-static vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
-                         const ClpBaryPlanes* p) {
-  // Relative to corner 0, so that a constant depth stays exactly constant (every term
-  // but z[0] is then 0).
-  const float dz1 = t->z[1] - t->z[0], dz2 = t->z[2] - t->z[0];
-  const float z0 = t->z[0] + p->base[1] * dz1 + p->base[2] * dz2;
-  const float zx = p->grad_x[1] * dz1 + p->grad_x[2] * dz2;
-  const float zy = p->grad_y[1] * dz1 + p->grad_y[2] * dz2;
-  vf z = (vf)(z0) + CLP_CONVERT_VF(CLP_LANE_DX) * zx + CLP_CONVERT_VF(CLP_LANE_DY) * zy;
-  if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_CLAMP)
-    z = clamp(z, rp->depth_clamp_min, rp->depth_clamp_max);
-  return clamp(z, 0.0f, 1.0f);
-}
-
-// Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
-// to the near and far planes are >= 0 (user planes cut primitives geometrically). lp are
-// the weights of the original vertices, vert their post-transform indices.
-static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
-                         const uint* vert, const vf* lp) {
-  const uint no = dp->num_outputs;
-  float4 pos[3];
-  for (int i = 0; i < 3; ++i)
-    pos[i] = verts[(size_t)vert[i] * no + dp->pos_reg];
-  vi keep = (vi)(-1);
-  float d[3];
-  if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
-    const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
-    for (int i = 0; i < 3; ++i) d[i] = halfz ? pos[i].z : pos[i].z + pos[i].w;
-    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
-  }
-  if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
-    for (int i = 0; i < 3; ++i) d[i] = pos[i].w - pos[i].z;
-    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
-  }
-  return keep;
-}
+#include "tile_rt.h"
 
 // Adds n to the 64-bit counter (low, high) at c with 32-bit atomics: the low word's
 // previous value tells whether the addition carried into the high word.
@@ -297,6 +185,9 @@ static vi clp_clear_lane(vi m, int l) {
 
 #include "tile_clear.h"
 #include "tile_zs.h"
+#ifdef CLP_TILE_SOA
+#include "tile_color.h"
+#endif
 
 // The lanes of a block inside an edge E(x, y) = a x + b y + c > 0, from e0 = E(X, Y) at the
 // block's top-left pixel (exact in 64 bits: every term fits, draw_shared.h) and the edge's
@@ -316,72 +207,6 @@ static vi clp_edge_cover(long e0, long A, long B) {
   const vlong E =
       (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * A + CLP_CONVERT_VLONG(CLP_LANE_DY) * B;
   return CLP_MASK(CLP_CONVERT_VI(E > (vlong)(0)));
-}
-
-// The fragment stage's view of primitive t, first what holds for every block (p: the
-// planes' gradients)...
-// run: the launch's sample when the primitive is rasterized at samples, else 0.
-static void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* rp,
-                               global const ClpDrawParams* dp, global const float4* verts,
-                               global const ClpTri* t, const ClpBaryPlanes* p,
-                               const ClpRunParams* run) {
-  ctx->rp = rp;
-  ctx->dp = dp;
-  ctx->sample = run ? run->sample : 0u;
-  ctx->sample_dx = run ? (float)run->sample_dx / (float)CLP_SUBPIXEL_ONE : 0.0f;
-  ctx->sample_dy = run ? (float)run->sample_dy / (float)CLP_SUBPIXEL_ONE : 0.0f;
-  const uint no = dp->num_outputs;
-#pragma unroll
-  for (int v = 0; v < 3; ++v) {
-    ctx->vert[v] = t->vert[v];
-    ctx->vrow[v] = verts + (size_t)t->vert[v] * no;
-  }
-  ctx->vrow[3] = verts + (size_t)t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u] * no;
-  ctx->flags = t->flags;
-  ctx->prim_id = t->prim_id;
-#pragma unroll
-  for (int k = 0; k < 3; ++k) {
-    ctx->sprite[k] = t->point[k];
-    ctx->inv_w_c[k] = t->inv_w[k];
-#pragma unroll
-    for (int i = 0; i < 3; ++i) ctx->w_c[k][i] = t->w[k][i];
-    ctx->grad_x[k] = p->grad_x[k];
-    ctx->grad_y[k] = p->grad_y[k];
-  }
-  if (CLP_FS_NEEDS_LL) {
-    // A corner a clip plane made lies at clip-space weights W over the original vertices,
-    // whose window positions are P_i / w_i: it is at screen-space weights W_i w_i / w
-    // (w = sum W_i w_i, its own clip w). A corner that is an original vertex keeps its
-    // weights exactly: 1 (w_i / w_i) and zeros.
-    float wv[3];
-#pragma unroll
-    for (int i = 0; i < 3; ++i) {
-      wv[i] = (dp->flags & CLP_DRAW_WINDOW_SPACE_POSITION) ? 1.0f : ctx->vrow[i][dp->pos_reg].w;
-    }
-#pragma unroll
-    for (int k = 0; k < 3; ++k) {
-      const float w = t->w[k][0] * wv[0] + t->w[k][1] * wv[1] + t->w[k][2] * wv[2];
-#pragma unroll
-      for (int i = 0; i < 3; ++i)
-        ctx->wl_c[k][i] = t->w[k][i] * wv[i] / w;
-    }
-  }
-}
-
-// ... then at the block with pixels (lx, ly): corner barycentrics (planes p), fragment
-// depth z, and the interpolation weights derived from them.
-static void clp_stage_ctx_block(ClpStageCtx* ctx, const ClpBaryPlanes* p, vi lx, vi ly, vf z) {
-  ctx->px = CLP_CONVERT_VF(lx);
-  ctx->py = CLP_CONVERT_VF(ly);
-#pragma unroll
-  for (int k = 0; k < 3; ++k) {
-    ctx->b[k] = (vf)(p->base[k]) + CLP_CONVERT_VF(CLP_LANE_DX) * p->grad_x[k] +
-                CLP_CONVERT_VF(CLP_LANE_DY) * p->grad_y[k];
-  }
-  // Per-pixel clipping interpolates clip distances perspective-correct (clp_pixel_clip).
-  clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w,
-              CLP_FS_NEEDS_LP || (ctx->flags & CLP_TRI_PIXEL_CLIP), CLP_FS_NEEDS_LL);
-  ctx->z = z;
 }
 
 // The first entry of list[begin, end) whose value is >= v (the lists are sorted).
@@ -438,29 +263,37 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 
   global uchar* cbuf[CLP_MAX_RTS] = {cb0, cb1, cb2, cb3, cb4, cb5, cb6, cb7};
   const uint nrt = min(CLP_KEYED_NR_CBUFS(rp0), (uint)CLP_MAX_RTS);
-  // The launch's sample plane of every target (0 when single-sampled): from here on the
-  // targets are addressed as single-sampled ones.
-  for (uint r = 0; r < nrt; ++r)
-    cbuf[r] += (size_t)run.sample * rp0->rt[r].sample_rows * rp0->rt[r].pitch;
-  zsbuf += (size_t)run.sample * rp0->zs_sample_rows * rp0->zs_pitch;
+  // Bytes from one sample plane of a target to the next (0 when single-sampled).
+  size_t plane[CLP_MAX_RTS];
+  for (uint r = 0; r < CLP_MAX_RTS; ++r)
+    plane[r] = CLP_NS > 1 && r < nrt ? (size_t)rp0->rt[r].sample_rows * rp0->rt[r].pitch : 0;
+  const size_t zplane = CLP_NS > 1 ? (size_t)rp0->zs_sample_rows * rp0->zs_pitch : 0;
   if (list_begin >= list_end) {  // only the clear reaches this tile
-    clp_clear_region(rp0, run.clear_mask, nrt, clear, cbuf, zsbuf, max(rx, run.clear_rect[0]),
-                     max(ry, run.clear_rect[1]), min(rx + CLP_ITEM_W, run.clear_rect[2]),
-                     min(ry + CLP_ITEM_H, run.clear_rect[3]));
+    for (int s = 0; s < CLP_NS; ++s) {
+      global uchar* planes[CLP_MAX_RTS];
+      for (uint r = 0; r < CLP_MAX_RTS; ++r)
+        planes[r] = cbuf[r] + s * plane[r];
+      clp_clear_region(rp0, run.clear_mask, nrt, clear, planes, zsbuf + s * zplane,
+                       max(rx, run.clear_rect[0]), max(ry, run.clear_rect[1]),
+                       min(rx + CLP_ITEM_W, run.clear_rect[2]),
+                       min(ry + CLP_ITEM_H, run.clear_rect[3]));
+    }
     return;
   }
-  // The state of each block. Colour buffer pixels are loaded when a fragment first
-  // combines with them, and not at all where fragments replace them whole (no blending,
-  // logic op or colour mask).
-#ifdef CLP_TILE_SOA
-  vf color[CLP_ITEM_BLOCKS][CLP_MAX_RTS][4];  // channel c of every lane's pixel (tile_color.h)
-#else
-  float4 color[CLP_ITEM_BLOCKS][CLP_MAX_RTS][CLP_LANES];
-#endif
-  uint known[CLP_ITEM_BLOCKS][CLP_MAX_RTS];       // bit lane: the lane's colour is the pixel's
-  uint dirty[CLP_ITEM_BLOCKS][CLP_MAX_RTS];       // bit lane: the pixel changed
-  vu zlo[CLP_ITEM_BLOCKS], zhi[CLP_ITEM_BLOCKS];  // lane l: clp_zs_load's (x, y) of its pixel
-  uint zs_dirty[CLP_ITEM_BLOCKS];
+  // The state of each block, per sample. Colour buffer pixels are loaded when a fragment
+  // first combines with them, and not at all where fragments replace them whole (no
+  // blending, logic op or colour mask).
+  ClpBlockColor color[CLP_ITEM_BLOCKS];
+  ClpBlockLanes known[CLP_ITEM_BLOCKS];  // bit lane: the lane's colour is the pixel's
+  ClpBlockLanes dirty[CLP_ITEM_BLOCKS];  // bit lane: the pixel changed
+  // Whether the block's samples of a buffer are shared: every sample holds sample 0's
+  // colour, known and dirty lanes, and only sample 0's entries are kept (CLP_SHARED). A
+  // block starts shared; the first write or load that differs between its samples splits
+  // it (clp_samples_split), for the rest of the launch. The inside of primitives shaded
+  // once per pixel then costs one sample's colour work, however many samples.
+  bool uni[CLP_ITEM_BLOCKS][CLP_MAX_RTS];
+  vu zlo[CLP_ITEM_BLOCKS][CLP_NS], zhi[CLP_ITEM_BLOCKS][CLP_NS];  // clp_zs_load's (x, y)
+  uint zs_dirty[CLP_ITEM_BLOCKS][CLP_NS];
   uint exist_bits[CLP_ITEM_BLOCKS];        // bit lane: the lane's pixel is inside the framebuffer
   uint cleared[CLP_ITEM_BLOCKS];           // bit lane: the clear-on-load sets the lane's pixel
   const uint round_each = run.round_each;  // bit rt: round after every fragment
@@ -481,33 +314,38 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
                                 : 0u;
     // Only the bound buffers' entries are read (every loop over buffers stops at nrt).
     for (uint r = 0; r < nrt; ++r) {
-      known[b][r] = dirty[b][r] = 0u;
-#ifdef CLP_TILE_SOA
-      for (int c = 0; c < 4; ++c)
-        color[b][r][c] = (vf)(0.0f);
-#endif
-      if (!((run.clear_mask >> r) & 1u) || !cleared[b]) continue;
+      uni[b][r] = true;
+      const bool clears = ((run.clear_mask >> r) & 1u) && cleared[b];
       // The cleared texel as a load would give it; every lane holds it (a lane that is
       // not known loads before it is read). Cleared lanes no fragment changes are stored
       // as the texel's bytes at the end.
       const uint fmt = CLP_KEYED_RT(rp0, r, format);
-      const float4 v = clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), vload4(0, clear->color[r]));
+      const float4 v =
+          clears ? clp_rt_decode(fmt, CLP_KEYED_RT(rp0, r, flags), vload4(0, clear->color[r]))
+                 : (float4)(0.0f);
+      // Shared samples: sample 0's entries stand for all (clp_samples_split).
+      dirty[b][r][0] = 0u;
+      known[b][r][0] = clears ? cleared[b] : 0u;
 #ifdef CLP_TILE_SOA
-      color[b][r][0] = (vf)(v.x);
-      color[b][r][1] = (vf)(v.y);
-      color[b][r][2] = (vf)(v.z);
-      color[b][r][3] = (vf)(v.w);
+      color[b][r][0][0] = (vf)(v.x);
+      color[b][r][0][1] = (vf)(v.y);
+      color[b][r][0][2] = (vf)(v.z);
+      color[b][r][0][3] = (vf)(v.w);
 #else
-      for (int l = 0; l < CLP_LANES; ++l)
-        color[b][r][l] = v;
+      if (clears)
+        for (int l = 0; l < CLP_LANES; ++l)
+          color[b][r][0][l] = v;
 #endif
-      known[b][r] = cleared[b];
     }
-    zs_dirty[b] = ((run.clear_mask >> CLP_CLEAR_ZS_BIT) & 1u) ? cleared[b] : 0u;
-    clp_zs_block_start(zfmt,
-                       zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes,
-                       rp0->zs_pitch, run.zs_load ? exist_bits[b] : 0u, zs_dirty[b],
-                       zs_dirty[b] ? vload2(0, clear->zs) : (uint2)(0u), &zlo[b], &zhi[b]);
+    const uint zs_cleared = ((run.clear_mask >> CLP_CLEAR_ZS_BIT) & 1u) ? cleared[b] : 0u;
+    for (int s = 0; s < CLP_NS; ++s) {
+      zs_dirty[b][s] = zs_cleared;
+      clp_zs_block_start(
+          zfmt,
+          zsbuf + s * zplane + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes,
+          rp0->zs_pitch, run.zs_load ? exist_bits[b] : 0u, zs_cleared,
+          zs_cleared ? vload2(0, clear->zs) : (uint2)(0u), &zlo[b][s], &zhi[b][s]);
+    }
   }
 
   const bool count = (rp0->flags & CLP_RAST_COUNT) != 0;
@@ -518,11 +356,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     global const ClpTri* t = &tris[bin_list[i]];
     global const ClpDrawParams* dp = dps + t->draw;
     global const ClpRasterParams* rp = rps + dp->raster_index;
-    // Multisample rasterization tests the sample's position, and writes only the samples
-    // of the sample mask; otherwise every sample is the pixel centre's.
-    const bool ms = (dp->flags & CLP_DRAW_MULTISAMPLE) != 0;
-    if (ms && !((rp->sample_mask >> run.sample) & 1u)) continue;
-    const long SX = ms ? run.sample_dx : 0, SY = ms ? run.sample_dy : 0;
+    // Multisample rasterization tests each sample at its position and writes only the
+    // samples of the sample mask; otherwise every sample takes the pixel centre's outcome.
+    const bool ms = CLP_NS > 1 && (dp->flags & CLP_DRAW_MULTISAMPLE) != 0;
+    const uint smask = ms ? rp->sample_mask : ~0u;
+    if (!(smask & ((1u << CLP_NS) - 1u))) continue;
     // The part of the region inside the bounding box (which includes the scissor), and
     // the blocks that meet it.
     const int bx0 = max(t->bbox[0], rx), by0 = max(t->bbox[1], ry);
@@ -533,18 +371,24 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     const int c1 = CLP_ITEM_COLS == 1 ? 0 : (bx1 - 1 - rx) / CLP_BLOCK_W;
     const int r0 = CLP_ITEM_ROWS == 1 ? 0 : (by0 - ry) / CLP_BLOCK_H;
     const int r1 = CLP_ITEM_ROWS == 1 ? 0 : (by1 - 1 - ry) / CLP_BLOCK_H;
-    // The edges at the region's top-left pixel and their steps per pixel; whether each
-    // leaves the whole box inside (its smallest value there, at one of the box's corners,
-    // is > 0): then its blocks need no lane test of it.
-    long er[3], ea[3], eb[3];
+    // The edges at the region's top-left pixel centre, their steps per pixel and their
+    // offsets at each sample (eo); whether each leaves the whole box inside at every
+    // sample (its smallest value there, at one of the box's corners, is > 0): then its
+    // blocks need no lane test of it.
+    long er[3], ea[3], eb[3], eo[CLP_NS][3];
     bool edges_in = true;
 #pragma unroll
     for (int e = 0; e < 3; ++e) {
       const long a = t->edge_a[e], bb = t->edge_b[e];
-      er[e] = a * (RX + SX) + bb * (RY + SY) + t->edge_c[e];
+      er[e] = a * RX + bb * RY + t->edge_c[e];
       ea[e] = a * CLP_SUBPIXEL_ONE;
       eb[e] = bb * CLP_SUBPIXEL_ONE;
-      const long lo = er[e] + ea[e] * (ea[e] < 0 ? bx1 - 1 - rx : bx0 - rx) +
+      long omin = 0;
+      for (int s = 0; s < CLP_NS; ++s) {
+        eo[s][e] = ms ? a * clp_sample_offset(s, 0) + bb * clp_sample_offset(s, 1) : 0;
+        omin = min(omin, eo[s][e]);
+      }
+      const long lo = er[e] + omin + ea[e] * (ea[e] < 0 ? bx1 - 1 - rx : bx0 - rx) +
                       eb[e] * (eb[e] < 0 ? by1 - 1 - ry : by0 - ry);
       edges_in = edges_in && lo > 0;
     }
@@ -565,6 +409,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         (bool)CLP_FS_EARLY_FORCED ||
         ((bool)CLP_FS_EARLY_ALLOWED &&
          !(rflags & (CLP_RAST_ALPHA_TEST | (ms ? CLP_RAST_ALPHA_TO_COVERAGE : 0u))));
+    // The shader runs once per sample (each evaluated at its sample) when it asks for it
+    // or the state does (min_samples); otherwise once per pixel, at its centre, for all
+    // its covered samples.
+    const bool per_sample = ms && (CLP_FS_PER_SAMPLE || (rflags & CLP_RAST_SAMPLE_SHADING));
     // Corner barycentrics, planes over each block from the exact edge functions at its
     // top-left pixel (without the fill bias): corner k is opposite edge k + 1.
     ClpBaryPlanes bary;
@@ -587,192 +435,290 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         const int qx = rx + col * CLP_BLOCK_W, qy = ry + row * CLP_BLOCK_H;
         const vi lx = (vi)(qx) + CLP_LANE_DX, ly = (vi)(qy) + CLP_LANE_DY;
         // Coverage: inside the box and all edges, each decided for the whole block where it
-        // can be.
-        vi cov = clp_lane_mask(exist_bits[b]);
+        // can be; per sample (alive[s]) and of any sample (any).
+        vi pix = clp_lane_mask(exist_bits[b]);
         if (qx < bx0 || qy < by0 || qx + CLP_BLOCK_W > bx1 || qy + CLP_BLOCK_H > by1) {
-          cov &=
+          pix &=
               CLP_MASK((lx >= (vi)(bx0)) & (lx < (vi)(bx1)) & (ly >= (vi)(by0)) & (ly < (vi)(by1)));
-        }
-        long corner[3];
-#pragma unroll
-        for (int e = 0; e < 3; ++e) {
-          corner[e] = er[e] + ea[e] * (qx - rx) + eb[e] * (qy - ry);
-          if (!edges_in) cov &= clp_edge_cover(corner[e], ea[e], eb[e]);
         }
         if (stipple) {
           // Bit 31 - (x mod 32) of row y mod 32: the MSB is the leftmost pixel.
           for (int l = 0; l < CLP_LANES; ++l) {
             const uint srow = rp->stipple[CLP_LANE(ly, l) & 31];
-            if (!((srow >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) cov = clp_clear_lane(cov, l);
+            if (!((srow >> (31 - (CLP_LANE(lx, l) & 31))) & 1u)) pix = clp_clear_lane(pix, l);
           }
         }
-        if (!CLP_ANY(cov)) continue;
+        long corner[3];
+#pragma unroll
+        for (int e = 0; e < 3; ++e)
+          corner[e] = er[e] + ea[e] * (qx - rx) + eb[e] * (qy - ry);
+        vi alive[CLP_NS], any = (vi)(0);
+        for (int s = 0; s < CLP_NS; ++s) {
+          vi c = ((smask >> s) & 1u) ? pix : (vi)(0);
+          if (!ms && s > 0) {
+            c = alive[0];
+          } else if (!edges_in) {
+#pragma unroll
+            for (int e = 0; e < 3; ++e)
+              c &= clp_edge_cover(corner[e] + eo[s][e], ea[e], eb[e]);
+          }
+          alive[s] = c;
+          any |= c;
+        }
+        if (!CLP_ANY(any)) continue;
 
+        // The planes at the pixel centres, the fragment depth there, and at each sample
+        // (where depth is tested or each sample shaded).
 #pragma unroll
         for (int k = 0; k < 3; ++k) {
           const int e = k == 2 ? 0 : k + 1;
           bary.base[k] = (float)(corner[e] - bias[k]) * t->inv_area;
         }
-        const vf z = clp_fragment_z(rp, t, &bary);
+        const vf zc = clp_fragment_z(rp, t, &bary);
+        ClpBaryPlanes at;
+        vf z[CLP_NS];
+        for (int s = 0; s < CLP_NS; ++s)
+          z[s] = ms && (zs_test || per_sample)
+                     ? clp_fragment_z(rp, t, clp_bary_at(&bary, t, corner, bias, eo[s], &at))
+                     : zc;
+        // Bit s of each lane: its sample s is covered (SAMPLEMASK, centroids).
+        vi cov_bits = (vi)(0);
+        for (int s = 0; s < CLP_NS; ++s)
+          cov_bits |= alive[s] & (vi)(1 << s);
 
-        bool ctx_ready = false;
-        vi alive = cov;
+        bool ctx_centre = false;  // ctx holds this block at the pixel centres
         if (t->flags & CLP_TRI_PIXEL_CLIP) {
-          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary, ms ? &run : 0);
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
           ctx_prim = true;
-          clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
-          ctx_ready = true;
-          alive &= clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
-          if (!CLP_ANY(alive)) continue;
+          clp_stage_ctx_block(&ctx, &bary, lx, ly, zc, -1, cov_bits, ms ? CLP_NS : 0u);
+          ctx_centre = true;
+          // Decided at the pixel centre for all its samples.
+          const vi keep = clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
+          any &= keep;
+          for (int s = 0; s < CLP_NS; ++s)
+            alive[s] &= keep;
+          if (!CLP_ANY(any)) continue;
         }
         if (early_zs && zs_test) {
-          zs_dirty[b] |= clp_lane_bits(alive);
-          if (zs_quad) {
-            alive = clp_depth_test_v(rp, z, alive, &zlo[b]);
-          } else {
-            for (int l = 0; l < CLP_LANES; ++l) {
-              if (!CLP_LANE(alive, l)) continue;
-              uint2 p = clp_zs_lane(zlo[b], zhi[b], l);
-              if (!clp_zs_test(rp, front, CLP_LANE(z, l), -1, &p)) alive = clp_clear_lane(alive, l);
-              clp_zs_set_lane(&zlo[b], &zhi[b], l, p);
+          any = (vi)(0);
+          for (int s = 0; s < CLP_NS; ++s) {
+            if (!CLP_ANY(alive[s])) continue;
+            zs_dirty[b][s] |= clp_lane_bits(alive[s]);
+            if (zs_quad) {
+              alive[s] = clp_depth_test_v(rp, z[s], alive[s], &zlo[b][s]);
+            } else {
+              for (int l = 0; l < CLP_LANES; ++l) {
+                if (!CLP_LANE(alive[s], l)) continue;
+                uint2 p = clp_zs_lane(zlo[b][s], zhi[b][s], l);
+                if (!clp_zs_test(rp, front, CLP_LANE(z[s], l), -1, &p))
+                  alive[s] = clp_clear_lane(alive[s], l);
+                clp_zs_set_lane(&zlo[b][s], &zhi[b][s], l, p);
+              }
             }
+            any |= alive[s];
           }
-          if (!CLP_ANY(alive)) continue;
-        }
-        if (!ctx_ready) {
-          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary, ms ? &run : 0);
-          ctx_prim = true;
-          clp_stage_ctx_block(&ctx, &bary, lx, ly, z);
-        }
-        if (count) {
-          shaded += clp_lanes(alive);
-          // With the depth/stencil tests before the shader, passing them is what counts.
-          if (early_zs) samples_passed += clp_lanes(alive);
+          if (!CLP_ANY(any)) continue;
         }
 
-        // Shade the whole block: uncovered lanes run as helpers for derivatives.
-        ctx.covered = alive;
-        ClpShaderIo io;
-        io.exec_mask = (vi)(-1);
-        io.helper_mask = ~alive;
-        // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
-        // previous block's values or a device's stale registers. The compiler drops the
-        // stores the shader's own unconditional writes overwrite.
-#pragma unroll
-        for (int r = 0; r < CLP_NUM_OUTPUTS; ++r) {
-#pragma unroll
-          for (int c = 0; c < 4; ++c)
-            io.out[r][c] = (vf)(0.0f);
-        }
-        clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
-        alive &= io.exec_mask;
-        if (!CLP_ANY(alive)) continue;
-        if (ms) {
-#if CLP_FS_SAMPLEMASK_REG >= 0
-          // The shader's sample mask removes the launch's sample where its bit is clear.
-          alive &= CLP_MASK(((CLP_AS_VI(io.out[CLP_FS_SAMPLEMASK_REG][0]) >> (int)run.sample) &
-                             (vi)(1)) != (vi)(0));
-#endif
-          const int creg = clp_fs_color_reg(0);
-          if ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0) {
-            // Alpha a covers round(a N) of the N samples: the sample is kept where
-            // a N >= sample + 1/2.
-            const vf a = clamp(io.out[creg][3], 0.0f, 1.0f) * (float)rp->samples;
-            alive &= CLP_MASK(a >= (vf)((float)run.sample + 0.5f));
+        // One invocation for the block's covered pixels, or one per sample: the samples
+        // [s0, s1) take its outputs.
+        for (int pass = 0; pass < (per_sample ? CLP_NS : 1); ++pass) {
+          const int s0 = per_sample ? pass : 0, s1 = per_sample ? pass + 1 : CLP_NS;
+          const vi shade = per_sample ? alive[pass] : any;
+          if (!CLP_ANY(shade)) continue;
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
+          ctx_prim = true;
+          if (per_sample) {
+            clp_stage_ctx_block(&ctx, clp_bary_at(&bary, t, corner, bias, eo[pass], &at), lx, ly,
+                                z[pass], pass, shade & (vi)(1 << pass), 0u);
+            ctx_centre = false;
+          } else if (!ctx_centre) {
+            clp_stage_ctx_block(&ctx, &bary, lx, ly, zc, -1, cov_bits, ms ? CLP_NS : 0u);
+            ctx_centre = true;
           }
-          if (rflags & CLP_RAST_ALPHA_TO_ONE) {
+          if (count) {
+            shaded += clp_lanes(shade);
+            // With the depth/stencil tests before the shader, passing them is what counts.
+            if (early_zs) {
+              for (int s = 0; s < CLP_NS; ++s)
+                if (s >= s0 && s < s1) samples_passed += clp_lanes(alive[s]);
+            }
+          }
+
+          // Shade the whole block: uncovered lanes run as helpers for derivatives.
+          ctx.covered = shade;
+          ClpShaderIo io;
+          io.exec_mask = (vi)(-1);
+          io.helper_mask = ~shade;
+          // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
+          // previous block's values or a device's stale registers. The compiler drops the
+          // stores the shader's own unconditional writes overwrite.
+#pragma unroll
+          for (int r = 0; r < CLP_NUM_OUTPUTS; ++r) {
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+              io.out[r][c] = (vf)(0.0f);
+          }
+          clp_shader_main(&io, &ctx CLP_RESOURCE_ARGS);
+          vi keep = io.exec_mask;
+          if (!CLP_ANY(shade & keep)) continue;
+          if (rflags & CLP_RAST_ALPHA_TEST) {
+            // After alpha to one (GL), which makes the alpha 1.
+            const int areg = clp_fs_color_reg(0);
+            const bool one = ms && (rflags & CLP_RAST_ALPHA_TO_ONE);
+            const vf a = !one && areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
+            keep &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
+          }
+          vi live = (vi)(0);  // lanes with a sample left
+          for (int s = 0; s < CLP_NS; ++s) {
+            if (s < s0 || s >= s1) continue;
+            vi a = alive[s] & keep;
+            if (ms) {
+#if CLP_FS_SAMPLEMASK_REG >= 0
+              // The shader's sample mask removes sample s where its bit is clear.
+              a &= CLP_MASK(((CLP_AS_VI(io.out[CLP_FS_SAMPLEMASK_REG][0]) >> s) & (vi)(1)) !=
+                            (vi)(0));
+#endif
+              const int creg = clp_fs_color_reg(0);
+              if ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0) {
+                // Alpha a covers round(a N) of the N samples: sample s is kept where
+                // a N >= s + 1/2.
+                const vf ac = clamp(io.out[creg][3], 0.0f, 1.0f) * (float)CLP_NS;
+                a &= CLP_MASK(ac >= (vf)((float)s + 0.5f));
+              }
+            }
+            if (!early_zs && zs_test && CLP_ANY(a)) {
+              vf zf = z[s];
+#if CLP_FS_DEPTH_REG >= 0
+              zf = io.out[CLP_FS_DEPTH_REG][2];
+              if (rflags & CLP_RAST_DEPTH_CLAMP)
+                zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
+              zf = clamp(zf, 0.0f, 1.0f);
+#endif
+              zs_dirty[b][s] |= clp_lane_bits(a);
+              if (zs_quad) {
+                a = clp_depth_test_v(rp, zf, a, &zlo[b][s]);
+              } else {
+                for (int l = 0; l < CLP_LANES; ++l) {
+                  if (!CLP_LANE(a, l)) continue;
+                  int ref = -1;
+#if CLP_FS_STENCIL_REG >= 0
+                  // A stencil reference exported by the shader (.y, an integer) replaces the
+                  // state's.
+                  ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
+#endif
+                  uint2 p = clp_zs_lane(zlo[b][s], zhi[b][s], l);
+                  if (!clp_zs_test(rp, front, CLP_LANE(zf, l), ref, &p)) a = clp_clear_lane(a, l);
+                  clp_zs_set_lane(&zlo[b][s], &zhi[b][s], l, p);
+                }
+              }
+            }
+            if (count && !early_zs) samples_passed += clp_lanes(a);
+            alive[s] = a;
+            live |= a;
+          }
+          if (!CLP_ANY(live)) continue;
+          if (ms && (rflags & CLP_RAST_ALPHA_TO_ONE)) {
             for (uint r = 0; r < CLP_MAX_RTS; ++r) {
               const int reg = clp_fs_color_reg((int)r);
               if (reg >= 0) io.out[reg][3] = (vf)(1.0f);
             }
           }
-          if (!CLP_ANY(alive)) continue;
-        }
-
-        if (rflags & CLP_RAST_ALPHA_TEST) {
-          const int areg = clp_fs_color_reg(0);
-          const vf a = areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
-          alive &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
-        }
-        if (!early_zs && zs_test) {
-          vf zf = z;
-#if CLP_FS_DEPTH_REG >= 0
-          zf = io.out[CLP_FS_DEPTH_REG][2];
-          if (rflags & CLP_RAST_DEPTH_CLAMP)
-            zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
-          zf = clamp(zf, 0.0f, 1.0f);
-#endif
-          zs_dirty[b] |= clp_lane_bits(alive);
-          if (zs_quad) {
-            alive = clp_depth_test_v(rp, zf, alive, &zlo[b]);
-          } else {
-            for (int l = 0; l < CLP_LANES; ++l) {
-              if (!CLP_LANE(alive, l)) continue;
-              int ref = -1;
-#if CLP_FS_STENCIL_REG >= 0
-              // A stencil reference exported by the shader (.y, an integer) replaces the state's.
-              ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
-#endif
-              uint2 p = clp_zs_lane(zlo[b], zhi[b], l);
-              if (!clp_zs_test(rp, front, CLP_LANE(zf, l), ref, &p))
-                alive = clp_clear_lane(alive, l);
-              clp_zs_set_lane(&zlo[b], &zhi[b], l, p);
+          // The colour of the samples [s0, s1) the invocation kept.
+          for (uint r = 0; r < nrt; ++r) {
+            if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
+            const int reg = (rflags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0)
+                                                                 : clp_fs_color_reg((int)r);
+            if (reg < 0) continue;  // the shader does not write this buffer
+            const int reg1 = clp_fs_color_reg(1);
+            const bool dual = (rflags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
+            const bool round = (round_each >> r) & 1u;
+            const uint rtflags = CLP_KEYED_RT(rp, r, flags);
+            const bool reads_dst = CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
+                                   (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) &&
+                                    (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
+            // The lanes each sample writes (a sample equal to the first is not counted again).
+            uint live[CLP_NS];
+            const uint live0 = clp_lane_bits(alive[s0]);
+            bool same_live = !per_sample;
+            for (int s = 0; s < CLP_NS; ++s) {
+              const bool as0 = !CLP_ANY(CLP_MASK((alive[s] ^ alive[s0]) != (vi)(0)));
+              live[s] = s < s0 || s >= s1 ? 0u : as0 ? live0 : clp_lane_bits(alive[s]);
+              same_live = same_live && live[s] == live[0];
             }
-          }
-        }
-        if (count && !early_zs) samples_passed += clp_lanes(alive);
-        if (!CLP_ANY(alive)) continue;
-
-        for (uint r = 0; r < nrt; ++r) {
-          if (!(CLP_KEYED_RT(rp, r, flags) & CLP_RT_ENABLED)) continue;
-          const int reg =
-              (rflags & CLP_RAST_COLOR0_BROADCAST) ? clp_fs_color_reg(0) : clp_fs_color_reg((int)r);
-          if (reg < 0) continue;  // the shader does not write this buffer
-          const int reg1 = clp_fs_color_reg(1);
-          const bool dual = (rflags & CLP_RAST_DUAL_SOURCE) && reg1 >= 0;
-          const bool round = (round_each >> r) & 1u;
-          const uint rtflags = CLP_KEYED_RT(rp, r, flags);
-          const bool reads_dst = CLP_KEYED_RT(rp, r, colormask) != 0xfu ||
-                                 (!(rtflags & (CLP_RT_UINT | CLP_RT_SINT)) &&
-                                  (rtflags & (CLP_RT_BLEND | CLP_RT_LOGICOP)));
+            // A write that differs between the samples ends their sharing.
+            if (CLP_NS > 1 && !same_live) clp_samples_split(b, r, color, known, dirty, uni);
 #ifdef CLP_TILE_SOA
-          // Every lane at once; the live ones keep the result.
-          const uint live = clp_lane_bits(alive);
-          global uchar* block =
-              cbuf[r] + rp0->rt[r].offset + (size_t)qy * rp0->rt[r].pitch + (size_t)qx * 4u;
-          if (reads_dst && (live & ~known[b][r])) {
-            vf loaded[4];
-            clp_soa_load(CLP_KEYED_RT(rp0, r, format), block, rp0->rt[r].pitch, live & ~known[b][r],
-                         loaded);
-            const vi fresh = alive & ~clp_lane_mask(known[b][r]);
+            // Every lane at once; the live ones keep the result.
+            global uchar* block =
+                cbuf[r] + rp0->rt[r].offset + (size_t)qy * rp0->rt[r].pitch + (size_t)qx * 4u;
+            const uint fmt = CLP_KEYED_RT(rp0, r, format);
+            vf src1[4], result[4];
 #pragma unroll
             for (int c = 0; c < 4; ++c)
-              color[b][r][c] = select(color[b][r][c], loaded[c], fresh);
-          }
-          vf src1[4], result[4];
+              src1[c] = dual ? io.out[reg1][c] : (vf)(0.0f);
+            if (reads_dst && CLP_SHARED(b, r)) {
+              // The samples' planes of the lanes not known yet; they stay shared where
+              // every plane holds the same pixels.
+              const uint need = live[0] & ~known[b][r][0];
+              if (need) {
+                vf loaded[CLP_NS][4];
+                if (!clp_soa_load_planes(fmt, block, plane[r], rp0->rt[r].pitch, need, loaded))
+                  clp_samples_split(b, r, color, known, dirty, uni);
+                const vi fresh = clp_lane_mask(need);
+                for (int s = 0; s < (CLP_SHARED(b, r) ? 1 : CLP_NS); ++s) {
 #pragma unroll
-          for (int c = 0; c < 4; ++c)
-            src1[c] = dual ? io.out[reg1][c] : (vf)(0.0f);
-          clp_combine_v(rp, r, io.out[reg], src1, color[b][r], round, result);
+                  for (int c = 0; c < 4; ++c)
+                    color[b][r][s][c] = select(color[b][r][s][c], loaded[s][c], fresh);
+                }
+              }
+            } else if (reads_dst) {
+              for (int s = 0; s < CLP_NS; ++s) {
+                const uint need = live[s] & ~known[b][r][s];
+                if (!need) continue;
+                vf loaded[4];
+                clp_soa_load(fmt, block + s * plane[r], rp0->rt[r].pitch, need, loaded);
+                const vi fresh = clp_lane_mask(need);
 #pragma unroll
-          for (int c = 0; c < 4; ++c)
-            color[b][r][c] = select(color[b][r][c], result[c], alive);
-          known[b][r] |= live;
-          dirty[b][r] |= live;
-#else
-          for (int l = 0; l < CLP_LANES; ++l) {
-            if (!CLP_LANE(alive, l)) continue;
-            const uint bit = 1u << l;
-            if (reads_dst && !(known[b][r] & bit)) {
-              color[b][r][l] = clp_rt_load(rp0, r, cbuf[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
+                for (int c = 0; c < 4; ++c)
+                  color[b][r][s][c] = select(color[b][r][s][c], loaded[c], fresh);
+              }
             }
-            const float4 src = clp_out_rgba(&io, reg, l);
-            const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
-            color[b][r][l] = clp_combine(rp, r, src, src1, color[b][r][l], round);
-            known[b][r] |= bit;
-            dirty[b][r] |= bit;
-          }
+            // Without a destination read one combine serves every sample (one call site:
+            // the compiler inlines it).
+            bool combined = false;
+            for (int s = 0; s < (CLP_SHARED(b, r) ? 1 : CLP_NS); ++s) {
+              if (!live[s]) continue;
+              if (reads_dst || !combined)
+                clp_combine_v(rp, r, io.out[reg], src1, color[b][r][s], round, result);
+              combined = true;
+#pragma unroll
+              for (int c = 0; c < 4; ++c)
+                color[b][r][s][c] = select(color[b][r][s][c], result[c], clp_lane_mask(live[s]));
+              known[b][r][s] |= live[s];
+              dirty[b][r][s] |= live[s];
+            }
+#else
+            // Pixel by pixel; a shared block that must load splits first.
+            if (CLP_NS > 1 && reads_dst && CLP_SHARED(b, r) && (live[0] & ~known[b][r][0]))
+              clp_samples_split(b, r, color, known, dirty, uni);
+            for (int s = 0; s < (CLP_SHARED(b, r) ? 1 : CLP_NS); ++s) {
+              for (int l = 0; l < CLP_LANES; ++l) {
+                if (!((live[s] >> l) & 1u)) continue;
+                const uint bit = 1u << l;
+                if (reads_dst && !(known[b][r][s] & bit)) {
+                  color[b][r][s][l] =
+                      clp_rt_load(rp0, r, cbuf[r] + s * plane[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
+                }
+                const float4 src = clp_out_rgba(&io, reg, l);
+                const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
+                color[b][r][s][l] = clp_combine(rp, r, src, src1, color[b][r][s][l], round);
+                known[b][r][s] |= bit;
+                dirty[b][r][s] |= bit;
+              }
+            }
 #endif
+          }
         }
       }
     }
@@ -788,45 +734,56 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     for (uint r = 0; r < nrt; ++r) {
       global const ClpRtState* rt = &rp0->rt[r];
       const uint fmt = CLP_KEYED_RT(rp0, r, format), flags = CLP_KEYED_RT(rp0, r, flags);
-      const uint pristine = ((run.clear_mask >> r) & 1u) ? cleared[b] & ~dirty[b][r] : 0u;
-      if (pristine && !dirty[b][r]) {
-        clp_store_texel_lanes(fmt,
-                              cbuf[r] + rt->offset + (size_t)qy * rt->pitch +
-                                  (size_t)qx * clp_format_block_bytes(fmt),
-                              rt->pitch, pristine, vload4(0, clear->color[r]));
+      // Shared samples store sample 0's state into every plane.
+      const bool shared = CLP_SHARED(b, r);
+#ifdef CLP_TILE_SOA
+      vu bytes[4];  // the codes of sample 0 when shared
+#endif
+      for (int s = 0; s < CLP_NS; ++s) {
+        const int k = shared ? 0 : s;
+        global uchar* block = cbuf[r] + s * plane[r] + rt->offset + (size_t)qy * rt->pitch +
+                              (size_t)qx * clp_format_block_bytes(fmt);
+        const uint pristine = ((run.clear_mask >> r) & 1u) ? cleared[b] & ~dirty[b][r][k] : 0u;
+        if (pristine && !dirty[b][r][k]) {
+          clp_store_texel_lanes(fmt, block, rt->pitch, pristine, vload4(0, clear->color[r]));
+          continue;
+        }
+        // A block a fragment changed is stored whole: its other cleared lanes hold the
+        // decoded texel, which encodes back to the same bytes (scene_clear_test checks every
+        // renderable format).
+        const uint store = dirty[b][r][k] | pristine;
+        if (!store) continue;
+#ifdef CLP_TILE_SOA
+        if (!shared || s == 0) clp_soa_encode(fmt, color[b][r][k], bytes);
+        clp_soa_store_bytes(block, rt->pitch, store, bytes);
+#else
+        for (int l = 0; l < CLP_LANES; ++l) {
+          if (!(store & (1u << l))) continue;
+          clp_store_block(fmt,
+                          block + (size_t)clp_lane_dy(l) * rt->pitch +
+                              (size_t)clp_lane_dx(l) * clp_format_block_bytes(fmt),
+                          clp_rt_encode(fmt, flags, color[b][r][k][l]));
+        }
+#endif
+      }
+    }
+    for (int s = 0; s < CLP_NS; ++s) {
+      if (!zs_dirty[b][s]) continue;
+      global uchar* zblock =
+          zsbuf + s * zplane + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
+      // A whole block of 4-byte pixels at once where every lane holds its pixel's value: all
+      // changed, or all loaded (the unchanged ones are stored as they were).
+      if (zbytes == 4 &&
+          (zs_dirty[b][s] == all_lanes || (run.zs_load && exist_bits[b] == all_lanes))) {
+        clp_block_store_rows(zblock, rp0->zs_pitch, zlo[b][s]);
         continue;
       }
-      // A block a fragment changed is stored whole: its other cleared lanes hold the
-      // decoded texel, which encodes back to the same bytes (scene_clear_test checks every
-      // renderable format).
-      dirty[b][r] |= pristine;
-      if (!dirty[b][r]) continue;
-#ifdef CLP_TILE_SOA
-      clp_soa_store(fmt, cbuf[r] + rt->offset + (size_t)qy * rt->pitch + (size_t)qx * 4u, rt->pitch,
-                    dirty[b][r], color[b][r]);
-#else
       for (int l = 0; l < CLP_LANES; ++l) {
-        if (!(dirty[b][r] & (1u << l))) continue;
-        global uchar* p = cbuf[r] + rt->offset + (size_t)(qy + clp_lane_dy(l)) * rt->pitch +
-                          (size_t)(qx + clp_lane_dx(l)) * clp_format_block_bytes(fmt);
-        clp_store_block(fmt, p, clp_rt_encode(fmt, flags, color[b][r][l]));
+        if (!((zs_dirty[b][s] >> l) & 1u)) continue;
+        clp_zs_store(
+            zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch + (size_t)clp_lane_dx(l) * zbytes,
+            clp_zs_lane(zlo[b][s], zhi[b][s], l));
       }
-#endif
-    }
-    if (!zs_dirty[b]) continue;
-    global uchar* zblock =
-        zsbuf + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes;
-    // A whole block of 4-byte pixels at once where every lane holds its pixel's value: all
-    // changed, or all loaded (the unchanged ones are stored as they were).
-    if (zbytes == 4 && (zs_dirty[b] == all_lanes || (run.zs_load && exist_bits[b] == all_lanes))) {
-      clp_block_store_rows(zblock, rp0->zs_pitch, zlo[b]);
-      continue;
-    }
-    for (int l = 0; l < CLP_LANES; ++l) {
-      if (!((zs_dirty[b] >> l) & 1u)) continue;
-      clp_zs_store(
-          zfmt, zblock + (size_t)clp_lane_dy(l) * rp0->zs_pitch + (size_t)clp_lane_dx(l) * zbytes,
-          clp_zs_lane(zlo[b], zhi[b], l));
     }
   }
 }

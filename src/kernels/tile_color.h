@@ -39,16 +39,21 @@ global uchar* clp_soa_pixel(global uchar* p, uint pitch, int l) {
   return p + (size_t)clp_lane_dy(l) * pitch + (size_t)clp_lane_dx(l) * 4u;
 }
 
+// The working form of the lanes' pixels `px` (4 bytes each, low byte first).
+static void clp_soa_decode(uint fmt, vu px, vf* c) {
+  const bool bgra = clp_soa_bgra(fmt);
+  c[0] = clp_unorm8_decode_v((px >> (bgra ? 16u : 0u)) & 0xffu);
+  c[1] = clp_unorm8_decode_v((px >> 8u) & 0xffu);
+  c[2] = clp_unorm8_decode_v((px >> (bgra ? 0u : 16u)) & 0xffu);
+  c[3] = clp_soa_has_alpha(fmt) ? clp_unorm8_decode_v(px >> 24u) : (vf)(1.0f);
+}
+
 // Loads the lanes in `lanes` (bits) of the block at p into c (working form); other lanes
 // read 0.
 static void clp_soa_load(uint fmt, global uchar* p, uint pitch, uint lanes, vf* c) {
   const bool bgra = clp_soa_bgra(fmt);
   if (lanes == (1u << CLP_LANES) - 1u) {
-    const vu px = clp_block_load_rows(p, pitch);
-    c[0] = clp_unorm8_decode_v((px >> (bgra ? 16u : 0u)) & 0xffu);
-    c[1] = clp_unorm8_decode_v((px >> 8u) & 0xffu);
-    c[2] = clp_unorm8_decode_v((px >> (bgra ? 0u : 16u)) & 0xffu);
-    c[3] = clp_soa_has_alpha(fmt) ? clp_unorm8_decode_v(px >> 24u) : (vf)(1.0f);
+    clp_soa_decode(fmt, clp_block_load_rows(p, pitch), c);
     return;
   }
   uint ch[4][CLP_LANES];
@@ -75,10 +80,38 @@ static void clp_soa_encode(uint fmt, const vf* c, vu* bytes) {
   bytes[3] = clp_soa_has_alpha(fmt) ? clp_unorm8_encode_v(c[3]) : (vu)(0u);
 }
 
-// Stores the lanes in `lanes` (bits) of c to the block at p.
-static void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, const vf* c) {
-  vu bytes[4];
-  clp_soa_encode(fmt, c, bytes);
+// Whether a and b hold the same bits in every lane and channel.
+static bool clp_soa_same(const vf* a, const vf* b) {
+  const vi d = (CLP_AS_VI(a[0]) ^ CLP_AS_VI(b[0])) | (CLP_AS_VI(a[1]) ^ CLP_AS_VI(b[1])) |
+               (CLP_AS_VI(a[2]) ^ CLP_AS_VI(b[2])) | (CLP_AS_VI(a[3]) ^ CLP_AS_VI(b[3]));
+  return !CLP_ANY(CLP_MASK(d != (vi)(0)));
+}
+
+// Loads the lanes `need` (bits) of every sample plane of the block at p (planes `plane`
+// bytes apart) into c[s]; returns whether every plane holds sample 0's pixels there, and
+// then only c[0] is set (a primitive's inside holds one colour in every sample: decoded once).
+static bool clp_soa_load_planes(uint fmt, global uchar* p, size_t plane, uint pitch, uint need,
+                                vf (*c)[4]) {
+  bool equal = true;
+  if (need == (1u << CLP_LANES) - 1u) {
+    vu px[CLP_NS];
+    for (int s = 0; s < CLP_NS; ++s) {
+      px[s] = clp_block_load_rows(p + s * plane, pitch);
+      equal = equal && !CLP_ANY(CLP_MASK(px[s] != px[0]));
+    }
+    for (int s = 0; s < (equal ? 1 : CLP_NS); ++s)
+      clp_soa_decode(fmt, px[s], c[s]);
+    return equal;
+  }
+  for (int s = 0; s < CLP_NS; ++s) {
+    clp_soa_load(fmt, p + s * plane, pitch, need, c[s]);
+    equal = equal && clp_soa_same(c[s], c[0]);
+  }
+  return equal;
+}
+
+// Stores the lanes in `lanes` (bits) of the codes `bytes` (clp_soa_encode) to the block at p.
+static void clp_soa_store_bytes(global uchar* p, uint pitch, uint lanes, const vu* bytes) {
   if (lanes == (1u << CLP_LANES) - 1u) {
     clp_block_store_rows(p, pitch, bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24);
     return;
@@ -97,6 +130,13 @@ static void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, con
               clp_soa_pixel(p, pitch, l));
     }
   }
+}
+
+// Stores the lanes in `lanes` (bits) of c to the block at p.
+static void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, const vf* c) {
+  vu bytes[4];
+  clp_soa_encode(fmt, c, bytes);
+  clp_soa_store_bytes(p, pitch, lanes, bytes);
 }
 
 // The blend factor f for channel `ch` (0..2: the RGB factor's channel, 3: alpha) of

@@ -51,12 +51,17 @@ struct ClpStageCtx {
                     // (each only where CLP_FS_NEEDS_LP / _LL or per-pixel clipping uses it)
   vf inv_w;         // interpolated 1 / w
   vf z;             // window depth of the fragment (after clamping)
-  vi covered;       // lanes inside the primitive
-  // The sample the launch rasterizes (ClpRunParams.sample; 0 and the pixel centre when
-  // the primitive is not rasterized at samples), and its position from the centre in
-  // pixels: b, lp, ll, inv_w and z above are evaluated there.
+  vi covered;       // lanes the invocation shades for (the others are helpers)
+  // The sample a per-sample invocation shades (0 and the pixel centre otherwise), and its
+  // position from the centre in pixels: b, lp, ll, inv_w and z above are evaluated there.
   uint sample;
   float sample_dx, sample_dy;
+  // Bit s: the lane's sample s is covered and shaded by this invocation (SAMPLEMASK).
+  vi sample_cov;
+  // The framebuffer's samples when the invocation shades a whole multisampled pixel at
+  // its centre: centroid inputs move to the first covered sample of a lane whose samples
+  // are not all covered. 0: the centroid is the evaluation point above.
+  uint centroid_samples;
   // Corner data and edge gradients, for interpolation elsewhere than at the sample:
   // w_c are the corners' clip-space weights over the original vertices, wl_c their
   // screen-space ones (noperspective; only where CLP_FS_NEEDS_LL).
@@ -156,6 +161,45 @@ static vf clp_varying(const ClpStageCtx* c, int reg, int chan, int interp, const
   return v0 + l[1] * (v1 - v0) + l[2] * (v2 - v0);
 }
 
+// clp_sample_pos16 of every lane's sample index.
+static vu clp_sample_pos16_v(uint samples, vu i) {
+  vu word = (vu)(0x88u);
+  if (samples == 2) word = (vu)(CLP_SAMPLE_POS16_2) >> ((i & (vu)(1u)) * 8u);
+  if (samples == 4) word = (vu)(CLP_SAMPLE_POS16_4) >> ((i & (vu)(3u)) * 8u);
+  if (samples == 8) {
+    word = select((vu)(CLP_SAMPLE_POS16_8_LO), (vu)(CLP_SAMPLE_POS16_8_HI),
+                  CLP_AS_VU(CLP_MASK((i & (vu)(4u)) != (vu)(0u)))) >>
+           ((i & (vu)(3u)) * 8u);
+  }
+  return word & (vu)(0xffu);
+}
+
+// clp_varying at (dx, dy) pixels from the invocation's evaluation point.
+static vf clp_varying_at(const ClpStageCtx* c, int reg, int chan, int interp, vf dx, vf dy) {
+  vf b[3], lp[3], ll[3], inv_w;
+#pragma unroll
+  for (int k = 0; k < 3; ++k)
+    b[k] = c->b[k] + c->grad_x[k] * dx + c->grad_y[k] * dy;
+  clp_weights(c, b, lp, ll, &inv_w, CLP_FS_NEEDS_LP, CLP_FS_NEEDS_LL);
+  return clp_varying(c, reg, chan, interp, lp, ll);
+}
+
+// clp_varying at the centroid of a pixel shaded whole (c->centroid_samples): the centre
+// where every sample is covered (or none: a helper lane), else the lowest covered sample.
+static vf clp_varying_centroid(const ClpStageCtx* c, int reg, int chan, int interp) {
+  const uint n = c->centroid_samples;
+  const vu cov = CLP_AS_VU(c->sample_cov);
+  vu first = (vu)(0u);
+  for (int s = (int)n - 1; s >= 0; --s)
+    first =
+        select(first, (vu)((uint)s), CLP_AS_VU(CLP_MASK((cov >> (uint)s & (vu)(1u)) != (vu)(0u))));
+  const vu pos = clp_sample_pos16_v(n, first);
+  const vi whole = CLP_MASK(cov == (vu)((1u << n) - 1u)) | CLP_MASK(cov == (vu)(0u));
+  const vf dx = select(CLP_CONVERT_VF(pos & (vu)(15u)) * (1.0f / 16.0f) - 0.5f, (vf)(0.0f), whole);
+  const vf dy = select(CLP_CONVERT_VF(pos >> 4) * (1.0f / 16.0f) - 0.5f, (vf)(0.0f), whole);
+  return clp_varying_at(c, reg, chan, interp, dx, dy);
+}
+
 static vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
                        int interp, int location) {
   switch (semantic) {
@@ -177,21 +221,9 @@ static vf clp_fs_input(ClpStageCtx* c, int reg, int chan, int semantic, int sema
   if ((c->rp->link[reg].flags & CLP_LINK_SPRITE) && (c->flags & CLP_TRI_SPRITE)) {
     return clp_sprite_coord(c, chan);
   }
-  // Single-sampled: the centroid and the sample are the pixel centre.
+  if (location == 1 && c->centroid_samples) return clp_varying_centroid(c, reg, chan, interp);
+  // The centre, or the sample of a per-sample invocation.
   return clp_varying(c, reg, chan, interp, c->lp, c->ll);
-}
-
-// clp_sample_pos16 of every lane's sample index.
-static vu clp_sample_pos16_v(uint samples, vu i) {
-  vu word = (vu)(0x88u);
-  if (samples == 2) word = (vu)(CLP_SAMPLE_POS16_2) >> ((i & (vu)(1u)) * 8u);
-  if (samples == 4) word = (vu)(CLP_SAMPLE_POS16_4) >> ((i & (vu)(3u)) * 8u);
-  if (samples == 8) {
-    word = select((vu)(CLP_SAMPLE_POS16_8_LO), (vu)(CLP_SAMPLE_POS16_8_HI),
-                  CLP_AS_VU(CLP_MASK((i & (vu)(4u)) != (vu)(0u)))) >>
-           ((i & (vu)(3u)) * 8u);
-  }
-  return word & (vu)(0xffu);
 }
 
 static vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int semantic_index,
@@ -200,23 +232,19 @@ static vf clp_fs_interp_at(ClpStageCtx* c, int reg, int chan, int semantic, int 
       semantic == CLP_SEM_PRIMID) {
     return clp_fs_input(c, reg, chan, semantic, semantic_index, interp, 0);
   }
-  // where: 0 centroid, 1 sample, 2 offset (from the pixel centre). A fragment covers
-  // the one sample it is evaluated at (ClpStageCtx.sample), which is its centroid.
-  if (where == 0) return clp_varying(c, reg, chan, interp, c->lp, c->ll);
+  // where: 0 centroid, 1 sample, 2 offset (from the pixel centre). A per-sample
+  // invocation covers the one sample it is evaluated at, which is its centroid.
+  if (where == 0) {
+    if (c->centroid_samples) return clp_varying_centroid(c, reg, chan, interp);
+    return clp_varying(c, reg, chan, interp, c->lp, c->ll);
+  }
   vf dx = off_x, dy = off_y;
   if (where == 1) {
     const vu pos = clp_sample_pos16_v(c->rp->samples, CLP_AS_VU(sample));
     dx = CLP_CONVERT_VF(pos & (vu)(15u)) * (1.0f / 16.0f) - 0.5f;
     dy = CLP_CONVERT_VF(pos >> 4) * (1.0f / 16.0f) - 0.5f;
   }
-  dx -= c->sample_dx;
-  dy -= c->sample_dy;
-  vf b[3], lp[3], ll[3], inv_w;
-#pragma unroll
-  for (int k = 0; k < 3; ++k)
-    b[k] = c->b[k] + c->grad_x[k] * dx + c->grad_y[k] * dy;
-  clp_weights(c, b, lp, ll, &inv_w, CLP_FS_NEEDS_LP, CLP_FS_NEEDS_LL);
-  return clp_varying(c, reg, chan, interp, lp, ll);
+  return clp_varying_at(c, reg, chan, interp, dx - c->sample_dx, dy - c->sample_dy);
 }
 
 static uint clp_resource_index(ClpStageCtx* s) {
@@ -236,7 +264,7 @@ static vf clp_system_value(ClpStageCtx* c, ClpShaderIo* io, int semantic, int ch
     case CLP_SEM_SAMPLEPOS:
       return (vf)(chan == 0 ? 0.5f + c->sample_dx : chan == 1 ? 0.5f + c->sample_dy : 0.0f);
     case CLP_SEM_SAMPLEMASK:
-      return CLP_AS_VF(chan == 0 ? (c->covered & (vi)(1 << c->sample)) : (vi)(0));
+      return CLP_AS_VF(chan == 0 ? c->sample_cov : (vi)(0));
     case CLP_SEM_HELPER_INVOCATION:
       return CLP_AS_VF(~c->covered);
     default:

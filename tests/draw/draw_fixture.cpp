@@ -76,11 +76,11 @@ StageBinding DrawFixture::passthrough_vs(uint32_t n) {
   return stage(c, "vertex.cl", n, n);
 }
 
-StageBinding DrawFixture::varying_fs(int interp) {
-  return stage(varying_fs_code(interp), "tile.cl", 1, 1);
+StageBinding DrawFixture::varying_fs(int interp, int location) {
+  return stage(varying_fs_code(interp, location), "tile.cl", 1, 1);
 }
 
-GeneratedCode DrawFixture::varying_fs_code(int interp) {
+GeneratedCode DrawFixture::varying_fs_code(int interp, int location) {
   GeneratedCode c;
   c.prelude =
       "#define CLP_STAGE_FRAGMENT 1\n#define CLP_LANES " +
@@ -96,13 +96,14 @@ GeneratedCode DrawFixture::varying_fs_code(int interp) {
       "#define CLP_FS_EARLY_DEPTH 0\n#define CLP_FS_USES_KILL 0\n"
       // Only the weights of this mode, as the emitter declares them.
       "#define CLP_FS_INTERP_MODES " +
-      std::to_string(1u << interp) + "\n";
+      std::to_string(1u << interp) + "\n#define CLP_FS_PER_SAMPLE " +
+      std::to_string(int(location == 2)) + "\n";
   c.body =
       "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n"
       "  for (int ch = 0; ch < 4; ++ch) {\n"
       "    io->in[0][ch] = clp_fs_input(stage, 0, ch, 5, 0, " +
-      std::to_string(interp) +
-      ", 0);\n"
+      std::to_string(interp) + ", " + std::to_string(location) +
+      ");\n"
       "    io->out[0][ch] = io->in[0][ch];\n"
       "  }\n"
       "}\n";
@@ -127,6 +128,7 @@ StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body)
   def("CLP_FS_SAMPLEMASK_REG", spec.samplemask_reg);
   def("CLP_FS_EARLY_DEPTH", spec.early_depth);
   def("CLP_FS_USES_KILL", spec.uses_kill);
+  def("CLP_FS_PER_SAMPLE", spec.per_sample);
   def("CLP_FS_COORD_ORIGIN_LOWER_LEFT", spec.origin_lower_left);
   def("CLP_FS_COORD_PIXEL_CENTER_INTEGER", spec.pixel_center_integer);
   // Like a generated body: the shader library first.

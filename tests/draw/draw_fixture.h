@@ -47,8 +47,10 @@ class DrawFixture {
   frontend::draw::StageBinding passthrough_vs(uint32_t n);
   // FS: OUT[0] = input register 0 with TGSI interpolation `interp`; the input's link
   // is set by the test in DrawSetup::fs_links.
-  frontend::draw::StageBinding varying_fs(int interp = 2);
-  frontend::draw::GeneratedCode varying_fs_code(int interp = 2);  // its program text
+  // location: TGSI's interpolate location (0 centre, 1 centroid, 2 sample: the shader
+  // then runs once per sample).
+  frontend::draw::StageBinding varying_fs(int interp = 2, int location = 0);
+  frontend::draw::GeneratedCode varying_fs_code(int interp = 2, int location = 0);  // its text
   // A fragment stage from a hand-written body of clp_shader_main (the register file and
   // the facts the compiler would give): colour_regs[i] = OUT register of COLOR[i].
   struct FsSpec {
@@ -56,6 +58,7 @@ class DrawFixture {
     std::array<int, 8> color_regs = {0, -1, -1, -1, -1, -1, -1, -1};
     int depth_reg = -1, stencil_reg = -1, samplemask_reg = -1;
     bool uses_kill = false, early_depth = false;
+    bool per_sample = false;  // runs once per sample (reads SAMPLEID, SAMPLEPOS, ...)
     bool origin_lower_left = false, pixel_center_integer = false;
   };
   frontend::draw::StageBinding custom_fs(const FsSpec& spec, const std::string& body);

@@ -1,6 +1,8 @@
 // Multisampled targets (2, 4 and 8 samples): every sample plane against the host
-// reference rasterizer evaluated at that sample's position; the sample mask, alpha to
-// coverage, the shader's sample mask, SAMPLEID / SAMPLEPOS and per-sample depth.
+// reference rasterizer evaluated at that sample's position (coverage, and with sample
+// shading the values) or at the pixel centre and centroid (the values of one invocation
+// per pixel); the sample mask, alpha to coverage, the shader's sample mask, SAMPLEID /
+// SAMPLEPOS and per-sample depth.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -113,24 +115,120 @@ std::vector<RefVertex> random_triangle(std::mt19937& rng) {
 
 }  // namespace
 
-TEST_CASE("each sample is covered and interpolated like the reference at its position",
+TEST_CASE("with sample shading each sample is covered and interpolated at its position",
           "[draw][raster][msaa]") {
   std::mt19937 rng(515);
   for (unsigned n : kCounts) {
-    MsRun r(n);
-    for (int i = 0; i < 8; ++i) {
-      const std::vector<RefVertex> v = random_triangle(rng);
-      r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, n);
-      r.draw(v);
-      int covered_somewhere = 0;
-      for (unsigned s = 0; s < n; ++s) {
-        const RefState rs = ref_sample_state(kW, kH, n, s);
-        const std::vector<RefFragment> ref = ref_triangle(rs, v[0], v[1], v[2]);
-        covered_somewhere += int(ref.size());
-        INFO(n << " samples, triangle " << i << ", sample " << s);
-        CHECK(mismatches(plane(r.fx, r.s.cbufs[0], s), ref) == 0);
+    // Shading every sample: asked by the state (min_samples) or by a sample-qualified input.
+    for (const bool by_state : {true, false}) {
+      MsRun r(n);
+      if (by_state)
+        r.s.min_samples = n;
+      else
+        r.s.fs = r.fx.varying_fs(2, 2);
+      for (int i = 0; i < 4; ++i) {
+        const std::vector<RefVertex> v = random_triangle(rng);
+        r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, n);
+        r.draw(v);
+        int covered_somewhere = 0;
+        for (unsigned s = 0; s < n; ++s) {
+          const RefState rs = ref_sample_state(kW, kH, n, s);
+          const std::vector<RefFragment> ref = ref_triangle(rs, v[0], v[1], v[2]);
+          covered_somewhere += int(ref.size());
+          INFO(n << " samples, by state " << by_state << ", triangle " << i << ", sample " << s);
+          CHECK(mismatches(plane(r.fx, r.s.cbufs[0], s), ref) == 0);
+        }
+        CHECK(covered_somewhere > 0);
       }
-      CHECK(covered_somewhere > 0);
+    }
+  }
+}
+
+namespace {
+
+// The reference fragment of each pixel (null: none).
+std::vector<const RefFragment*> by_pixel(const std::vector<RefFragment>& ref) {
+  std::vector<const RefFragment*> at(size_t(kW) * kH, nullptr);
+  for (const RefFragment& f : ref)
+    at[size_t(f.y) * kW + f.x] = &f;
+  return at;
+}
+
+bool close(double got, double want) {
+  return std::abs(got - want) <= 1e-4 + 1e-4 * std::abs(want);
+}
+
+}  // namespace
+
+TEST_CASE("without sample shading the shader runs once per pixel for its covered samples",
+          "[draw][raster][msaa]") {
+  std::mt19937 rng(517);
+  for (unsigned n : kCounts) {
+    // Inputs at the pixel centre, or at the centroid: the centre where every sample is
+    // covered, else the first covered sample.
+    for (const int location : {0, 1}) {
+      MsRun r(n);
+      r.s.fs = r.fx.varying_fs(2, location);
+      for (int i = 0; i < 4; ++i) {
+        const std::vector<RefVertex> v = random_triangle(rng);
+        r.s.cbufs[0] = ms_target(r.fx, Format::R32G32B32A32_FLOAT, n);
+        const uint32_t zero[CLP_NUM_COUNTER_WORDS] = {};
+        r.s.counters = r.fx.buffer(zero, sizeof(zero));
+        r.draw(v);
+        uint32_t counters[CLP_NUM_COUNTER_WORDS];
+        r.fx.queue().read(r.s.counters, 0, sizeof(counters), counters);
+        const std::vector<RefFragment> centre_ref =
+            ref_triangle(ref_state(kW, kH), v[0], v[1], v[2]);
+        const auto centre = by_pixel(centre_ref);
+        std::vector<std::vector<RefFragment>> sample_ref;
+        std::vector<std::vector<const RefFragment*>> at;
+        std::vector<Image> planes;
+        for (unsigned s = 0; s < n; ++s)
+          sample_ref.push_back(ref_triangle(ref_sample_state(kW, kH, n, s), v[0], v[1], v[2]));
+        for (unsigned s = 0; s < n; ++s) {
+          at.push_back(by_pixel(sample_ref[s]));
+          planes.push_back(plane(r.fx, r.s.cbufs[0], s));
+        }
+        uint32_t pixels = 0, samples = 0;
+        int bad = 0;
+        for (uint32_t y = 0; y < kH; ++y) {
+          for (uint32_t x = 0; x < kW; ++x) {
+            const size_t p = size_t(y) * kW + x;
+            unsigned covered = 0, first = n;
+            for (unsigned s = 0; s < n; ++s) {
+              const bool in = at[s][p] != nullptr;
+              bad += in != (planes[s].rgba(x, y)[3] != 0.0f);  // coverage per sample
+              if (in && first == n) first = s;
+              covered += in;
+            }
+            if (!covered) continue;
+            ++pixels;
+            samples += covered;
+            // The value the pixel's one invocation computed, in every covered sample.
+            const RefFragment* want = location == 1 && covered < n ? at[first][p] : centre[p];
+            for (unsigned s = 0; s < n; ++s) {
+              if (!at[s][p]) continue;
+              const auto c = planes[s].rgba(x, y);
+              const auto c0 = planes[first].rgba(x, y);
+              for (int k = 0; k < 3; ++k) {
+                // A centre outside the primitive is extrapolated: no reference there.
+                const bool ok = want ? close(c[k], want->persp[k]) : c[k] == c0[k];
+                if (!ok && bad < 4) {
+                  UNSCOPED_INFO("pixel " << x << "," << y << " sample " << s << " value " << k
+                                         << ": " << c[k] << " want "
+                                         << (want ? want->persp[k] : c0[k]));
+                }
+                bad += !ok;
+              }
+            }
+          }
+        }
+        INFO(n << " samples, location " << location << ", triangle " << i);
+        CHECK(bad == 0);
+        CHECK(counters[CLP_COUNTER_PS_INVOCATIONS] == pixels);
+        CHECK(counters[CLP_COUNTER_SAMPLES_PASSED] == samples);
+        CHECK(pixels > 0);
+      }
     }
   }
 }
@@ -223,6 +321,7 @@ TEST_CASE("SAMPLEID, SAMPLEPOS and the shader's sample mask are per sample",
     DrawFixture::FsSpec spec;
     spec.outputs = 2;
     spec.samplemask_reg = 1;
+    spec.per_sample = true;
     // OUT[0] = (SAMPLEID, SAMPLEPOS.x, SAMPLEPOS.y, 1); OUT[1].x = 0b0110 (samples 1, 2).
     r.s.fs = r.fx.custom_fs(spec,
                             "io->out[0][0] = CLP_CONVERT_VF(CLP_AS_VI(clp_system_value(stage, io, "

@@ -462,7 +462,9 @@ struct SceneResult {
   size_t distinct_keys = 0;
 };
 
-SceneResult random_scene(const char* mode, Format color_format) {
+// samples > 1: multisampled targets (plane s of each in rows s kH to (s + 1) kH), drawn
+// with multisample rasterization and a random sample mask now and then.
+SceneResult random_scene(const char* mode, Format color_format, unsigned samples = 1) {
   ScopedEnv env("CLPIPE_TILE_VARIANTS", mode);
   constexpr uint32_t kW = 48, kH = 40;
   DrawFixture fx;
@@ -476,19 +478,23 @@ SceneResult random_scene(const char* mode, Format color_format) {
   base.fs_links = {ClpFsLink{1, -1, CLP_LINK_ALL_CHANNELS, {0, 0, 0, 1}}};
   // A 4-byte-per-pixel target of random bytes.
   auto random_target = [&](Format f) {
-    std::vector<uint8_t> init(size_t(kW) * kH * 4);
+    std::vector<uint8_t> init(size_t(kW) * kH * samples * 4);
     for (uint8_t& b : init)
       b = uint8_t(u8(rng));
     ColorTarget t;
     t.format = f;
     t.pitch = kW * 4;
     t.buffer = fx.buffer(init.data(), init.size());
+    t.samples = samples;
+    t.sample_rows = kH;
     return t;
   };
   const ColorTarget ct = random_target(color_format);
   const ColorTarget zt = random_target(Format::Z24_UNORM_S8_UINT);
   base.cbufs[0] = ct;
   base.zsbuf = zt;
+  base.samples = samples;
+  base.rasterizer.multisample = samples > 1;
 
   SceneResult out;
   for (int scene = 0; scene < 2; ++scene) {
@@ -523,6 +529,7 @@ SceneResult random_scene(const char* mode, Format color_format) {
       z.alpha_enabled = coin(rng) == 0;
       z.alpha_func = CompareFunc(func(rng));
       z.alpha_ref_value = col(rng);
+      if (samples > 1 && coin(rng) == 0) s.sample_mask = uint32_t(u8(rng));
       std::vector<float> v;
       for (int i = 0; i < 3; ++i)
         v.insert(v.end(),
@@ -538,7 +545,7 @@ SceneResult random_scene(const char* mode, Format color_format) {
     out.variants += base.fs.tile_variants->built();
     out.distinct_keys += keys.size();
   }
-  Image c = fx.read(ct, kW, kH), z = fx.read(zt, kW, kH);
+  Image c = fx.read(ct, kW, kH * samples), z = fx.read(zt, kW, kH * samples);
   out.color = std::move(c.bytes);
   out.zs = std::move(z.bytes);
   return out;
@@ -559,6 +566,19 @@ TEST_CASE("generic and specialised tile programs draw the same pixels", "[draw][
   CHECK(specialised.distinct_keys > 6);
   CHECK(specialised.variants == specialised.distinct_keys);
   // Bit-exact: the variants compute the same arithmetic, only with constants folded.
+  CHECK(generic.color == specialised.color);
+  CHECK(generic.zs == specialised.zs);
+}
+
+TEST_CASE("generic and specialised tile programs draw the same samples", "[draw][variants][msaa]") {
+  // The specialised RGBA8 colour stage blends and encodes samples that hold one colour
+  // once (tile_color.h); the generic program handles each sample on its own.
+  const auto [format, samples] = GENERATE(std::make_pair(Format::R8G8B8A8_UNORM, 4u),
+                                          std::make_pair(Format::B8G8R8X8_UNORM, 8u));
+  CAPTURE(format_desc(format).name, samples);
+  const SceneResult generic = random_scene("generic", format, samples);
+  const SceneResult specialised = random_scene("always", format, samples);
+  CHECK(specialised.variants == specialised.distinct_keys);
   CHECK(generic.color == specialised.color);
   CHECK(generic.zs == specialised.zs);
 }

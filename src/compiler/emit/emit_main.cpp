@@ -363,6 +363,7 @@ std::string Emitter::prelude() const {
       def("CLP_FS_HAS_SIDE_EFFECTS", info_.writes_memory ? "1" : "0");
       def("CLP_FS_COLOR0_WRITES_ALL_CBUFS", pr.fs_color0_writes_all_cbufs ? "1" : "0");
       def("CLP_FS_INTERP_MODES", std::to_string(fs_interp_modes()));
+      def("CLP_FS_PER_SAMPLE", info_.per_sample_shading ? "1" : "0");
       break;
     }
     case ShaderType::GEOMETRY:

@@ -269,6 +269,7 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
   if (s.samples > 1 && r.multisample) {
     if (b.alpha_to_coverage) f |= CLP_RAST_ALPHA_TO_COVERAGE;
     if (b.alpha_to_one) f |= CLP_RAST_ALPHA_TO_ONE;
+    if (s.min_samples > 1) f |= CLP_RAST_SAMPLE_SHADING;
   }
   if (s.counters() && s.count_fragments) f |= CLP_RAST_COUNT;
   if (s.predicate()) {

@@ -128,9 +128,11 @@ struct DrawSetup {
   uint32_t sample_mask = ~0u;
 
   uint32_t fb_width = 0, fb_height = 0;
-  // Samples of the framebuffer's attachments (set_framebuffer_state makes them agree):
-  // the tile pass runs once per sample (tile_runs.cpp).
+  // Samples of the framebuffer's attachments (set_framebuffer_state makes them agree),
+  // and the samples each pixel must shade at least (set_min_samples): the tile pass
+  // shades every sample on its own when that is more than one.
   uint32_t samples = 1;
+  uint32_t min_samples = 1;
   uint32_t nr_cbufs = 0;
   std::array<ColorTarget, kMaxColorBufs> cbufs;  // format NONE = hole
   ColorTarget zsbuf;                             // format NONE = none

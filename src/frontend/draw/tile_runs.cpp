@@ -222,19 +222,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     // The program says its work-group (tile_pass_items of its lanes): a shader's lanes
     // may differ from the device's (compiler/emit/emit.h).
     const size_t items = queue_.required_group_size(k);
-    // A multisampled framebuffer: one launch per sample, each at the sample's position
-    // and into its planes (ClpRunParams::sample). Launches of one queue run in order, so
-    // each sample's pixels are drawn in API order.
-    for (uint32_t sample = 0; sample < s.samples; ++sample) {
-      if (s.samples > 1) {
-        const uint32_t pos = clp_sample_pos16(s.samples, sample);
-        run.sample = sample;
-        run.sample_dx = int32_t(pos & 15u) * (CLP_SUBPIXEL_ONE / 16) - CLP_SUBPIXEL_ONE / 2;
-        run.sample_dy = int32_t(pos >> 4) * (CLP_SUBPIXEL_ONE / 16) - CLP_SUBPIXEL_ONE / 2;
-        runtime::check_arg(k.setArg(0, run), 0);
-      }
-      queue_.launch(k, {groups * items}, {items}, "tile");
-    }
+    queue_.launch(k, {groups * items}, {items}, "tile");
   }
   if (clear_due) clear_->fill();  // no draw reached the tile pass
 }

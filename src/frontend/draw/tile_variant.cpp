@@ -78,6 +78,7 @@ TileVariantKey tile_variant_key(const ClpRasterParams& rp, const FsTextures& tex
   k.depth_func = uint8_t(rp.depth_func);
   k.alpha_func = uint8_t(rp.alpha_func);
   k.logicop_func = uint8_t(rp.logicop_func);
+  k.samples = uint8_t(rp.samples);
   // Buffers past nr_cbufs are never read: they stay zero so that they do not split keys.
   for (uint32_t i = 0; i < k.nr_cbufs; ++i) {
     const ClpRtState& s = rp.rt[i];
@@ -153,6 +154,7 @@ std::string tile_variant_defines(const TileVariantKey& key) {
   define("CLP_TILE_DEPTH_FUNC", key.depth_func);
   define("CLP_TILE_ALPHA_FUNC", key.alpha_func);
   define("CLP_TILE_LOGICOP_FUNC", key.logicop_func);
+  if (key.samples > 1) define("CLP_TILE_SAMPLES", key.samples);
   if (soa_colour(key)) s += "#define CLP_TILE_SOA 1\n";
   using Rt = TileVariantKey::Rt;
   s += rt_function("flags", key, [](const Rt& r) { return r.flags; });
@@ -184,6 +186,7 @@ TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsS
       code_(std::move(code)),
       keyed_views_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.views : 0),
       keyed_samplers_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.samplers : 0),
+      tiers_(tiers),
       generic_(cache, stage_program_source(code_, "tile.cl"), tiers, {items}) {}
 
 TileVariants::~TileVariants() {
@@ -191,20 +194,31 @@ TileVariants::~TileVariants() {
   BackgroundBuilds::wake();
 }
 
+TieredProgram& TileVariants::generic_for(uint32_t samples) {
+  if (samples <= 1) return generic_;
+  const size_t i = samples == 2 ? 0 : samples == 4 ? 1 : 2;
+  if (!generic_ms_[i]) {
+    GeneratedCode code = code_;
+    code.prelude = "#define CLP_TILE_SAMPLES " + std::to_string(samples) + "\n" + code.prelude;
+    generic_ms_[i] = std::make_unique<TieredProgram>(cache_, stage_program_source(code, "tile.cl"),
+                                                     tiers_, std::vector<size_t>{items_});
+  }
+  return *generic_ms_[i];
+}
+
 runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsTextures& tex,
                                          uint64_t scene, TileVariantMode mode) {
-  if (mode == TileVariantMode::kGeneric)
-    return generic_.select(scene, uint64_t(rp.fb_width) * rp.fb_height);
+  const uint64_t pixels = uint64_t(rp.fb_width) * rp.fb_height;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (mode == TileVariantMode::kGeneric) return generic_for(rp.samples).select(scene, pixels);
   FsTextures own = tex;
   own.num_views = std::min(tex.num_views, keyed_views_);
   own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
   const TileVariantKey key = tile_variant_key(rp, own);
-  const uint64_t pixels = uint64_t(rp.fb_width) * rp.fb_height;
-  std::lock_guard<std::mutex> lock(mutex_);
   const bool textures = std::any_of(std::begin(key.view_word), std::end(key.view_word),
                                     [](uint32_t w) { return w != CLP_TEX_UNKEYED; });
   if (mode == TileVariantMode::kAlways || !textures)
-    return or_generic(select_key(key, scene, pixels, mode, 2), scene, pixels);
+    return or_generic(select_key(key, scene, pixels, mode, 2), rp.samples, scene, pixels);
   // auto: the key without its textures draws until the whole key is due, and for every
   // key with textures past the shader's first.
   const TileVariantKey plain = tile_variant_key(rp);
@@ -220,20 +234,24 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
         select_key(plain, scene, pixels, mode, std::numeric_limits<uint32_t>::max());
     const Pick whole = select_key(key, scene, pixels, mode, kTextureKeyScenes);
     if (whole.program) return whole.program;
-    return or_generic({plain_pick.program, plain_pick.coming || whole.coming}, scene, pixels);
+    return or_generic({plain_pick.program, plain_pick.coming || whole.coming}, rp.samples, scene,
+                      pixels);
   }
   const Pick without = select_key(plain, scene, pixels, mode, 2);
-  if (!started && texture_builds_ >= kMaxTextureVariants) return or_generic(without, scene, pixels);
+  if (!started && texture_builds_ >= kMaxTextureVariants)
+    return or_generic(without, rp.samples, scene, pixels);
   const size_t before = started_;
   const Pick whole = select_key(key, scene, pixels, mode, kTextureKeyScenes);
   texture_builds_ += started_ - before;
   if (whole.program) return whole.program;
-  return or_generic({without.program, without.coming || whole.coming}, scene, pixels);
+  return or_generic({without.program, without.coming || whole.coming}, rp.samples, scene, pixels);
 }
 
-runtime::ProgramRef TileVariants::or_generic(const Pick& pick, uint64_t scene, uint64_t pixels) {
+runtime::ProgramRef TileVariants::or_generic(const Pick& pick, uint32_t samples, uint64_t scene,
+                                             uint64_t pixels) {
   if (pick.program) return pick.program;
-  return pick.coming ? generic_.current() : generic_.select(scene, pixels);
+  TieredProgram& generic = generic_for(samples);
+  return pick.coming ? generic.current() : generic.select(scene, pixels);
 }
 
 TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t scene,
@@ -309,6 +327,8 @@ void TileVariants::wait_for_builds() const {
   for (const auto& [key, e] : entries_)
     if (e.pending.valid()) e.pending.wait();
   generic_.wait_for_build();
+  for (const auto& g : generic_ms_)
+    if (g) g->wait_for_build();
 }
 
 size_t TileVariants::built() const {

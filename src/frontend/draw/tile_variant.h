@@ -65,7 +65,8 @@ struct TileVariantKey {
   uint16_t zs_format = 0;
   uint8_t nr_cbufs = 0;
   uint8_t depth_func = 0, alpha_func = 0, logicop_func = 0;
-  uint8_t pad[2] = {};
+  uint8_t samples = 1;  // of the framebuffer (ClpRasterParams::samples)
+  uint8_t pad = 0;
   Rt rt[CLP_MAX_RTS];
   // The view and sampler words (sampling_abi.h) of the fragment shader's first
   // kKeyedTexUnits units; CLP_TEX_UNKEYED where the shader has no such unit or its state
@@ -130,9 +131,9 @@ class TileVariants {
   TileVariants(const TileVariants&) = delete;
   TileVariants& operator=(const TileVariants&) = delete;
 
-  // The generic program drawing now (quick or optimised).
+  // The generic program of single-sampled framebuffers drawing now (quick or optimised).
   runtime::ProgramRef generic() const { return generic_.current(); }
-  // Whether the generic program is the optimised build.
+  // Whether that generic program is the optimised build.
   bool generic_optimised() const { return generic_.optimised(); }
   // The program for a draw with state `rp` and textures `tex` (entries past the shader's keyed
   // units are not looked at) in the scene numbered `scene` (a number that changes from
@@ -198,19 +199,27 @@ class TileVariants {
                   uint32_t due_scenes);
   // `pick`'s variant, else the generic program, whose pixels count towards its optimised
   // build only when no variant is coming.
-  runtime::ProgramRef or_generic(const Pick& pick, uint64_t scene, uint64_t pixels);
+  runtime::ProgramRef or_generic(const Pick& pick, uint32_t samples, uint64_t scene,
+                                 uint64_t pixels);
   // The variant of `key`, or null (logged) when it does not build.
   // In the background (`primed`), the build also generates the code of the tile pass's
   // launches (ProgramCache::get's launch_sizes) before the variant is taken.
   runtime::ProgramRef build(const TileVariantKey& key, bool primed) const;
   std::string variant_source(const TileVariantKey& key) const;
+  // The generic program of framebuffers of `samples` samples (1, 2, 4 or 8; the tile
+  // pass keeps every sample of its pixels, tile.cl's CLP_TILE_SAMPLES), built at the
+  // first draw into such a framebuffer; throws like ProgramCache::get.
+  TieredProgram& generic_for(uint32_t samples);
 
   runtime::ProgramCache& cache_;
   const size_t items_;
   const GeneratedCode code_;
   // The units whose state keys hold: none past kMaxKeyedSampleCalls.
   const uint32_t keyed_views_, keyed_samplers_;
+  const ProgramTierMode tiers_;
   TieredProgram generic_;
+  // The generic programs of 2, 4 and 8 samples (null until drawn with), under mutex_.
+  std::unique_ptr<TieredProgram> generic_ms_[3];
   mutable std::mutex mutex_;
   size_t started_ = 0;                  // builds started (the cap counts failed ones too)
   size_t texture_builds_ = 0;           // kAuto builds of keys with textures' state
