@@ -338,8 +338,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
 #endif
     }
     const uint zs_cleared = ((run.clear_mask >> CLP_CLEAR_ZS_BIT) & 1u) ? cleared[b] : 0u;
+    // Without a load or a clear the block's depth/stencil is never read (zs_dirty stays 0).
+    const bool zs_start = run.zs_load || zs_cleared;
     for (int s = 0; s < CLP_NS; ++s) {
       zs_dirty[b][s] = zs_cleared;
+      if (!zs_start) continue;
       clp_zs_block_start(
           zfmt,
           zsbuf + s * zplane + rp0->zs_offset + (size_t)qy * rp0->zs_pitch + (size_t)qx * zbytes,
@@ -467,8 +470,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         }
         if (!CLP_ANY(any)) continue;
 
-        // The planes at the pixel centres, the fragment depth there, and at each sample
-        // (where depth is tested or each sample shaded).
+        // The planes at the pixel centres, the fragment depth there, and at each sample.
 #pragma unroll
         for (int k = 0; k < 3; ++k) {
           const int e = k == 2 ? 0 : k + 1;
@@ -476,11 +478,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         }
         const vf zc = clp_fragment_z(rp, t, &bary);
         ClpBaryPlanes at;
-        vf z[CLP_NS];
-        for (int s = 0; s < CLP_NS; ++s)
-          z[s] = ms && (zs_test || per_sample)
-                     ? clp_fragment_z(rp, t, clp_bary_at(&bary, t, corner, bias, eo[s], &at))
-                     : zc;
+        vf z[CLP_NS];  // read by the depth/stencil tests and per-sample invocations only
+        if (zs_test || per_sample) {
+          for (int s = 0; s < CLP_NS; ++s)
+            z[s] = ms ? clp_fragment_z(rp, t, clp_bary_at(&bary, t, corner, bias, eo[s], &at)) : zc;
+        }
         // Bit s of each lane: its sample s is covered (SAMPLEMASK, centroids).
         vi cov_bits = (vi)(0);
         for (int s = 0; s < CLP_NS; ++s)
