@@ -132,13 +132,6 @@ static void clp_soa_store_bytes(global uchar* p, uint pitch, uint lanes, const v
   }
 }
 
-// Stores the lanes in `lanes` (bits) of c to the block at p.
-static void clp_soa_store(uint fmt, global uchar* p, uint pitch, uint lanes, const vf* c) {
-  vu bytes[4];
-  clp_soa_encode(fmt, c, bytes);
-  clp_soa_store_bytes(p, pitch, lanes, bytes);
-}
-
 // The blend factor f for channel `ch` (0..2: the RGB factor's channel, 3: alpha) of
 // clp_blend_factor: source s (second source s1), destination d, constant colour k.
 static vf clp_blend_factor_v(uint f, int ch, const vf* s, const vf* s1, const vf* d, float4 k) {
