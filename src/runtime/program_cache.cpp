@@ -169,7 +169,7 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
     p->program = build_here(source, opts);  // from the compiler's cache: ~0.1 s on PoCL
   } else if (builder_) {
     binary = builder_->build(source, opts);
-    p = from_binary(binary);
+    p = from_binary(binary, opts);
     if (!p) fail(ErrorCode::kCompileError, "the device refused the binary its builder made");
   } else {
     const cl::Program program = build_here(source, opts);
@@ -208,12 +208,14 @@ cl::Program ProgramCache::build_here(const std::string& source, const std::strin
   return program;
 }
 
-std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned char>& binary) const {
+std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned char>& binary,
+                                                   const std::string& opts) const {
   cl_int status = CL_SUCCESS;
   cl::Program::Binaries binaries{binary};
   std::vector<cl_int> binary_status;
   cl::Program program(device_.context(), {device_.device()}, binaries, &binary_status, &status);
-  if (status != CL_SUCCESS || program.build({device_.device()}) != CL_SUCCESS) return nullptr;
+  if (status != CL_SUCCESS || program.build({device_.device()}, opts.c_str()) != CL_SUCCESS)
+    return nullptr;
   auto p = std::make_shared<Program>();
   p->program = program;
   return p;
@@ -261,7 +263,7 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   h.update(payload.data(), payload.size());
   if (std::memcmp(h.finish().data(), hdr.payload_sha, 32) != 0) return reject();
 
-  std::shared_ptr<Program> p = from_binary(payload);
+  std::shared_ptr<Program> p = from_binary(payload, full_options(options));
   if (!p) return reject();
   p->origin = Program::Origin::kDisk;
   p->build_ms = ms_since(t0);

@@ -112,7 +112,10 @@ class ProgramCache {
   ProgramRef load_from_disk(const std::string& path, const std::string& key,
                             const std::string& source, const std::string& options);
   // A built program from a device binary; nullptr when the device refuses it.
-  std::shared_ptr<Program> from_binary(const std::vector<unsigned char>& binary) const;
+  // Builds `binary` with the options of its source build (full_options): some set how
+  // its kernels run (PoCL: -cl-denorms-are-zero).
+  std::shared_ptr<Program> from_binary(const std::vector<unsigned char>& binary,
+                                       const std::string& opts) const;
   std::string full_options(const std::string& options) const;
   // A program built from source in this process; throws the build log.
   cl::Program build_here(const std::string& source, const std::string& opts) const;

@@ -1,13 +1,14 @@
 // Fragment-stage features of the tile pass, with hand-written fragment stages:
 // FACE, POSITION (origins, centres), KILL, depth and stencil export, MRT with mixed and
 // integer formats, COLOR0 broadcast, dual-source blending, two-sided colour, flat
-// shading of COLOR inputs, colour clamping, PRIMID.
+// shading of COLOR inputs, colour clamping, PRIMID, denormal results flushed to zero.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 
 #include "draw/draw_fixture.h"
 #include "frontend/format_codec.h"
+#include "support/scoped_env.h"
 
 using namespace clpipe;
 using namespace clpipe::test;
@@ -404,4 +405,35 @@ TEST_CASE("user clip planes cut like the primitive edges they stand for", "[draw
   }
   CHECK(both > 40);
   CHECK(mixed == 0);
+}
+
+TEST_CASE("shader arithmetic flushes denormal results to zero", "[draw][fragment]") {
+  // x * 1e-10 for x = 1e-30 (a flat input, so the product is computed per fragment) lies
+  // below FLT_MIN: flushed, it compares equal to 0, as on llvmpipe and GPUs. The input
+  // itself (normal) passes through unchanged.
+  for (const char* mode : {"generic", "always"}) {
+    ScopedEnv env("CLPIPE_TILE_VARIANTS", mode);
+    Run r;
+    DrawFixture::FsSpec spec;
+    r.s.fs = r.fx.custom_fs(spec,
+                            "const vf x = clp_fs_input(stage, 0, 0, 5, 0, 0, 0);\n"
+                            "const vf p = x * (vf)(1e-10f);\n"
+                            "io->out[0][0] = select((vf)(0.0f), (vf)(1.0f), "
+                            "CLP_MASK(p == (vf)(0.0f)));\n"
+                            "io->out[0][1] = x;\n"
+                            "io->out[0][2] = p * (vf)(1e30f);\n"
+                            "io->out[0][3] = (vf)(1.0f);");
+    const float a[4] = {1e-30f, 0, 0, 0};
+    r.draw(quad(a, a));
+    const Image img = r.image();
+    INFO(mode);
+    for (uint32_t y = 0; y < kH; ++y) {
+      for (uint32_t x = 0; x < kW; ++x) {
+        const auto c = img.rgba(x, y);
+        REQUIRE(c[0] == 1.0f);
+        REQUIRE(c[1] == 1e-30f);
+        REQUIRE(c[2] == 0.0f);
+      }
+    }
+  }
 }

@@ -53,6 +53,39 @@ TEST_CASE("a built program runs, and a second request hits the memory cache", "[
   CHECK(cache.stats().builds == 2);
 }
 
+TEST_CASE("a program loaded from disk keeps the options that set how it runs", "[runtime][cache]") {
+  // -cl-denorms-are-zero (the shader programs' option) changes how PoCL runs the kernels:
+  // a binary from the disk cache must be built with it too.
+  const std::string src =
+      "// denorms\n__kernel void scale(__global float* a, float f) {\n"
+      "  a[get_global_id(0)] *= f;\n}\n";
+  auto scale = [](const ProgramRef& p) {
+    Queue q(test::test_device());
+    const float in = 1e-30f;
+    cl::Buffer b = q.create_buffer(sizeof(float));
+    q.write(b, 0, sizeof(float), &in, true);
+    cl::Kernel& k = q.kernel(p, "scale");
+    set_args(k, b, 1e-10f);
+    q.launch(k, {1}, {}, "scale");
+    float out = 1.0f;
+    q.read(b, 0, sizeof(float), &out);
+    return out;
+  };
+  const std::string dir = test::make_temp_dir("denorms");
+  {
+    ProgramCache cache(test::test_device(), dir);
+    CHECK(scale(cache.get(src, "-cl-denorms-are-zero")) == 0.0f);
+  }
+  ProgramCache cache(test::test_device(), dir);
+  ProgramRef p = cache.get(src, "-cl-denorms-are-zero");
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(scale(p) == 0.0f);
+  // Without it, a device that keeps denormals keeps the product (1e-40).
+  cl_device_fp_config fp = 0;
+  test::test_device().device().getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &fp);
+  if (fp & CL_FP_DENORM) CHECK(scale(cache.get(src)) != 0.0f);
+}
+
 TEST_CASE("a fresh cache loads a program from disk", "[runtime][cache]") {
   const std::string dir = test::make_temp_dir("disk");
   const std::string src = add_kernel("disk");

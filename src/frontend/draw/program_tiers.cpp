@@ -56,10 +56,11 @@ void BackgroundBuilds::wake() {
 TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
                              std::vector<size_t> launch_sizes)
     : cache_(cache), source_(std::move(source)), launch_sizes_(std::move(launch_sizes)) {
-  optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_);
+  optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_, kShaderBuildOptions);
   runtime::ProgramHints quick;
   quick.stand_in = true;
-  current_ = optimised_ ? cache_.get(source_) : cache_.get(source_, kQuickBuildOptions, quick);
+  current_ = optimised_ ? cache_.get(source_, kShaderBuildOptions)
+                        : cache_.get(source_, kQuickBuildOptions, quick);
 }
 
 TieredProgram::~TieredProgram() {
@@ -90,7 +91,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     try {
       runtime::ProgramHints primed;
       primed.launch_sizes = launch_sizes_;
-      return cache_.get(source_, {}, primed);
+      return cache_.get(source_, kShaderBuildOptions, primed);
     } catch (const std::exception& err) {
       // The quick program is the same code: its draws go on, only slower.
       std::fprintf(stderr,

@@ -52,8 +52,14 @@ class BackgroundBuilds {
   static void give_slot();
 };
 
-// Build options of the quick program: CL 1.2's switch for "no optimisations".
-inline constexpr const char* kQuickBuildOptions = "-cl-opt-disable";
+// Build options of every shader program (these tiers, tile variants): denormal floats
+// are flushed to zero, as llvmpipe and GPUs do (GLSL allows either; piglit's
+// fs-underflow-*-compare-zero tests expect a product below the normal range to compare
+// equal to 0). PoCL sets the CPU's flush-to-zero and denormals-are-zero modes around the
+// kernels of programs built with it (ProgramCache passes the options to binaries too).
+inline constexpr const char* kShaderBuildOptions = "-cl-denorms-are-zero";
+// ... and those of the quick program: CL 1.2's switch for "no optimisations" besides.
+inline constexpr const char* kQuickBuildOptions = "-cl-opt-disable -cl-denorms-are-zero";
 
 // How a stage's programs are built ($CLPIPE_QUICK_PROGRAMS).
 enum class ProgramTierMode {

@@ -282,7 +282,7 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
   }
   if (e.failed || started_ >= kMaxVariants) return {};
   if (mode == TileVariantMode::kAuto && (e.scenes < due_scenes || e.pixels < kDuePixels)) {
-    if (e.cached < 0) e.cached = cache_.contains(variant_source(key));
+    if (e.cached < 0) e.cached = cache_.contains(variant_source(key), kShaderBuildOptions);
     if (!e.cached) return {nullptr, true};
   }
   ++started_;
@@ -311,7 +311,7 @@ runtime::ProgramRef TileVariants::build(const TileVariantKey& key, bool primed) 
   try {
     runtime::ProgramHints hints;
     if (primed) hints.launch_sizes = {items_};
-    return cache_.get(variant_source(key), {}, hints);
+    return cache_.get(variant_source(key), kShaderBuildOptions, hints);
   } catch (const std::exception& err) {
     // The generic program draws the same pixels: its draws go on without the variant.
     std::fprintf(stderr,
