@@ -542,8 +542,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             shaded += clp_lanes(shade);
             // With the depth/stencil tests before the shader, passing them is what counts.
             if (early_zs) {
-              for (int s = 0; s < CLP_NS; ++s)
-                if (s >= s0 && s < s1) samples_passed += clp_lanes(alive[s]);
+              for (int s = s0; s < s1; ++s)
+                samples_passed += clp_lanes(alive[s]);
             }
           }
 
@@ -572,8 +572,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             keep &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
           }
           vi live = (vi)(0);  // lanes with a sample left
-          for (int s = 0; s < CLP_NS; ++s) {
-            if (s < s0 || s >= s1) continue;
+          for (int s = s0; s < s1; ++s) {
             vi a = alive[s] & keep;
             if (ms) {
 #if CLP_FS_SAMPLEMASK_REG >= 0

@@ -9,14 +9,22 @@
 // The FS output register feeding colour buffer `i` (-1: none).
 static int clp_fs_color_reg(int i) {
   switch (i) {
-    case 0: return CLP_FS_COLOR_REG_0;
-    case 1: return CLP_FS_COLOR_REG_1;
-    case 2: return CLP_FS_COLOR_REG_2;
-    case 3: return CLP_FS_COLOR_REG_3;
-    case 4: return CLP_FS_COLOR_REG_4;
-    case 5: return CLP_FS_COLOR_REG_5;
-    case 6: return CLP_FS_COLOR_REG_6;
-    default: return CLP_FS_COLOR_REG_7;
+    case 0:
+      return CLP_FS_COLOR_REG_0;
+    case 1:
+      return CLP_FS_COLOR_REG_1;
+    case 2:
+      return CLP_FS_COLOR_REG_2;
+    case 3:
+      return CLP_FS_COLOR_REG_3;
+    case 4:
+      return CLP_FS_COLOR_REG_4;
+    case 5:
+      return CLP_FS_COLOR_REG_5;
+    case 6:
+      return CLP_FS_COLOR_REG_6;
+    default:
+      return CLP_FS_COLOR_REG_7;
   }
 }
 
