@@ -163,6 +163,7 @@ typedef struct {
 #define CLP_TRI_BIAS_SHIFT 6          // 3 bits: edge e's constant includes +1
 #define CLP_TRI_PIXEL_CLIP (1u << 9)  // near/far planes cut it: test per pixel
 #define CLP_TRI_SAMPLES (1u << 10)    // CLP_DRAW_MULTISAMPLE: covers samples off the centres
+#define CLP_TRI_ROUND (1u << 11)      // a round point: samples inside the circle of point[]
 #define CLP_KIND_TRIANGLE 0u
 #define CLP_KIND_LINE 1u
 #define CLP_KIND_POINT 2u

@@ -43,6 +43,13 @@ static float clp_polygon_offset(global const ClpDrawParams* dp, const ClpWinVert
   return isfinite(o) ? o : 0.0f;
 }
 
+// Whether points keep their exact centre and size: sprites (quad rasterization) and
+// multisampled points, which GL rasterizes as squares or circles around the centre.
+// Other points are squares of whole pixels (clp_snap_point_centre).
+static bool clp_point_exact(global const ClpDrawParams* dp) {
+  return (dp->flags & (CLP_DRAW_POINT_QUAD_RAST | CLP_DRAW_MULTISAMPLE)) != 0;
+}
+
 static float clp_point_size(global const ClpDrawParams* dp, global const float4* verts,
                             const uint* vtx, const float* w) {
   float size = dp->point_size;
@@ -53,7 +60,7 @@ static float clp_point_size(global const ClpDrawParams* dp, global const float4*
     }
   }
   size = clamp(size, 1.0f, 255.0f);
-  if (!(dp->flags & CLP_DRAW_POINT_QUAD_RAST)) size = max(1.0f, rint(size));
+  if (!clp_point_exact(dp)) size = max(1.0f, rint(size));
   return size;
 }
 
@@ -61,9 +68,10 @@ static float clp_line_width(global const ClpDrawParams* dp) {
   return max(1.0f, rint(dp->line_width));
 }
 
-// Non-sprite points of odd size centre on a pixel centre, of even size on a corner.
+// Points of whole pixels (not clp_point_exact): of odd size they centre on a pixel
+// centre, of even size on a corner.
 static void clp_snap_point_centre(global const ClpDrawParams* dp, float size, ClpWinVert* v) {
-  if (dp->flags & CLP_DRAW_POINT_QUAD_RAST) return;
+  if (clp_point_exact(dp)) return;
   const float off = (dp->flags & CLP_DRAW_HALF_PIXEL_CENTER) ? 0.5f : 0.0f;
   if (((int)size) & 1) {
     v->x = floor(v->x - off + 0.5f) + off;

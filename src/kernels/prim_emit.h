@@ -263,6 +263,10 @@ static uint clp_emit_point(global const ClpDrawParams* dp, const ClpWinVert* v, 
   X[3] = X[0];
   Y[3] = Y[2];
   const float sprite[3] = {v->x, v->y, size};
+  // GL: with multisample rasterization a point that is not a sprite covers the samples
+  // inside the circle of its size; the quad is its bounding square.
+  if ((dp->flags & CLP_DRAW_MULTISAMPLE) && !(dp->flags & CLP_DRAW_POINT_QUAD_RAST))
+    flags |= CLP_TRI_ROUND;
   return clp_emit_quad(dp, X, Y, v, v, flags | CLP_TRI_SPRITE, zoffset, vert, prim_id, sprite, o);
 }
 

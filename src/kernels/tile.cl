@@ -416,6 +416,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // or the state does (min_samples); otherwise once per pixel, at its centre, for all
     // its covered samples.
     const bool per_sample = ms && (CLP_FS_PER_SAMPLE || (rflags & CLP_RAST_SAMPLE_SHADING));
+    const bool round = ms && (t->flags & CLP_TRI_ROUND);
     // Corner barycentrics, planes over each block from the exact edge functions at its
     // top-left pixel (without the fill bias): corner k is opposite edge k + 1.
     ClpBaryPlanes bary;
@@ -460,10 +461,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           vi c = ((smask >> s) & 1u) ? pix : (vi)(0);
           if (!ms && s > 0) {
             c = alive[0];
-          } else if (!edges_in) {
+          } else {
+            if (!edges_in) {
 #pragma unroll
-            for (int e = 0; e < 3; ++e)
-              c &= clp_edge_cover(corner[e] + eo[s][e], ea[e], eb[e]);
+              for (int e = 0; e < 3; ++e)
+                c &= clp_edge_cover(corner[e] + eo[s][e], ea[e], eb[e]);
+            }
+            if (round) c &= clp_round_point_cover(dp, t, lx, ly, s);
           }
           alive[s] = c;
           any |= c;
@@ -483,24 +487,29 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           for (int s = 0; s < CLP_NS; ++s)
             z[s] = ms ? clp_fragment_z(rp, t, clp_bary_at(&bary, t, corner, bias, eo[s], &at)) : zc;
         }
+        if (t->flags & CLP_TRI_PIXEL_CLIP) {
+          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
+          ctx_prim = true;
+          // The planes cut the primitive before its samples are tested: each is kept where
+          // the clip distances at it are >= 0 (at the centre, without multisampling).
+          vi keep = (vi)(0);
+          any = (vi)(0);
+          for (int s = 0; s < CLP_NS; ++s) {
+            if (ms || s == 0) {
+              keep = clp_pixel_clip(&ctx,
+                                    ms ? clp_bary_at(&bary, t, corner, bias, eo[s], &at) : &bary);
+            }
+            alive[s] &= keep;
+            any |= alive[s];
+          }
+          if (!CLP_ANY(any)) continue;
+        }
         // Bit s of each lane: its sample s is covered (SAMPLEMASK, centroids).
         vi cov_bits = (vi)(0);
         for (int s = 0; s < CLP_NS; ++s)
           cov_bits |= alive[s] & (vi)(1 << s);
 
         bool ctx_centre = false;  // ctx holds this block at the pixel centres
-        if (t->flags & CLP_TRI_PIXEL_CLIP) {
-          if (!ctx_prim) clp_stage_ctx_prim(&ctx, rp, dp, dverts, t, &bary);
-          ctx_prim = true;
-          clp_stage_ctx_block(&ctx, &bary, lx, ly, zc, -1, cov_bits, ms ? CLP_NS : 0u);
-          ctx_centre = true;
-          // Decided at the pixel centre for all its samples.
-          const vi keep = clp_pixel_clip(dp, dverts, ctx.vert, ctx.lp);
-          any &= keep;
-          for (int s = 0; s < CLP_NS; ++s)
-            alive[s] &= keep;
-          if (!CLP_ANY(any)) continue;
-        }
         if (early_zs && zs_test) {
           any = (vi)(0);
           for (int s = 0; s < CLP_NS; ++s) {

@@ -25,6 +25,15 @@ static ClpBaryPlanes* clp_bary_at(const ClpBaryPlanes* p, global const ClpTri* t
   return out;
 }
 
+// The corner barycentrics b of the lanes from their planes p.
+static void clp_bary_lanes(const ClpBaryPlanes* p, vf* b) {
+#pragma unroll
+  for (int k = 0; k < 3; ++k) {
+    b[k] = (vf)(p->base[k]) + CLP_CONVERT_VF(CLP_LANE_DX) * p->grad_x[k] +
+           CLP_CONVERT_VF(CLP_LANE_DY) * p->grad_y[k];
+  }
+}
+
 // Fragment depth of the lanes, a plane over the block, with depth clamp (or the [0, 1]
 // clamp of fixed-point buffers).
 static vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* t,
@@ -41,29 +50,17 @@ static vf clp_fragment_z(global const ClpRasterParams* rp, global const ClpTri* 
   return clamp(z, 0.0f, 1.0f);
 }
 
-// Per-pixel clipping (prim_clip.h): the lanes whose perspective-correct clip distances
-// to the near and far planes are >= 0 (user planes cut primitives geometrically). lp are
-// the weights of the original vertices, vert their post-transform indices.
-static vi clp_pixel_clip(global const ClpDrawParams* dp, global const float4* verts,
-                         const uint* vert, const vf* lp) {
-  const uint no = dp->num_outputs;
-  float4 pos[3];
-  for (int i = 0; i < 3; ++i)
-    pos[i] = verts[(size_t)vert[i] * no + dp->pos_reg];
-  vi keep = (vi)(-1);
-  float d[3];
-  if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
-    const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
-    for (int i = 0; i < 3; ++i)
-      d[i] = halfz ? pos[i].z : pos[i].z + pos[i].w;
-    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
-  }
-  if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
-    for (int i = 0; i < 3; ++i)
-      d[i] = pos[i].w - pos[i].z;
-    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
-  }
-  return keep;
+// A round point (CLP_TRI_ROUND): the lanes whose sample s lies inside the circle of the
+// point's size around its centre (window coordinates, t->point).
+static vi clp_round_point_cover(global const ClpDrawParams* dp, global const ClpTri* t, vi lx,
+                                vi ly, int s) {
+  const float off = (dp->flags & CLP_DRAW_HALF_PIXEL_CENTER) ? 0.5f : 0.0f;
+  const float r = 0.5f * t->point[2];
+  const vf dx =
+      CLP_CONVERT_VF(lx) + (off + (float)clp_sample_offset(s, 0) / CLP_SUBPIXEL_ONE - t->point[0]);
+  const vf dy =
+      CLP_CONVERT_VF(ly) + (off + (float)clp_sample_offset(s, 1) / CLP_SUBPIXEL_ONE - t->point[1]);
+  return CLP_MASK(dx * dx + dy * dy < (vf)(r * r));
 }
 
 // The fragment stage's view of primitive t, first what holds for every block (p: the
@@ -127,15 +124,37 @@ static void clp_stage_ctx_block(ClpStageCtx* ctx, const ClpBaryPlanes* p, vi lx,
   ctx->centroid_samples = centroid_samples;
   ctx->px = CLP_CONVERT_VF(lx);
   ctx->py = CLP_CONVERT_VF(ly);
-#pragma unroll
-  for (int k = 0; k < 3; ++k) {
-    ctx->b[k] = (vf)(p->base[k]) + CLP_CONVERT_VF(CLP_LANE_DX) * p->grad_x[k] +
-                CLP_CONVERT_VF(CLP_LANE_DY) * p->grad_y[k];
-  }
-  // Per-pixel clipping interpolates clip distances perspective-correct (clp_pixel_clip).
-  clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w,
-              CLP_FS_NEEDS_LP || (ctx->flags & CLP_TRI_PIXEL_CLIP), CLP_FS_NEEDS_LL);
+  clp_bary_lanes(p, ctx->b);
+  clp_weights(ctx, ctx->b, ctx->lp, ctx->ll, &ctx->inv_w, CLP_FS_NEEDS_LP, CLP_FS_NEEDS_LL);
   ctx->z = z;
+}
+
+// Per-pixel clipping (prim_clip.h): the lanes whose clip distances to the near and far
+// planes, interpolated perspective-correct at the points of planes p (the pixel centres,
+// or a sample of each pixel), are >= 0; user planes cut primitives geometrically. ctx
+// holds the primitive (clp_stage_ctx_prim).
+static vi clp_pixel_clip(const ClpStageCtx* ctx, const ClpBaryPlanes* p) {
+  global const ClpDrawParams* dp = ctx->dp;
+  vf b[3], lp[3], inv_w;
+  clp_bary_lanes(p, b);
+  clp_weights(ctx, b, lp, 0, &inv_w, true, false);
+  float4 pos[3];
+  for (int i = 0; i < 3; ++i)
+    pos[i] = ctx->vrow[i][dp->pos_reg];
+  vi keep = (vi)(-1);
+  float d[3];
+  if (dp->flags & CLP_DRAW_DEPTH_CLIP_NEAR) {
+    const bool halfz = (dp->flags & CLP_DRAW_CLIP_HALFZ) != 0;
+    for (int i = 0; i < 3; ++i)
+      d[i] = halfz ? pos[i].z : pos[i].z + pos[i].w;
+    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
+  }
+  if (dp->flags & CLP_DRAW_DEPTH_CLIP_FAR) {
+    for (int i = 0; i < 3; ++i)
+      d[i] = pos[i].w - pos[i].z;
+    keep &= CLP_MASK((lp[0] * d[0] + lp[1] * d[1] + lp[2] * d[2]) >= (vf)(0.0f));
+  }
+  return keep;
 }
 
 #endif  // CLPIPE_TILE_PRIM_H

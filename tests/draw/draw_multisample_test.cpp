@@ -463,6 +463,116 @@ TEST_CASE("multisampled lines are rectangles across the segment", "[draw][raster
   }
 }
 
+TEST_CASE("the near and far planes clip each sample", "[draw][raster][clip][msaa]") {
+  // Triangles crossing the planes (cut per pixel, not geometrically): a sample is covered
+  // where the unclipped triangle covers it and its window depth lies in [0, 1], whatever
+  // the pixel centre's depth. Samples within 1e-4 of a plane may go either way.
+  std::mt19937 rng(4243);
+  std::uniform_real_distribution<float> pos(-1.0f, 1.0f), w(0.6f, 2.5f), zr(-1.8f, 1.8f);
+  for (unsigned n : kCounts) {
+    int clipped = 0, split = 0;  // samples the planes cut; pixels they cut apart
+    for (int i = 0; i < 12; ++i) {
+      MsRun r(n);
+      std::vector<RefVertex> v(3);
+      for (RefVertex& x : v) {
+        const float ww = w(rng);
+        x.pos = {pos(rng) * ww, pos(rng) * ww, zr(rng) * ww, ww};  // |z| up to 1.8 w
+        x.attr = {0.5f, 0.5f, 0.5f, 1.0f};
+      }
+      r.draw(v);
+      std::vector<unsigned> kept(size_t(kW) * kH, 0), cut(size_t(kW) * kH, 0);  // bit s: sample s
+      for (unsigned s = 0; s < n; ++s) {
+        std::vector<int> want(size_t(kW) * kH, 0);  // 1 kept, 2 either way
+        for (const RefFragment& f :
+             ref_triangle(ref_sample_state(kW, kH, n, s), v[0], v[1], v[2])) {
+          const bool near_plane = std::abs(f.z) < 1e-4 || std::abs(f.z - 1) < 1e-4;
+          const bool in = f.z >= 0 && f.z <= 1;
+          want[size_t(f.y) * kW + f.x] = near_plane ? 2 : in;
+          clipped += !in;
+          if (!in) cut[size_t(f.y) * kW + f.x] |= 1u << s;
+        }
+        const Image img = plane(r.fx, r.s.cbufs[0], s);
+        int bad = 0;
+        for (uint32_t y = 0; y < kH; ++y) {
+          for (uint32_t x = 0; x < kW; ++x) {
+            const int wnt = want[size_t(y) * kW + x];
+            const bool drawn = img.rgba(x, y)[3] != 0.0f;
+            if (wnt == 1) kept[size_t(y) * kW + x] |= 1u << s;
+            if (wnt != 2 && drawn != (wnt == 1)) {
+              UNSCOPED_INFO("sample " << s << " of " << x << "," << y << " drawn " << drawn);
+              ++bad;
+            }
+          }
+        }
+        INFO(n << " samples, triangle " << i << ", sample " << s);
+        CHECK(bad == 0);
+      }
+      for (size_t p = 0; p < kept.size(); ++p)
+        split += kept[p] != 0 && cut[p] != 0;
+    }
+    INFO(n << " samples");
+    CHECK(clipped > 100);  // the planes really cut
+    CHECK(split > 10);     // and cut pixels apart
+  }
+}
+
+TEST_CASE("multisampled points are circles, and sprites squares, of their exact size",
+          "[draw][raster][msaa]") {
+  // GL: with multisample rasterization a point covers the samples inside a circle of
+  // diameter its size around its centre, or inside the square of that side when it is a
+  // sprite (point_quad_rasterization); neither size nor centre is rounded to pixels.
+  struct Pt {
+    double x, y, size;
+  };
+  const Pt pts[] = {{9.3, 8.6, 7.4}, {26.0, 19.5, 12.0}, {30.7, 6.2, 2.6}};
+  for (unsigned n : kCounts) {
+    for (bool sprite : {false, true}) {
+      MsRun r(n);
+      r.s.rasterizer.point_quad_rasterization = sprite;
+      std::vector<float> data;
+      for (const Pt& p : pts) {
+        r.s.rasterizer.point_size = float(p.size);
+        const float v[8] = {
+            float(p.x / (kW / 2.0) - 1), float(p.y / (kH / 2.0) - 1), 0, 1, 0.5f, 0.5f, 0.5f, 1.0f};
+        data.assign(v, v + 8);
+        r.fx.set_vertices(r.s, data, 8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+        DrawInfo info;
+        info.mode = PrimType::POINTS;
+        r.fx.pipeline().draw(r.s, info, DrawStartCountBias{0, 1, 0}, 0);
+      }
+      for (unsigned s = 0; s < n; ++s) {
+        const std::array<int, 2> o = ref_sample_offset(n, s);
+        const Image img = plane(r.fx, r.s.cbufs[0], s);
+        int covered = 0, expected = 0, differ = 0;
+        for (uint32_t y = 0; y < kH; ++y) {
+          for (uint32_t x = 0; x < kW; ++x) {
+            const double sx = x + 0.5 + o[0] / 256.0, sy = y + 0.5 + o[1] / 256.0;
+            bool in = false, edge = false;  // edge: within rounding of the boundary
+            for (const Pt& p : pts) {
+              const double h = p.size / 2, dx = sx - p.x, dy = sy - p.y;
+              const double d = sprite ? std::max(std::abs(dx), std::abs(dy)) - h
+                                      : std::sqrt(dx * dx + dy * dy) - h;
+              in = in || d < 0;
+              edge = edge || std::abs(d) < 1.0 / 256;
+            }
+            const bool drawn = img.rgba(x, y)[3] != 0.0f;
+            covered += drawn;
+            expected += in;
+            if (drawn != in && !edge) {
+              UNSCOPED_INFO("sample " << s << " of pixel " << x << "," << y << " drawn " << drawn);
+              ++differ;
+            }
+          }
+        }
+        INFO(n << " samples, sprite " << sprite << ", sample " << s << ": " << covered
+               << " covered, " << expected << " expected");
+        CHECK(covered > 100);
+        CHECK(differ == 0);
+      }
+    }
+  }
+}
+
 TEST_CASE("stencil counts the primitives covering each sample", "[draw][zs][msaa]") {
   std::mt19937 rng(517);
   for (unsigned n : kCounts) {
