@@ -5,7 +5,8 @@
 // indirect calls, and a draw with a read-back as round trips; then whole frames, the clear
 // of colour and depth timed with the draws, once as fill passes of their own
 // (clear_render_target, clear_depth_stencil) and once as `clear`, which the scene's tile
-// pass applies as it loads its pixels; last, fills into 4-sample targets. Prints figures only.
+// pass applies as it loads its pixels; last, fills (one layer and eight) into 4-sample
+// targets. Prints figures only.
 //
 //   build/bench/bench_draw [WxH] [reps] [filter]
 //     (default 1024x768, 5 timed runs per case; filter: run the cases whose name
@@ -418,6 +419,9 @@ int main(int argc, char** argv) {
   b.use_samples(4);
   b.run("4x MSAA full-screen fill", layers(b, {0.5f}, 0xff3060a0u), false, false, full);
   b.run("4x MSAA blended fill", layers(b, {0.5f}, 0x803060a0u), true, false, full);
+  std::sort(depths.begin(), depths.end());
+  b.run("4x MSAA opaque fill x8", layers(b, depths, 0xff3060a0u), false, false, 8 * full);
+  b.run("4x MSAA blended fill x8", layers(b, depths, 0x803060a0u), true, false, 8 * full);
   b.run("4x MSAA medium triangles (128 px)", grid(b, w / 16, h / 16, 16), false, false,
         (w / 16) * (h / 16) * 256.0);
   return 0;

@@ -189,26 +189,6 @@ static vi clp_clear_lane(vi m, int l) {
 #include "tile_color.h"
 #endif
 
-// The lanes of a block inside an edge E(x, y) = a x + b y + c > 0, from e0 = E(X, Y) at the
-// block's top-left pixel (exact in 64 bits: every term fits, draw_shared.h) and the edge's
-// steps per pixel A, B: lane l has E = e0 + dx_l A + dy_l B. A block the edge leaves whole
-// on one side is decided from its extreme lanes, without lane vectors. A block the edge
-// crosses has every lane's E between those extremes, lo <= 0 < hi: when hi - lo < 2^31,
-// every partial sum below lies in (-2^31, 2^31) and 32-bit lanes are exact; else 64-bit.
-static vi clp_edge_cover(long e0, long A, long B) {
-  const long lo = e0 + min(A, 0L) * (CLP_BLOCK_W - 1) + min(B, 0L) * (CLP_BLOCK_H - 1);
-  const long hi = e0 + max(A, 0L) * (CLP_BLOCK_W - 1) + max(B, 0L) * (CLP_BLOCK_H - 1);
-  if (lo > 0) return (vi)(-1);
-  if (hi <= 0) return (vi)(0);
-  if (hi - lo < 0x7fffffffL) {
-    const vi E = (vi)((int)e0) + CLP_LANE_DX * (vi)((int)A) + CLP_LANE_DY * (vi)((int)B);
-    return CLP_MASK(E > (vi)(0));
-  }
-  const vlong E =
-      (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * A + CLP_CONVERT_VLONG(CLP_LANE_DY) * B;
-  return CLP_MASK(CLP_CONVERT_VI(E > (vlong)(0)));
-}
-
 // The first entry of list[begin, end) whose value is >= v (the lists are sorted).
 static uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
   while (begin < end) {
@@ -283,7 +263,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
   // The state of each block, per sample. Colour buffer pixels are loaded when a fragment
   // first combines with them, and not at all where fragments replace them whole (no
   // blending, logic op or colour mask).
-  ClpBlockColor color[CLP_ITEM_BLOCKS];
+  ClpBlockColor color[CLP_MAX_RTS];
   ClpBlockLanes known[CLP_ITEM_BLOCKS];  // bit lane: the lane's colour is the pixel's
   ClpBlockLanes dirty[CLP_ITEM_BLOCKS];  // bit lane: the pixel changed
   // Whether the block's samples of a buffer are shared: every sample holds sample 0's
@@ -327,14 +307,14 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
       dirty[b][r][0] = 0u;
       known[b][r][0] = clears ? cleared[b] : 0u;
 #ifdef CLP_TILE_SOA
-      color[b][r][0][0] = (vf)(v.x);
-      color[b][r][0][1] = (vf)(v.y);
-      color[b][r][0][2] = (vf)(v.z);
-      color[b][r][0][3] = (vf)(v.w);
+      color[r][0][b][0] = (vf)(v.x);
+      color[r][0][b][1] = (vf)(v.y);
+      color[r][0][b][2] = (vf)(v.z);
+      color[r][0][b][3] = (vf)(v.w);
 #else
       if (clears)
         for (int l = 0; l < CLP_LANES; ++l)
-          color[b][r][0][l] = v;
+          color[r][0][b][l] = v;
 #endif
     }
     const uint zs_cleared = ((run.clear_mask >> CLP_CLEAR_ZS_BIT) & 1u) ? cleared[b] : 0u;
@@ -417,6 +397,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // its covered samples.
     const bool per_sample = ms && (CLP_FS_PER_SAMPLE || (rflags & CLP_RAST_SAMPLE_SHADING));
     const bool round = ms && (t->flags & CLP_TRI_ROUND);
+    // Whether every sample of a block starts with sample 0's coverage: without
+    // multisample rasterization, or where no edge crosses the box at any sample and the
+    // sample mask keeps every sample (the inside of a primitive). Per block, `same` below
+    // keeps saying so while the steps after it keep the samples equal: each per-sample
+    // step then runs once, for sample 0, and the others take its outcome.
+    const uint all_samples = (1u << CLP_NS) - 1u;
+    const bool starts_same = !ms || (edges_in && !round && (smask & all_samples) == all_samples);
     // Corner barycentrics, planes over each block from the exact edge functions at its
     // top-left pixel (without the fill bias): corner k is opposite edge k + 1.
     ClpBaryPlanes bary;
@@ -457,9 +444,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         for (int e = 0; e < 3; ++e)
           corner[e] = er[e] + ea[e] * (qx - rx) + eb[e] * (qy - ry);
         vi alive[CLP_NS], any = (vi)(0);
+        bool same = starts_same;
         for (int s = 0; s < CLP_NS; ++s) {
           vi c = ((smask >> s) & 1u) ? pix : (vi)(0);
-          if (!ms && s > 0) {
+          if (same && s > 0) {
             c = alive[0];
           } else {
             if (!edges_in) {
@@ -499,14 +487,15 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               keep = clp_pixel_clip(&ctx,
                                     ms ? clp_bary_at(&bary, t, corner, bias, eo[s], &at) : &bary);
             }
+            same = same && !ms;
             alive[s] &= keep;
             any |= alive[s];
           }
           if (!CLP_ANY(any)) continue;
         }
         // Bit s of each lane: its sample s is covered (SAMPLEMASK, centroids).
-        vi cov_bits = (vi)(0);
-        for (int s = 0; s < CLP_NS; ++s)
+        vi cov_bits = alive[0] & (vi)(same ? (int)all_samples : 1);
+        for (int s = 1; s < (same ? 0 : CLP_NS); ++s)
           cov_bits |= alive[s] & (vi)(1 << s);
 
         bool ctx_centre = false;  // ctx holds this block at the pixel centres
@@ -528,6 +517,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             }
             any |= alive[s];
           }
+          same = false;  // the samples' depths differ
           if (!CLP_ANY(any)) continue;
         }
 
@@ -580,8 +570,14 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             const vf a = !one && areg >= 0 ? io.out[areg][3] : (vf)(1.0f);
             keep &= clp_compare_f_v(CLP_KEYED_ALPHA_FUNC(rp), a, (vf)(rp->alpha_ref));
           }
+          // Samples alike stay alike unless the shader's sample mask, alpha to coverage or
+          // late depth/stencil treats them apart: then sample 0's outcome is every sample's.
+          const int creg = clp_fs_color_reg(0);
+          const bool apart = !same || per_sample || (!early_zs && zs_test) ||
+                             (ms && (CLP_FS_SAMPLEMASK_REG >= 0 ||
+                                     ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0)));
           vi live = (vi)(0);  // lanes with a sample left
-          for (int s = s0; s < s1; ++s) {
+          for (int s = s0; s < (apart ? s1 : 1); ++s) {
             vi a = alive[s] & keep;
             if (ms) {
 #if CLP_FS_SAMPLEMASK_REG >= 0
@@ -589,7 +585,6 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               a &= CLP_MASK(((CLP_AS_VI(io.out[CLP_FS_SAMPLEMASK_REG][0]) >> s) & (vi)(1)) !=
                             (vi)(0));
 #endif
-              const int creg = clp_fs_color_reg(0);
               if ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0) {
                 // Alpha a covers round(a N) of the N samples: sample s is kept where
                 // a N >= s + 1/2.
@@ -623,10 +618,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
                 }
               }
             }
-            if (count && !early_zs) samples_passed += clp_lanes(a);
+            if (count && !early_zs) samples_passed += clp_lanes(a) * (apart ? 1u : (uint)CLP_NS);
             alive[s] = a;
             live |= a;
           }
+          for (int s = 1; s < (apart ? 0 : CLP_NS); ++s)
+            alive[s] = alive[0];
+          same = !apart;
           if (!CLP_ANY(live)) continue;
           if (ms && (rflags & CLP_RAST_ALPHA_TO_ONE)) {
             for (uint r = 0; r < CLP_MAX_RTS; ++r) {
@@ -652,7 +650,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             const uint live0 = clp_lane_bits(alive[s0]);
             bool same_live = !per_sample;
             for (int s = 0; s < CLP_NS; ++s) {
-              const bool as0 = !CLP_ANY(CLP_MASK((alive[s] ^ alive[s0]) != (vi)(0)));
+              const bool as0 = same || !CLP_ANY(CLP_MASK((alive[s] ^ alive[s0]) != (vi)(0)));
               live[s] = s < s0 || s >= s1 ? 0u : as0 ? live0 : clp_lane_bits(alive[s]);
               same_live = same_live && live[s] == live[0];
             }
@@ -679,7 +677,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
                 for (int s = 0; s < (CLP_SHARED(b, r) ? 1 : CLP_NS); ++s) {
 #pragma unroll
                   for (int c = 0; c < 4; ++c)
-                    color[b][r][s][c] = select(color[b][r][s][c], loaded[s][c], fresh);
+                    color[r][s][b][c] = select(color[r][s][b][c], loaded[s][c], fresh);
                 }
               }
             } else if (reads_dst) {
@@ -691,7 +689,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
                 const vi fresh = clp_lane_mask(need);
 #pragma unroll
                 for (int c = 0; c < 4; ++c)
-                  color[b][r][s][c] = select(color[b][r][s][c], loaded[c], fresh);
+                  color[r][s][b][c] = select(color[r][s][b][c], loaded[c], fresh);
               }
             }
             // Without a destination read one combine serves every sample (one call site:
@@ -700,11 +698,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             for (int s = 0; s < (CLP_SHARED(b, r) ? 1 : CLP_NS); ++s) {
               if (!live[s]) continue;
               if (reads_dst || !combined)
-                clp_combine_v(rp, r, io.out[reg], src1, color[b][r][s], round, result);
+                clp_combine_v(rp, r, io.out[reg], src1, color[r][s][b], round, result);
               combined = true;
 #pragma unroll
               for (int c = 0; c < 4; ++c)
-                color[b][r][s][c] = select(color[b][r][s][c], result[c], clp_lane_mask(live[s]));
+                color[r][s][b][c] = select(color[r][s][b][c], result[c], clp_lane_mask(live[s]));
               known[b][r][s] |= live[s];
               dirty[b][r][s] |= live[s];
             }
@@ -717,12 +715,12 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
                 if (!((live[s] >> l) & 1u)) continue;
                 const uint bit = 1u << l;
                 if (reads_dst && !(known[b][r][s] & bit)) {
-                  color[b][r][s][l] =
+                  color[r][s][b][l] =
                       clp_rt_load(rp0, r, cbuf[r] + s * plane[r], CLP_LANE(lx, l), CLP_LANE(ly, l));
                 }
                 const float4 src = clp_out_rgba(&io, reg, l);
                 const float4 src1 = dual ? clp_out_rgba(&io, reg1, l) : (float4)(0.0f);
-                color[b][r][s][l] = clp_combine(rp, r, src, src1, color[b][r][s][l], round);
+                color[r][s][b][l] = clp_combine(rp, r, src, src1, color[r][s][b][l], round);
                 known[b][r][s] |= bit;
                 dirty[b][r][s] |= bit;
               }
@@ -764,7 +762,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         const uint store = dirty[b][r][k] | pristine;
         if (!store) continue;
 #ifdef CLP_TILE_SOA
-        if (!shared || s == 0) clp_soa_encode(fmt, color[b][r][k], bytes);
+        if (!shared || s == 0) clp_soa_encode(fmt, color[r][k][b], bytes);
         clp_soa_store_bytes(block, rt->pitch, store, bytes);
 #else
         for (int l = 0; l < CLP_LANES; ++l) {
@@ -772,7 +770,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           clp_store_block(fmt,
                           block + (size_t)clp_lane_dy(l) * rt->pitch +
                               (size_t)clp_lane_dx(l) * clp_format_block_bytes(fmt),
-                          clp_rt_encode(fmt, flags, color[b][r][k][l]));
+                          clp_rt_encode(fmt, flags, color[r][k][b][l]));
         }
 #endif
       }

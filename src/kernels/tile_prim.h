@@ -1,8 +1,29 @@
-// The tile pass's view of one primitive over a block of lanes: barycentric planes,
-// fragment depth, per-pixel clipping and the fragment stage's context (ClpStageCtx,
-// tile_fs.h). Included by tile.cl after tile_fs.h and its lane layout (CLP_LANE_DX/DY).
+// The tile pass's view of one primitive over a block of lanes: coverage (edges, round
+// points), barycentric planes, fragment depth, per-pixel clipping and the fragment stage's
+// context (ClpStageCtx, tile_fs.h). Included by tile.cl after tile_fs.h and its lane
+// layout (CLP_LANE_DX/DY, vlong).
 #ifndef CLPIPE_TILE_PRIM_H
 #define CLPIPE_TILE_PRIM_H
+
+// The lanes of a block inside an edge E(x, y) = a x + b y + c > 0, from e0 = E(X, Y) at the
+// block's top-left pixel (exact in 64 bits: every term fits, draw_shared.h) and the edge's
+// steps per pixel A, B: lane l has E = e0 + dx_l A + dy_l B. A block the edge leaves whole
+// on one side is decided from its extreme lanes, without lane vectors. A block the edge
+// crosses has every lane's E between those extremes, lo <= 0 < hi: when hi - lo < 2^31,
+// every partial sum below lies in (-2^31, 2^31) and 32-bit lanes are exact; else 64-bit.
+static vi clp_edge_cover(long e0, long A, long B) {
+  const long lo = e0 + min(A, 0L) * (CLP_BLOCK_W - 1) + min(B, 0L) * (CLP_BLOCK_H - 1);
+  const long hi = e0 + max(A, 0L) * (CLP_BLOCK_W - 1) + max(B, 0L) * (CLP_BLOCK_H - 1);
+  if (lo > 0) return (vi)(-1);
+  if (hi <= 0) return (vi)(0);
+  if (hi - lo < 0x7fffffffL) {
+    const vi E = (vi)((int)e0) + CLP_LANE_DX * (vi)((int)A) + CLP_LANE_DY * (vi)((int)B);
+    return CLP_MASK(E > (vi)(0));
+  }
+  const vlong E =
+      (vlong)(e0) + CLP_CONVERT_VLONG(CLP_LANE_DX) * A + CLP_CONVERT_VLONG(CLP_LANE_DY) * B;
+  return CLP_MASK(CLP_CONVERT_VI(E > (vlong)(0)));
+}
 
 // The planes of the corner barycentrics over a block: b_k = base[k] + dx grad_x[k] +
 // dy grad_y[k] at the lane (dx, dy) pixels from the block's top-left one.

@@ -103,12 +103,16 @@ static float4 clp_combine(global const ClpRasterParams* rp, uint r, float4 src, 
   return round ? clp_rt_decode(fmt, flags, clp_rt_encode(fmt, flags, result)) : result;
 }
 
-// The colour state of a work-item's blocks (tile_pass): per buffer and sample, channel c
-// of every lane (across lanes, tile_color.h) or every lane's RGBA.
+// The colour state of a work-item's blocks for one buffer (tile_pass has one per buffer):
+// per sample and block, channel c of every lane (across lanes, tile_color.h) or every
+// lane's RGBA. Blocks are the innermost index, so the blocks of one buffer and sample lie
+// together and a primitive over the region walks one contiguous range. (With blocks
+// outermost they lay a power of two apart, in the same few L1 cache sets, and evicted each
+// other: fills ran ~15 % slower, single-sampled and 4x alike.)
 #ifdef CLP_TILE_SOA
-typedef vf ClpBlockColor[CLP_MAX_RTS][CLP_NS][4];
+typedef vf ClpBlockColor[CLP_NS][CLP_ITEM_BLOCKS][4];
 #else
-typedef float4 ClpBlockColor[CLP_MAX_RTS][CLP_NS][CLP_LANES];
+typedef float4 ClpBlockColor[CLP_NS][CLP_ITEM_BLOCKS][CLP_LANES];
 #endif
 typedef uint ClpBlockLanes[CLP_MAX_RTS][CLP_NS];
 
@@ -125,10 +129,10 @@ static void clp_samples_split(int b, uint r, ClpBlockColor* color, ClpBlockLanes
     dirty[b][r][s] = dirty[b][r][0];
 #ifdef CLP_TILE_SOA
     for (int c = 0; c < 4; ++c)
-      color[b][r][s][c] = color[b][r][0][c];
+      color[r][s][b][c] = color[r][0][b][c];
 #else
     for (int l = 0; l < CLP_LANES; ++l)
-      color[b][r][s][l] = color[b][r][0][l];
+      color[r][s][b][l] = color[r][0][b][l];
 #endif
   }
 }
