@@ -396,14 +396,15 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // or the state does (min_samples); otherwise once per pixel, at its centre, for all
     // its covered samples.
     const bool per_sample = ms && (CLP_FS_PER_SAMPLE || (rflags & CLP_RAST_SAMPLE_SHADING));
-    const bool round = ms && (t->flags & CLP_TRI_ROUND);
+    const bool round_point = ms && (t->flags & CLP_TRI_ROUND);
     // Whether every sample of a block starts with sample 0's coverage: without
     // multisample rasterization, or where no edge crosses the box at any sample and the
     // sample mask keeps every sample (the inside of a primitive). Per block, `same` below
     // keeps saying so while the steps after it keep the samples equal: each per-sample
     // step then runs once, for sample 0, and the others take its outcome.
     const uint all_samples = (1u << CLP_NS) - 1u;
-    const bool starts_same = !ms || (edges_in && !round && (smask & all_samples) == all_samples);
+    const bool starts_same =
+        !ms || (edges_in && !round_point && (smask & all_samples) == all_samples);
     // Corner barycentrics, planes over each block from the exact edge functions at its
     // top-left pixel (without the fill bias): corner k is opposite edge k + 1.
     ClpBaryPlanes bary;
@@ -455,7 +456,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               for (int e = 0; e < 3; ++e)
                 c &= clp_edge_cover(corner[e] + eo[s][e], ea[e], eb[e]);
             }
-            if (round) c &= clp_round_point_cover(dp, t, lx, ly, s);
+            if (round_point) c &= clp_round_point_cover(dp, t, lx, ly, s);
           }
           alive[s] = c;
           any |= c;
