@@ -488,10 +488,10 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               keep = clp_pixel_clip(&ctx,
                                     ms ? clp_bary_at(&bary, t, corner, bias, eo[s], &at) : &bary);
             }
-            same = same && !ms;
             alive[s] &= keep;
             any |= alive[s];
           }
+          same = same && !ms;
           if (!CLP_ANY(any)) continue;
         }
         // Bit s of each lane: its sample s is covered (SAMPLEMASK, centroids).

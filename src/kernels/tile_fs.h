@@ -38,7 +38,6 @@
 struct ClpStageCtx {
   global const ClpRasterParams* rp;
   global const ClpDrawParams* dp;
-  uint vert[3];  // post-transform vertices of the primitive
   // The output rows of the corners (0-2) and of the provoking vertex (3, flat values),
   // found once per block rather than once per varying channel.
   global const float4* vrow[4];

@@ -94,7 +94,6 @@ static void clp_stage_ctx_prim(ClpStageCtx* ctx, global const ClpRasterParams* r
   const uint no = dp->num_outputs;
 #pragma unroll
   for (int v = 0; v < 3; ++v) {
-    ctx->vert[v] = t->vert[v];
     ctx->vrow[v] = verts + (size_t)t->vert[v] * no;
   }
   ctx->vrow[3] = verts + (size_t)t->vert[(t->flags >> CLP_TRI_PROVOKING_SHIFT) & 3u] * no;
