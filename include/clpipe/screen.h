@@ -85,6 +85,12 @@ struct ProgramBuilderOptions {
   // a tile program with one texture unit (H100, driver 580), PoCL 1-15 s.
   uint32_t timeout_ms = 300000;
   uint64_t memory_bytes = uint64_t(2) << 30;  // the child's data memory; 0 = no budget
+  // BuilderPool::address() of a pool that another process keeps (a vtest server, for the
+  // clients it forks): builds go to its children first, so that a screen that lives for
+  // one short program does not start a child of its own and load the device compiler
+  // again. Builds the pool cannot take (a child for another device, none free within
+  // a moment, code generated for given launch sizes) go to this screen's own children.
+  std::string pool_address;
 };
 
 // The time one thread has waited for builder children, for a watchdog on another thread
@@ -124,6 +130,54 @@ class BuildWaitClock {
 // command line (argv[1] is not "--build-program"); else it serves its parent's builds
 // and ends the process, without returning.
 int program_builder_main(int argc, char** argv);
+
+// Builder children that the processes a server forks share (ProgramBuilderOptions::
+// pool_address). A builder child's first build costs PoCL ~0.8 s more than the next ones
+// (it parses its kernel library), and starting the child ~0.5 s: a vtest client, a
+// process that often lives for one test, paid both for its first new shader. A pool child
+// serves one connection at a time and builds on for the next; it ends after 64 builds
+// (ProgramBuilder's limit) or when a requester hangs up mid-build (a budget stop), and
+// the pool starts another in its place.
+class BuilderPool {
+ public:
+  // Starts `children` children of options.executable (with its memory budget) on the
+  // device that `device` selects as ScreenOptions::device does. The caller keeps the
+  // pool as long as the processes that use its address.
+  static Result<std::unique_ptr<BuilderPool>> start(const ProgramBuilderOptions& options,
+                                                    const std::string& device, unsigned children);
+  // Ends the children (SIGTERM, SIGKILL after 2 s) and reaps them.
+  ~BuilderPool();
+  BuilderPool(const BuilderPool&) = delete;
+  BuilderPool& operator=(const BuilderPool&) = delete;
+
+  const std::string& address() const { return address_; }
+  // In a process forked from the pool's owner (a vtest client): drops this copy of the
+  // pool without touching the children, so that the listening socket is the owner's
+  // alone and refuses connections once the owner closes it. The object is then empty.
+  void forget_in_fork();
+  // For an owner that reaps every child of its process (waitpid(-1, ...)): hand each
+  // ended pid here. True when it was one of the pool's; the pool starts another, unless
+  // children keep failing at start (three in a row within a second of starting): then it
+  // closes its address, and the screens using it build with children of their own.
+  bool child_ended(int pid, int wait_status);
+  // For an owner that reaps only its own children: reaps the pool's that have ended.
+  void reap();
+  // Children started so far, replacements included (tests).
+  uint64_t children_started() const { return started_; }
+
+ private:
+  BuilderPool() = default;
+  Status spawn();
+
+  ProgramBuilderOptions options_;
+  std::string device_;
+  std::string address_;
+  int listen_fd_ = -1;
+  std::vector<int> pids_;
+  std::vector<int64_t> started_ms_;  // steady clock at each child's start, by pids_ index
+  unsigned quick_failures_ = 0;
+  uint64_t started_ = 0;
+};
 
 struct ScreenOptions {
   // Substring of the platform or device name; empty = $CLPIPE_DEVICE, else the first

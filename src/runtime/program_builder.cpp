@@ -4,25 +4,27 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "runtime/cl.h"
 #include "runtime/device.h"
 #include "runtime/error.h"
+#include "runtime/program_builder_wire.h"
 #include "runtime/program_cache.h"
 
 extern char** environ;
@@ -31,25 +33,15 @@ namespace clpipe::runtime {
 
 namespace {
 
-// The child talks to its parent on this descriptor; its stdout goes to stderr, so that
-// whatever a device compiler prints cannot corrupt the reply.
-constexpr int kChannelFd = 3;
-// No part of a request or reply is larger: the disk cache refuses larger binaries too.
-constexpr uint64_t kMaxPart = uint64_t(1) << 31;
+using namespace builder_wire;
 
 // How often the parent reads a building child's processor time.
 constexpr double kCpuPollMs = 100;
-
-enum class Reply : uint32_t { kBinary = 0, kBuildLog = 1, kFailure = 2, kBuilt = 3 };
-
-void put_u64(std::string& out, uint64_t v) {
-  out.append(reinterpret_cast<const char*>(&v), sizeof v);
-}
-
-void put_part(std::string& out, const void* data, size_t size) {
-  put_u64(out, size);
-  out.append(static_cast<const char*>(data), size);
-}
+// The budget is processor time, so that builds on a loaded machine (many clients, a
+// parallel test run) are not stopped for waiting their turn. A build that waits without
+// computing (a stalled driver), or for a pool child to take it, is stopped at
+// kWallBudgets budgets of wall time.
+constexpr uint32_t kWallBudgets = 4;
 
 template <typename... Parts>
 [[noreturn]] void builder_failed(const Parts&... why) {
@@ -81,6 +73,11 @@ class Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
+  int release() {
+    const int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   void reset(int fd = -1) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = fd;
@@ -146,15 +143,18 @@ bool names_out_of_memory(const std::string& why) {
 }  // namespace
 
 // A builder child: killed and reaped unless reaped already, so that no exit path leaves
-// a builder running or a zombie behind.
+// a builder running or a zombie behind. A pool child is another process's child: closing
+// the connection is all this one does; mid-build, that makes the child abandon the build
+// and end (program_builder_main), and its pool starts another.
 struct ProgramBuilder::Child {
   pid_t pid = -1;
   Fd socket;
   uint64_t builds = 0;
   std::string specialise;  // its $POCL_BINARY_SPECIALIZE_WG (build_primed)
+  bool pooled = false;
 
   ~Child() {
-    if (pid > 0) {
+    if (pid > 0 && !pooled) {
       ::kill(pid, SIGKILL);
       wait();
     }
@@ -186,6 +186,87 @@ ProgramBuilder::~ProgramBuilder() = default;
 uint64_t ProgramBuilder::children_started() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return started_;
+}
+
+uint64_t ProgramBuilder::pool_builds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pool_builds_;
+}
+
+bool pool_socket_address(const std::string& address, sockaddr_un* out, unsigned* length) {
+  *out = sockaddr_un{};
+  out->sun_family = AF_UNIX;
+  const bool abstract = !address.empty() && address[0] == '@';
+  // An abstract name is its bytes after the leading NUL, without a terminator.
+  if (address.empty() || address.size() + (abstract ? 0 : 1) > sizeof out->sun_path) return false;
+  std::memcpy(out->sun_path, address.data(), address.size());
+  if (abstract) out->sun_path[0] = '\0';
+  *length = unsigned(offsetof(sockaddr_un, sun_path) + address.size() + (abstract ? 0 : 1));
+  return true;
+}
+
+std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::connect_pool(
+    std::chrono::steady_clock::time_point deadline) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (options_.pool_address.empty() || !pool_usable_) return nullptr;
+  }
+  auto unusable = [this] {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pool_usable_ = false;
+    return nullptr;
+  };
+  sockaddr_un addr;
+  unsigned length = 0;
+  if (!pool_socket_address(options_.pool_address, &addr, &length)) return unusable();
+  Fd s(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0));
+  if (s.get() < 0) return nullptr;
+  if (::connect(s.get(), reinterpret_cast<const sockaddr*>(&addr), length) != 0) {
+    // EAGAIN: its queue of connections is full, for now.
+    return errno == EAGAIN ? nullptr : unusable();
+  }
+  // The hello comes once a child has taken the connection off the pool's queue.
+  std::string hello;
+  while (!reply_size(hello) || hello.size() < reply_size(hello)) {
+    if (reply_size(hello) == SIZE_MAX) return unusable();
+    int wait_ms = -1;
+    if (options_.timeout_ms) {
+      const double left = ms_left(deadline);
+      if (left <= 0) {
+        builder_failed("was stopped: no child of its pool took the build within ",
+                       options_.timeout_ms * kWallBudgets, " ms of wall time");
+      }
+      wait_ms = int(left) + 1;
+    }
+    pollfd p{s.get(), POLLIN, 0};
+    const int n = ::poll(&p, 1, wait_ms);
+    if (n < 0 && errno != EINTR) return nullptr;
+    if (n <= 0) continue;
+    char buf[1024];
+    const ssize_t r = ::recv(s.get(), buf, sizeof buf, MSG_DONTWAIT);
+    // Closed unanswered: the pool has closed its address (or the child ended as it took
+    // the connection); a child of this builder's own takes the build.
+    if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) return nullptr;
+    if (r > 0) hello.append(buf, size_t(r));
+  }
+  size_t pos = 0;
+  uint32_t kind = 0;
+  std::string body;
+  take(hello, &pos, &kind, sizeof kind);
+  take_part(hello, &pos, &body);
+  std::istringstream in(body);
+  long long pid = 0;
+  size_t index = 0;
+  std::string name;
+  if (Reply(kind) != Reply::kHello || !(in >> pid >> index) || pid <= 0) return unusable();
+  in.get();
+  std::getline(in, name);
+  if (index != device_index_ || name != device_name_) return unusable();
+  auto child = std::make_unique<Child>();
+  child->pid = pid_t(pid);
+  child->pooled = true;
+  child->socket.reset(s.release());
+  return child;
 }
 
 std::unique_ptr<ProgramBuilder::Child> ProgramBuilder::spawn(const std::string& specialise) {
@@ -273,18 +354,19 @@ std::string ProgramBuilder::run(const std::string& options, const std::string& s
   put_part(request, source.data(), source.size());
   put_part(request, mode.data(), mode.size());
   put_part(request, entry_path.data(), entry_path.size());
-  // The budget is processor time, so that builds on a loaded machine (many clients, a
-  // parallel test run) are not stopped for waiting their turn. A build that waits
-  // without computing (a stalled driver) is stopped at kWallBudgets budgets of wall time.
-  constexpr uint32_t kWallBudgets = 4;
   const auto start = std::chrono::steady_clock::now();
   const std::string memory_hint = " (past its memory budget of " +
                                   std::to_string(options_.memory_bytes >> 20) +
                                   " MiB, most likely)";
 
   for (;;) {
-    std::unique_ptr<Child> child;
-    {
+    // Code for given launch sizes needs a child started for them: never a pool's.
+    std::unique_ptr<Child> child =
+        specialise.empty()
+            ? connect_pool(start +
+                           std::chrono::milliseconds(uint64_t(options_.timeout_ms) * kWallBudgets))
+            : nullptr;
+    if (!child) {
       std::lock_guard<std::mutex> lock(mutex_);
       for (size_t i = idle_.size(); !child && i-- > 0;) {
         if (idle_[i]->specialise != specialise) continue;
@@ -340,11 +422,13 @@ std::string ProgramBuilder::run(const std::string& options, const std::string& s
     const size_t want = reply_size(reply);
     if (want && reply.size() > want) builder_failed("replied more than one reply");
     if (!want || reply.size() != want) {
-      const int status = child->wait();  // it has closed its socket: it has ended
+      // It has closed its socket: it has ended (a pool child: its pool reaps it).
+      const int status = child->pooled ? 0 : child->wait();
       // A reused child that said nothing and exited normally left idle as the request
       // came: a fresh child takes the request.
-      if (child->builds > 0 && reply.empty() && WIFEXITED(status)) continue;
-      std::string why = ended_how(status) + " without a complete reply";
+      if (!child->pooled && child->builds > 0 && reply.empty() && WIFEXITED(status)) continue;
+      std::string why = (child->pooled ? std::string("(a pool child) ended") : ended_how(status)) +
+                        " without a complete reply";
       if (options_.memory_bytes) why += memory_hint;
       builder_failed(why);
     }
@@ -365,7 +449,11 @@ std::string ProgramBuilder::run(const std::string& options, const std::string& s
     ++child->builds;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      idle_.push_back(std::move(child));
+      // A pool child goes back to its pool when this connection closes.
+      if (child->pooled)
+        ++pool_builds_;
+      else
+        idle_.push_back(std::move(child));
     }
     if (Reply(kind) == expected) return body;
     throw Error(CL_BUILD_PROGRAM_FAILURE, "clBuildProgram", "options \"" + options + "\"", body);
@@ -413,181 +501,6 @@ void BuildWaitClock::end_wait() {
   const int64_t since = since_ms_.load();
   if (since) total_ms_ += steady_now_ms() - since;
   since_ms_ = 0;
-}
-
-namespace {
-
-bool write_all(int fd, const std::string& s) {
-  size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t w = ::write(fd, s.data() + done, s.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    done += size_t(w);
-  }
-  return true;
-}
-
-int reply(runtime::Reply kind, const void* data, size_t size) {
-  std::string out;
-  const uint32_t k = uint32_t(kind);
-  out.append(reinterpret_cast<const char*>(&k), sizeof k);
-  runtime::put_part(out, data, size);
-  return write_all(runtime::kChannelFd, out) ? 0 : 3;
-}
-
-int reply_failure(const std::string& why) {
-  return reply(runtime::Reply::kFailure, why.data(), why.size());
-}
-
-bool read_exact(void* out, size_t size) {
-  char* p = static_cast<char*>(out);
-  while (size) {
-    const ssize_t r = ::read(runtime::kChannelFd, p, size);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    size -= size_t(r);
-  }
-  return true;
-}
-
-bool read_part(std::string* out) {
-  uint64_t size = 0;
-  if (!read_exact(&size, sizeof size) || size > runtime::kMaxPart) return false;
-  out->resize(size);
-  return read_exact(out->data(), size);
-}
-
-// Builds and replies: with the binary in mode "binary"; in mode "built" at once, and then
-// writes the binary as the program-cache entry `entry_path` (when not empty); in mode
-// "primed" once it has read the binary (PoCL then generates the work-group functions
-// $POCL_BINARY_SPECIALIZE_WG names: ProgramBuilder::build_primed) and written the entry.
-// A program that built is added to `kept`.
-int build(const cl::Context& context, const cl::Device& device, const std::string& options,
-          const std::string& source, const std::string& mode, const std::string& entry_path,
-          std::vector<cl::Program>* kept) {
-  cl_int status = CL_SUCCESS;
-  cl::Program program(context, source, false, &status);
-  if (status != CL_SUCCESS)
-    return reply_failure(runtime::Error(status, "clCreateProgramWithSource").what());
-  status = program.build({device}, options.c_str());
-  if (status == CL_BUILD_PROGRAM_FAILURE) {
-    std::string log;
-    program.getBuildInfo(device, CL_PROGRAM_BUILD_LOG, &log);
-    while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
-      log.pop_back();
-    return reply(runtime::Reply::kBuildLog, log.data(), log.size());
-  }
-  if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clBuildProgram").what());
-  if (mode == "built" || mode == "primed") {
-    kept->push_back(program);
-    const bool primed = mode == "primed";
-    if (!primed) {
-      if (const int r = reply(runtime::Reply::kBuilt, "", 0); r != 0) return r;
-    }
-    // A primed build reads the binary even without an entry to write: the reading makes
-    // the work-group functions.
-    std::vector<std::vector<unsigned char>> binaries;
-    const bool read = primed || !entry_path.empty();
-    if (read && program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS &&
-        binaries.size() == 1 && !entry_path.empty())
-      (void)runtime::write_program_entry(entry_path, entry_path, binaries[0]);
-    return primed ? reply(runtime::Reply::kBuilt, "", 0) : 0;
-  }
-  std::vector<std::vector<unsigned char>> binaries;
-  if (program.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.size() != 1 ||
-      binaries[0].empty() || binaries[0].size() > runtime::kMaxPart) {
-    return reply_failure("the device gave no program binary");
-  }
-  kept->push_back(program);
-  return reply(runtime::Reply::kBinary, binaries[0].data(), binaries[0].size());
-}
-
-// Builds requests until the parent goes, kIdleExitMs pass without one, or it has built
-// kMaxBuilds programs.
-//
-// The programs it built stay alive until the process ends, and it ends with _exit:
-// PoCL without its kernel cache (POCL_KERNEL_CACHE=0) keeps a program's compiled
-// kernels in a temporary folder that the program's release deletes, and a binary made
-// from it names that folder, so the parent's program loaded from the binary uses the
-// same folder. Released here, it would vanish under the parent (PoCL aborts with
-// "Generic WG function binary does not exist"). kMaxBuilds bounds what they hold.
-int serve(size_t device_index, const std::string& device_name) {
-  constexpr size_t kMaxBuilds = 64;
-  const std::vector<runtime::DeviceCandidate> devices = runtime::enumerate_devices();
-  if (device_index >= devices.size() ||
-      devices[device_index].description.device_name != device_name) {
-    return reply_failure("device " + std::to_string(device_index) + " is not \"" + device_name +
-                         "\" in the builder");
-  }
-  const cl::Device& device = devices[device_index].device;
-  cl_int status = CL_SUCCESS;
-  cl::Context context(device, nullptr, nullptr, nullptr, &status);
-  if (status != CL_SUCCESS) return reply_failure(runtime::Error(status, "clCreateContext").what());
-  // Never freed, also when this function returns (idle, parent gone, kMaxBuilds):
-  // released, the programs would delete their folders (above).
-  std::vector<cl::Program>& kept = *new std::vector<cl::Program>;
-  while (kept.size() < kMaxBuilds) {
-    pollfd p{runtime::kChannelFd, POLLIN, 0};
-    int n;
-    while ((n = ::poll(&p, 1, runtime::ProgramBuilder::kIdleExitMs)) < 0 && errno == EINTR) {
-    }
-    if (n <= 0) return 0;  // idle: the compiler's memory goes back to the system
-    std::string options, source, mode, entry_path;
-    if (!read_part(&options) || !read_part(&source) || !read_part(&mode) || !read_part(&entry_path))
-      return 0;  // the parent has gone
-    if (mode != "binary" && mode != "built" && mode != "primed")
-      return reply_failure("unknown mode \"" + mode + "\"");
-    if (const int r = build(context, device, options, source, mode, entry_path, &kept); r != 0)
-      return r;
-  }
-  return 0;
-}
-
-}  // namespace
-
-int program_builder_main(int argc, char** argv) {
-  if (argc < 2 || std::strcmp(argv[1], "--build-program") != 0) return -1;
-  unsigned long long device_index = ~0ull, memory_mb = 0;
-  std::string device_name;
-  for (int i = 2; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--device-name=", 14) == 0) {
-      device_name = argv[i] + 14;
-    } else if (std::sscanf(argv[i], "--device-index=%llu", &device_index) != 1 &&
-               std::sscanf(argv[i], "--memory-mb=%llu", &memory_mb) != 1) {
-      ::_exit(reply_failure(std::string("unknown argument ") + argv[i]));
-    }
-  }
-  // A build whose requester has gone is abandoned: the parent's end of the socket closes
-  // when its process ends (nothing else holds it: it is close-on-exec), and this thread
-  // then ends the process, mid-build or not.
-  std::thread([] {
-    pollfd p{runtime::kChannelFd, POLLRDHUP, 0};
-    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
-    }
-    ::_exit(0);
-  }).detach();
-  // The compiler's own children (PoCL runs a linker) must not hold the socket open.
-  ::fcntl(runtime::kChannelFd, F_SETFD, FD_CLOEXEC);
-  rlimit no_core{0, 0};
-  ::setrlimit(RLIMIT_CORE, &no_core);
-  if (memory_mb) {
-    // RLIMIT_DATA counts the heap and private writable mappings: what a compiler grows.
-    const rlim_t bytes = rlim_t(memory_mb) << 20;
-    rlimit data{bytes, bytes};
-    if (::setrlimit(RLIMIT_DATA, &data) != 0)
-      ::_exit(reply_failure(std::string("cannot set its memory budget: ") + std::strerror(errno)));
-  }
-  int status;
-  try {
-    status = serve(size_t(device_index), device_name);
-  } catch (const std::bad_alloc&) {
-    status = reply_failure("ran out of memory");
-  } catch (const std::exception& e) {
-    status = reply_failure(e.what());
-  }
-  ::_exit(status);  // no release of the programs it built, no exit handlers: see serve()
 }
 
 }  // namespace clpipe

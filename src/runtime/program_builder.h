@@ -8,15 +8,23 @@
 // which the parent loads with clCreateProgramWithBinary, or with the build log.
 //   request: u64 size, options | u64 size, source | u64 size, mode ("binary", "built" or
 //            "primed") | u64 size, disk entry path (modes "built", "primed"; may be empty)
-//   reply:   u32 kind (Reply in the .cpp) | u64 size, bytes
+//   reply:   u32 kind (Reply in program_builder_wire.h) | u64 size, bytes
 // A child is reused because starting one costs ~0.5 s and its first build ~1 s more
 // (PoCL parses its kernel library once per process). It ends by itself after
 // kIdleExitMs without a request, so an idle client does not keep its compiler's
 // memory, after 64 builds (it keeps the programs it built: the .cpp says why), and at
 // once when its parent's end of the socket closes, so a build whose requester has gone
 // is abandoned. Past its budget (ProgramBuilderOptions) the parent kills it.
+//
+// With ProgramBuilderOptions::pool_address, builds go first to a child of a BuilderPool
+// (`--build-program --pool`): the pool's process started it with the pool's listening
+// socket as descriptor 3; it takes one connection at a time, opens it with a hello (its
+// pid, which the requester's processor-time budget reads, and its device) and serves the
+// same requests on it. A requester past its budget closes the connection: the pool child
+// ends as a child whose parent has gone does, and its pool starts another.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -24,6 +32,8 @@
 #include <vector>
 
 #include "clpipe/screen.h"
+
+struct sockaddr_un;
 
 namespace clpipe::runtime {
 
@@ -69,8 +79,11 @@ class ProgramBuilder {
   void build_primed(const std::string& source, const std::string& options,
                     const std::string& entry_path, const std::vector<size_t>& local_sizes);
 
-  // Children started so far (for tests: a reused child is not counted again).
+  // Children started so far (for tests: a reused child is not counted again; pool
+  // children are not this builder's).
   uint64_t children_started() const;
+  // Builds that a pool child (ProgramBuilderOptions::pool_address) served (tests).
+  uint64_t pool_builds() const;
 
   static constexpr int kIdleExitMs = 10000;
 
@@ -79,6 +92,10 @@ class ProgramBuilder {
   // A child whose environment has $POCL_BINARY_SPECIALIZE_WG = `specialise` (unless
   // empty).
   std::unique_ptr<Child> spawn(const std::string& specialise);
+  // A connection to a pool child that has taken it, or null when there is no pool, it
+  // has closed its address or serves another device. Waits while the pool's children are
+  // busy with other builds; past `deadline` (the build's wall budget) it throws.
+  std::unique_ptr<Child> connect_pool(std::chrono::steady_clock::time_point deadline);
   // Serves one request (mode "binary", "built" or "primed") on a child started with
   // `specialise`; the reply's body.
   std::string run(const std::string& options, const std::string& source, const std::string& mode,
@@ -90,6 +107,12 @@ class ProgramBuilder {
   mutable std::mutex mutex_;
   std::vector<std::unique_ptr<Child>> idle_;
   uint64_t started_ = 0;
+  uint64_t pool_builds_ = 0;
+  bool pool_usable_ = true;  // false once the pool has refused or closed its address
 };
+
+// A BuilderPool's address ("@name": Linux's abstract socket namespace; else a path) as a
+// socket address; false when it does not fit.
+bool pool_socket_address(const std::string& address, struct sockaddr_un* out, unsigned* length);
 
 }  // namespace clpipe::runtime

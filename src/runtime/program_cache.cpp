@@ -322,7 +322,10 @@ bool write_program_marker(const std::string& path, const std::string& key) {
 ProgramCacheStats ProgramCache::stats() const {
   std::lock_guard<std::mutex> lock(mutex_);
   ProgramCacheStats s = stats_;
-  if (builder_) s.children_started = builder_->children_started();
+  if (builder_) {
+    s.children_started = builder_->children_started();
+    s.pool_builds = builder_->pool_builds();
+  }
   return s;
 }
 

@@ -56,6 +56,7 @@ struct ProgramCacheStats {
   uint64_t child_builds = 0;      // of those, built by a builder child
   uint64_t child_entries = 0;     // of those, the child wrote the disk entry (build_only)
   uint64_t children_started = 0;  // builder children spawned
+  uint64_t pool_builds = 0;       // child builds served by a builder pool's children
   uint64_t disk_rejects = 0;      // disk entries found corrupt or unusable, then rebuilt
   uint64_t evictions = 0;
 };

@@ -416,6 +416,7 @@ void Server::serve_in_child(int client_fd, uint64_t n, uint32_t slot) {
   // The child dies with the server, and does not handle the server's signals.
   ::prctl(PR_SET_PDEATHSIG, SIGTERM);
   ::close(listen_fd_);
+  if (options_.at_client_start) options_.at_client_start();
   if (g_wake[0] >= 0) ::close(g_wake[0]);
   if (g_wake[1] >= 0) ::close(g_wake[1]);
   g_wake[0] = g_wake[1] = -1;
@@ -453,6 +454,8 @@ void Server::reap() {
       return;
     }
     auto it = children_.find(pid);
+    if (it == children_.end() && options_.other_child_ended && options_.other_child_ended(pid, st))
+      continue;
     const uint64_t n = it == children_.end() ? 0 : it->second.number;
     if (it != children_.end()) {
       // The child is gone: nothing of its own holds memory any more.

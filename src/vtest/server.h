@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -50,6 +51,12 @@ struct ServerOptions {
   // tool's default is three quarters of the machine's memory). A client's allocation that
   // would pass it fails like one past its own limit (Limits::max_client_bytes).
   uint64_t max_total_bytes = 0;
+  // Children of this process that are not clients' (a builder pool's): the server reaps
+  // every child, and hands those it did not start here (true: it was one of them).
+  std::function<bool(int pid, int wait_status)> other_child_ended;
+  // Runs first in each client's process: it drops what this process's other parts hold
+  // that a client must not (a builder pool's listening socket).
+  std::function<void()> at_client_start;
 };
 
 // n default-constructed Ts in memory shared with the children forked later (MAP_SHARED

@@ -8,6 +8,7 @@
 
 #ifdef CLPIPE_VTEST_TOOL
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -411,6 +413,80 @@ TEST_CASE("vtest repro: programs from builder children render with PoCL's kernel
   CHECK(e.status == 0);
   CHECK_THAT(out, Catch::Contains("0 clpipe failures") &&
                       Catch::Contains("1 readbacks (1 equal to the reference)"));
+}
+
+namespace {
+
+// The builder pool children of server `server` (its children running `--build-program
+// --pool`), by pid.
+std::vector<pid_t> pool_children(pid_t server) {
+  std::vector<pid_t> found;
+  DIR* proc = opendir("/proc");
+  if (!proc) return found;
+  while (const dirent* e = readdir(proc)) {
+    const std::string dir = std::string("/proc/") + e->d_name;
+    const std::string stat = read_text(dir + "/stat");
+    const size_t close = stat.rfind(')');
+    char state = 0;
+    int ppid = 0;
+    if (close == std::string::npos ||
+        std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) != 2 || ppid != server ||
+        state == 'Z')
+      continue;
+    std::string cmdline = read_text(dir + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(" --build-program --pool ") != std::string::npos)
+      found.push_back(pid_t(std::atoi(e->d_name)));
+  }
+  closedir(proc);
+  return found;
+}
+
+// Processor time of process `pid` in clock ticks, or -1.
+long long cpu_ticks(pid_t pid) {
+  const std::string stat = read_text("/proc/" + std::to_string(pid) + "/stat");
+  const size_t close = stat.rfind(')');
+  unsigned long long utime = 0, stime = 0;
+  if (close == std::string::npos ||
+      std::sscanf(stat.c_str() + close + 1,
+                  " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+    return -1;
+  return (long long)(utime + stime);
+}
+
+// Waits up to 10 s for server `server` to have one pool child other than `not_this`.
+pid_t wait_for_pool_child(pid_t server, pid_t not_this = -1) {
+  for (int i = 0; i < 500; ++i) {
+    const std::vector<pid_t> children = pool_children(server);
+    if (children.size() == 1 && children[0] != not_this) return children[0];
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("vtest server: clients build in the server's builder pool, which replaces its children",
+          "[tools][vtest][repro]") {
+  // PoCL's own cache off, so that the sessions' programs are built, not loaded.
+  ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  ServerProcess server(120, {"--cache-dir=" + temp_dir() + "/cache", "--build-pool=1"});
+  const pid_t child = wait_for_pool_child(server.pid);
+  REQUIRE(child > 0);
+  const long long before = cpu_ticks(child);
+  const std::string captures = CLPIPE_VTEST_CAPTURES_DIR;
+  CHECK(send_capture_file(server, captures + "/01-fs-sign-neg.vtcap.gz", 60));
+  // The session's shader programs were built by the pool's child: ~0.5 s and more of its
+  // processor time (each program of the session needs that much).
+  CHECK(cpu_ticks(child) - before >= ::sysconf(_SC_CLK_TCK) / 2);
+  // A pool child that ends is replaced, and the next session builds in the new one.
+  ::kill(child, SIGKILL);
+  const pid_t next = wait_for_pool_child(server.pid, child);
+  REQUIRE(next > 0);
+  const long long next_before = cpu_ticks(next);
+  CHECK(send_capture_file(server, captures + "/02-vs-post-increment.vtcap.gz", 60));
+  CHECK(cpu_ticks(next) - next_before >= ::sysconf(_SC_CLK_TCK) / 2);
+  CHECK_THAT(read_text(server.log), !Catch::Contains("was killed by signal"));
 }
 
 #endif  // CLPIPE_VTEST_TOOL

@@ -66,6 +66,10 @@ options:
                           log line, as a GL error, and the client goes on. Each build
                           runs in a child process, so it can be stopped
   --build-memory=MB       memory one build may take, in MiB (default 2048; 0: no limit)
+  --build-pool=N          builder children the clients share (default 2; 0: each client
+                          starts its own). A client's process often lives for one
+                          program, and a builder of its own costs it ~1.3 s before its
+                          first shader (starting the child, loading the compiler)
   --build-in-process      build programs in the client's process, without the budgets
                           (debugging, or where a process cannot start another)
   --strict                close a client's connection when clpipe refuses a command
@@ -103,6 +107,7 @@ struct Args {
   clpipe::ScreenOptions screen;
   bool print_caps = false;
   std::string replay;
+  unsigned build_pool = 2;
 };
 
 bool parse_number(const std::string& s, unsigned long long* out) {
@@ -180,6 +185,9 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--build-memory") {
       if (!parse_number(need(), &n) || n > (1ull << 30)) usage_error("bad --build-memory");
       a.screen.builder.memory_bytes = n << 20;
+    } else if (arg == "--build-pool") {
+      if (!parse_number(need(), &n) || n > 64) usage_error("bad --build-pool");
+      a.build_pool = unsigned(n);
     } else if (arg == "--build-in-process") {
       a.screen.builder.executable.clear();
     } else if (arg == "--strict") {
@@ -272,7 +280,23 @@ int replay(const Args& a, const vt::ScreenFactory& factory) {
 
 int main(int argc, char** argv) {
   clpipe::program_builder_main(argc, argv);  // a builder child never returns
-  const Args args = parse(argc, argv);
+  Args args = parse(argc, argv);
+  std::unique_ptr<clpipe::BuilderPool> pool;
+  if (args.build_pool && args.server.fork_per_client && !args.print_caps && args.replay.empty() &&
+      !args.screen.builder.executable.empty()) {
+    auto started =
+        clpipe::BuilderPool::start(args.screen.builder, args.screen.device, args.build_pool);
+    if (started) {
+      pool = std::move(started.value());
+      args.screen.builder.pool_address = pool->address();
+      args.server.other_child_ended = [&pool](int pid, int status) {
+        return pool->child_ended(pid, status);
+      };
+      args.server.at_client_start = [&pool] { pool->forget_in_fork(); };
+    } else {
+      vt::log_at(vt::LogLevel::kWarning, "no builder pool: ", started.status().to_string());
+    }
+  }
   const clpipe::ScreenOptions screen_options = args.screen;
   vt::ScreenFactory factory = [screen_options]() { return clpipe::Screen::create(screen_options); };
   if (args.print_caps) return print_caps(args, factory);
