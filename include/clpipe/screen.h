@@ -88,8 +88,9 @@ struct ProgramBuilderOptions {
   // BuilderPool::address() of a pool that another process keeps (a vtest server, for the
   // clients it forks): builds go to its children first, so that a screen that lives for
   // one short program does not start a child of its own and load the device compiler
-  // again. Builds the pool cannot take (a child for another device, none free within
-  // a moment, code generated for given launch sizes) go to this screen's own children.
+  // again. While all its children are busy, a build waits its turn (within its wall
+  // time). Builds the pool cannot take (it serves another device or has closed its
+  // address; code generated for given launch sizes) go to this screen's own children.
   std::string pool_address;
 };
 
