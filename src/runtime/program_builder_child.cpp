@@ -299,7 +299,7 @@ int program_builder_main(int argc, char** argv) {
     status = reply_failure(failure);
     if (pool) status = status ? status : 1;
   }
-  ::_exit(status);  // no release of the programs it built, no exit handlers: see serve()
+  ::_exit(status);  // no release of the programs it built, no exit handlers: see serve_requests()
 }
 
 }  // namespace clpipe
