@@ -16,7 +16,7 @@
 #include "runtime/error.h"
 #include "runtime/program_builder.h"
 #include "runtime/program_cache.h"
-#include "runtime/queue.h"
+#include "support/builder_kernels.h"
 #include "support/test_device.h"
 
 #ifdef CLPIPE_VTEST_TOOL
@@ -46,37 +46,15 @@ ProgramBuilderOptions using_pool(const BuilderPool& pool, uint32_t timeout_ms = 
   return o;
 }
 
+// A scale kernel new to every build here: no cache of a pool child knows it.
 std::string scale_kernel(const std::string& tag) {
-  return "// " + tag + " " + std::to_string(::getpid()) + " " +
-         std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
-         "\n__kernel void scale(__global int* a, int v) { a[get_global_id(0)] *= v; }\n";
+  return test::scale_kernel(
+      tag + " " + std::to_string(::getpid()) + " " +
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
 }
 
-// A source whose build takes PoCL tens of seconds (program_builder_test says why).
-std::string slow_kernel() {
-  std::string s = "// " + std::to_string(::getpid()) + " " +
-                  std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
-                  "\n__kernel void slow(__global float* o, __constant float* cb, int c) {\n"
-                  "  float x = 0.0f;\n";
-  for (int i = 0; i < 3000; ++i) {
-    const std::string w = std::to_string(i % 8);
-    s += "  x = x * (c > " + w + " ? cb[" + w + "] : 0.0f) + (c > " + w + " ? cb[" + w +
-         "] : 1.0f);\n";
-  }
-  return s + "  o[get_global_id(0)] = x;\n}\n";
-}
-
-std::vector<int> run_scale(const ProgramRef& p, int v) {
-  Queue q(test::test_device());
-  std::vector<int> data = {1, 2, 3, 4};
-  cl::Buffer b = q.create_buffer(sizeof(int) * data.size());
-  q.write(b, 0, sizeof(int) * data.size(), data.data(), true);
-  cl::Kernel& k = q.kernel(p, "scale");
-  set_args(k, b, v);
-  q.launch(k, {data.size()}, {}, "scale");
-  q.read(b, 0, sizeof(int) * data.size(), data.data());
-  return data;
-}
+using test::run_scale;
+using test::slow_kernel;
 
 // Reaps the pool's ended children until it has started `count` in all, for at most 10 s.
 bool wait_for_starts(BuilderPool& pool, uint64_t count) {
