@@ -383,6 +383,8 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           runtime::invalid("shared memory is only for compute shaders");
         info.shared_size = options.shared_size;  // the caller binds cl::Local(shared_size)
         break;
+      case compiler::ParamKind::kInterpCode:
+        runtime::invalid("an interpreted shader outside the tests");
     }
   }
   if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers, images);

@@ -71,6 +71,7 @@ struct Options {
   Action action = Action::kDump;
   bool quiet = false;
   bool full = false;
+  bool interp = false;  // --emit-cl / --build the interpreted form (emit_interpreted)
   unsigned jobs = 1;
   unsigned batch = 1;
   std::string template_name;  // empty: the stage's harness
@@ -86,6 +87,8 @@ void usage(std::ostream& os) {
   }
   os << "Options:\n"
         "  --full       with --emit-cl: print the whole program\n"
+        "  --interp     with --emit-cl / --build: the shader's interpreted form (its code words\n"
+        "               and the interpreter that runs them), or why it has none\n"
         "  --template T with --emit-cl --full / --build: wrap the shader in template T\n"
         "               (harness.cl, compute.cl, vertex.cl, tile.cl) instead of its harness\n"
         "  -j N         with --build: build N programs at a time\n"
@@ -110,6 +113,10 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
     }
     if (arg == "--full") {
       opt->full = true;
+      continue;
+    }
+    if (arg == "--interp") {
+      opt->interp = true;
       continue;
     }
     if (arg == "--template") {
@@ -169,6 +176,10 @@ bool parse_options(int argc, char** argv, Options* opt, bool* help) {
   }
   if (opt->batch > 1 && !opt->template_name.empty()) {
     std::cerr << "clpipe-tgsi: --batch builds against the harness templates; drop --template\n";
+    return false;
+  }
+  if (opt->batch > 1 && opt->interp) {
+    std::cerr << "clpipe-tgsi: --batch builds compiled shaders; drop --interp\n";
     return false;
   }
   return true;
@@ -253,6 +264,7 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
     if (opt.action == Action::kEmitCl || opt.action == Action::kBuild) {
       const EmitOptions emit = build ? build->emit : EmitOptions{};
       CompiledShader c = compile_tgsi(text, emit);
+      if (opt.interp) c.code = emit_interpreted(c.ir, c.info, emit);
       if (opt.action == Action::kBuild) {
         const clpipe::runtime::ProgramRef p =
             build->cache->get(program_source(c.code, opt.template_name));
@@ -270,6 +282,12 @@ bool run_action(const Options& opt, const fs::path& path, const std::string& tex
       *out += header;
       *out += opt.full ? program_source(c.code, opt.template_name)
                        : c.code.prelude + "\n" + c.code.body;
+      if (opt.interp) {
+        *out += "// code words:";
+        for (size_t i = 0; i < c.code.interp_code.size(); ++i)
+          *out += (i % 8 ? " " : "\n// ") + std::to_string(c.code.interp_code[i]);
+        *out += "\n";
+      }
       return true;
     }
     Shader shader = parse_tgsi(text);

@@ -65,6 +65,7 @@ enum class ParamKind : uint8_t {
   kGlobalMemory,    // MEMORY GLOBAL: the buffer its byte addresses index (global_size)
   kInputMemory,     // MEMORY INPUT: the grid's input buffer (pipe_grid_info::input)
   kSharedMemory,    // MEMORY SHARED: `local` memory of shared_size bytes per work-group
+  kInterpCode,      // interpreted shaders (emit_interpreted): EmittedShader::interp_code
 };
 const char* param_kind_name(ParamKind kind);
 
@@ -87,6 +88,9 @@ struct EmittedShader {
   std::vector<ResourceParam> params;  // CLP_RESOURCE_PARAMS, in order
   bool uses_fp64 = false;             // the program needs cl_khr_fp64
   uint32_t sample_calls = 0;          // CLP_TEX_SAMPLE calls in the body (sampling.h)
+  // emit_interpreted(): the shader as the words the body interprets (bound to the
+  // kInterpCode parameter); empty for compiled shaders.
+  std::vector<uint32_t> interp_code;
 };
 
 // Throws CompileError (line:column of the offending instruction or declaration) for what
@@ -94,6 +98,18 @@ struct EmittedShader {
 // bindless opcodes (no pass template provides them), recursive subroutines, shared memory
 // larger than the device's. `info` must be analyze(shader) of the same validated shader.
 EmittedShader emit_opencl(const Shader& shader, const ShaderInfo& info, const EmitOptions& options);
+
+// The shader for the interpreter (compile latency, issue 15): the same prelude and
+// parameters as emit_opencl() plus a kInterpCode parameter, a body that interprets
+// `interp_code` and is the same text for every shader with the same prelude, temporary
+// count class and constant buffers, so their programs are one program of the cache.
+// Every register write, mask and library call is the compiled code's (the interpreter's
+// arithmetic is emit_opencl()'s own code for each opcode), so both draw the same bits.
+// Vertex and fragment shaders of 32-bit arithmetic, IF / UIF / ELSE, loops, KILL and
+// RET, reading TEMP, IN, OUT, CONST, IMM and SV directly; anything else throws
+// CompileError naming it (the caller compiles the shader instead).
+EmittedShader emit_interpreted(const Shader& shader, const ShaderInfo& info,
+                               const EmitOptions& options);
 
 // The pass template that runs a shader of `stage` over plain buffers: "harness.cl" for the
 // graphics stages, "compute.cl" for compute (the launch_grid template).

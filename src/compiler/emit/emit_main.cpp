@@ -46,6 +46,8 @@ const char* param_kind_name(ParamKind kind) {
       return "input-memory";
     case ParamKind::kSharedMemory:
       return "shared-memory";
+    case ParamKind::kInterpCode:
+      return "interp-code";
   }
   return "?";
 }
@@ -391,6 +393,11 @@ void Emitter::prologue() {
   if (uses_alive_) line("vi alive = io->exec_mask;");
   if (uses_ret_) line("vi mret = (vi)(0);");
   if (uses_clock_) line("ulong clp_clk = 0;");
+  param_prologue();
+  temp_prologue();
+}
+
+void Emitter::param_prologue() {
   for (const ResourceParam& p : params_) {
     const std::string i = std::to_string(p.index);
     switch (p.kind) {
@@ -440,7 +447,9 @@ void Emitter::prologue() {
         break;
     }
   }
+}
 
+void Emitter::temp_prologue() {
   // Temporaries: direct ones as variables (only those instructions name), indirectly
   // addressed arrays as private arrays. All zero: TGSI does not say they start as zero,
   // but C must not read an uninitialised variable.

@@ -166,6 +166,12 @@ std::string Emitter::src(const Instruction& inst, unsigned s, unsigned c, Operan
   const SrcOperand& o = inst.src[s];
   const unsigned chan = o.swizzle[c & 3] & 3;
   const bool integer = type == OperandType::I32 || type == OperandType::U32;
+  const uint8_t modifiers =
+      type == OperandType::I32 || type == OperandType::U32 || type == OperandType::B32
+          ? kIntModifiers
+          : kFloatModifiers;
+  uint8_t& seen = src_modifiers_[s % kMaxSrc];
+  seen = seen == kNoModifiers || seen == modifiers ? modifiers : kMixedModifiers;
   if (o.reg.file == RegFile::IMM && integer && !o.negate) {
     const uint32_t bits = s_.immediates[uint32_t(o.reg.index)].words[chan];
     if (type == OperandType::U32) return "(vu)(" + u32_lit(bits) + ")";

@@ -10,6 +10,7 @@
 //   emit_mem.cpp       LOAD / STORE / RESQ / atomics / barriers on every memory file
 //   emit_stage.cpp     stage I/O: fragment inputs and interpolation, system values,
 //                      GS emission, subgroup operations, CLOCK
+//   emit_interp.cpp    the interpreted form of a shader (emit_interpreted)
 //
 // Invariants the generated code keeps (see emit_cf.cpp for the mask rules):
 //  * `m` (vi) is the set of lanes executing the current instruction; writes inside any
@@ -22,6 +23,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -56,12 +58,18 @@ class Emitter {
   EmittedShader run();
 
   // --- emit_main.cpp
- private:
+  // (planning is public for emit_interp.cpp, which emits single instructions)
   void plan();
   void plan_params();
+
+ private:
   void add_param(ParamKind kind, uint32_t index, const std::string& name, const std::string& decl);
   std::string prelude() const;
   void prologue();
+  // The prologue's parts: resource parameters (clp_ri entry, buffer offsets and sizes);
+  // temporaries, address registers, system values and fragment inputs.
+  void param_prologue();
+  void temp_prologue();
   void emit_range(uint32_t begin, uint32_t end);
   void emit_instruction(uint32_t i);
   [[noreturn]] void fail(const Instruction& inst, const std::string& message) const;
@@ -205,6 +213,16 @@ class Emitter {
  private:
   void interp_at(const Instruction& inst);
 
+  // --- emit_interp.cpp
+ public:
+  // emit_interpreted(): the prelude and parameters of run(), the interpreter's body and
+  // the shader's code words.
+  EmittedShader run_interpreted();
+
+ private:
+  std::vector<uint32_t> interp_encode();
+  std::string interp_body(uint32_t temps);
+
   // --- state
  public:
   const Shader& s_;
@@ -241,6 +259,12 @@ class Emitter {
   bool uses_sampling_ = false;
   bool uses_images_ = false;
   uint32_t sample_calls_ = 0;  // CLP_TEX_SAMPLE calls emitted
+
+  // How src() applied the modifiers of each source so far (emit_interp.cpp reads them
+  // for one instruction): none read yet, as a float, as an integer, or both.
+  static constexpr uint8_t kNoModifiers = 0, kFloatModifiers = 1, kIntModifiers = 2,
+                           kMixedModifiers = 3;
+  std::array<uint8_t, kMaxSrc> src_modifiers_{};
 
   std::vector<Construct> constructs_;
   std::vector<uint32_t> call_stack_;  // BGNSUB instructions being inlined

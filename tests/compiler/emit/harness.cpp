@@ -72,6 +72,9 @@ HarnessResult run_shader(const HarnessInput& input) {
   compiler::EmitOptions options = input.options;
   options.fragment_lanes = queue().device().limits().fragment_lanes;
   res.compiled = compiler::compile_tgsi(input.tgsi, options);
+  if (input.interpret) {
+    res.compiled.code = compiler::emit_interpreted(res.compiled.ir, res.compiled.info, options);
+  }
   res.compiled.code.prelude.insert(0, input.defines);
   const compiler::ShaderInfo& info = res.compiled.info;
   const compiler::EmittedShader& code = res.compiled.code;
@@ -180,6 +183,9 @@ HarnessResult run_shader(const HarnessInput& input) {
         b.buffer = words_buffer(input.input_memory);
         break;
       case ParamKind::kSharedMemory:
+        break;
+      case ParamKind::kInterpCode:
+        b.buffer = words_buffer(code.interp_code);
         break;
     }
     bound.push_back(b);

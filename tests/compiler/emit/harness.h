@@ -60,6 +60,9 @@ struct HarnessInput {
   uint64_t clock_base = 0;
   // Put before the generated prelude: library switches a test compares (CLP_TEX_PER_LANE).
   std::string defines;
+  // Run the shader through the interpreter (compiler::emit_interpreted) instead of its
+  // compiled code; throws CompileError for a shader the interpreter does not run.
+  bool interpret = false;
 };
 
 struct HarnessResult {

@@ -1,0 +1,419 @@
+// The interpreted form of a shader (emit_interpreted, emit.h): its instructions as the
+// words of kernels/shader_interp_abi.h, and a body that runs them with
+// kernels/shader_interp.h. The body is the same text for every shader with the same
+// prelude, temporary class and constant buffers: the program cache builds it once for
+// all of them.
+//
+// The arithmetic is not written twice: each opcode's case of the body is what emit_alu()
+// emits for that opcode in a one-instruction shader reading TEMP[0..3] and writing
+// TEMP[4] (alu_cases below). The interpreter loads the sources into those names with the
+// modifiers Emitter::src() applies, and stores TEMP[4] the way write_channel() does.
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "base/error.h"
+#include "compiler/emit/emitter.h"
+#include "kernels/shader_interp_abi.h"
+
+namespace clpipe::compiler::emit_detail {
+
+namespace {
+
+// Opcodes emit_alu() may translate one channel-wise 32-bit result of: what the
+// interpreter can take from it. ARL / UARL / ARR write address registers, which only
+// indirect addressing reads (not interpreted).
+bool alu_candidate(Opcode op) {
+  if (!opcode_is_valid(op)) return false;
+  const OpcodeInfo& info = opcode_info(op);
+  if (info.cf != CfRole::NONE || info.is_tex || opcode_is_memory(op)) return false;
+  if (info.num_dst != 1 || info.num_src > 4) return false;
+  if (info.mode != ChannelMode::COMP && info.mode != ChannelMode::REPL &&
+      info.mode != ChannelMode::CHAN) {
+    return false;
+  }
+  if (op == Opcode::ARL || op == Opcode::UARL || op == Opcode::ARR || op == Opcode::NOP) {
+    return false;
+  }
+  auto plain = [](OperandType t) {
+    return t == OperandType::F32 || t == OperandType::I32 || t == OperandType::U32 ||
+           t == OperandType::B32 || t == OperandType::ANY;
+  };
+  if (!plain(info.dst[0])) return false;
+  for (unsigned s = 0; s < info.num_src; ++s) {
+    if (!plain(info.src[s])) return false;
+  }
+  return true;
+}
+
+struct AluCase {
+  Opcode op;
+  std::string text;  // statements assigning t4_0..t4_3 from t0_0..t3_3
+  bool reads_quads;  // derivatives: reads the other lanes of the quad
+  // How the compiled code applies each source's modifiers (Emitter::src_modifiers_): the
+  // interpreter applies them the same way when it loads the source.
+  std::array<uint8_t, 4> modifiers;
+};
+
+struct AluCaseKey {
+  ShaderType stage;
+  bool legacy_math;
+  uint32_t lanes;
+  bool operator<(const AluCaseKey& o) const {
+    return std::tie(stage, legacy_math, lanes) < std::tie(o.stage, o.legacy_math, o.lanes);
+  }
+};
+
+}  // namespace
+
+// The cases of one stage and math rule, computed once per process (~150 small emits).
+static const std::vector<AluCase>& alu_cases(ShaderType stage, bool legacy_math,
+                                             const EmitOptions& options) {
+  static std::mutex mutex;
+  static std::map<AluCaseKey, std::vector<AluCase>> cache;
+  const AluCaseKey key{stage, legacy_math, options.fragment_lanes};
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  std::vector<AluCase> cases;
+  for (unsigned o = 0; o < kOpcodeCount; ++o) {
+    const Opcode op = Opcode(o);
+    if (!alu_candidate(op)) continue;
+    const OpcodeInfo& info = opcode_info(op);
+    Shader s;
+    s.stage = stage;
+    if (legacy_math) s.properties.push_back(PropertyDecl{Property::LEGACY_MATH_RULES, 1, {}});
+    Declaration temps;
+    temps.file = RegFile::TEMP;
+    temps.first = 0;
+    temps.last = 4;
+    s.declarations.push_back(temps);
+    Instruction inst;
+    inst.opcode = op;
+    inst.num_dst = 1;
+    inst.num_src = info.num_src;
+    inst.dst[0].reg.file = RegFile::TEMP;
+    inst.dst[0].reg.index = 4;
+    for (unsigned k = 0; k < info.num_src; ++k) {
+      inst.src[k].reg.file = RegFile::TEMP;
+      inst.src[k].reg.index = int32_t(k);
+    }
+    s.instructions.push_back(inst);
+    Instruction end;
+    end.opcode = Opcode::END;
+    s.instructions.push_back(end);
+    const ShaderInfo si = analyze(s);
+    Emitter e(s, si, options);
+    e.plan();
+    e.plan_params();
+    e.indent_ = 3;
+    bool ok = false;
+    try {
+      ok = e.emit_alu(s.instructions[0]);
+    } catch (const CompileError&) {
+      ok = false;
+    }
+    // The case must need nothing but its sources: no constant words, no 64-bit code, and
+    // derivatives only where lanes form quads.
+    if (!ok || !e.cb_words_.empty() || e.uses_fp64_code_ || e.uses_int64_code_ ||
+        e.uses_sampling_ || e.uses_images_ || e.uses_clock_) {
+      continue;
+    }
+    if (e.uses_quad_ops_ && (stage != ShaderType::FRAGMENT || e.lanes_ < 4)) continue;
+    cases.push_back(AluCase{
+        op,
+        e.body_,
+        e.uses_quad_ops_,
+        {e.src_modifiers_[0], e.src_modifiers_[1], e.src_modifiers_[2], e.src_modifiers_[3]}});
+  }
+  return cache.emplace(key, std::move(cases)).first->second;
+}
+
+std::vector<uint32_t> Emitter::interp_encode() {
+  auto refuse = [](const SourceLoc& loc, const std::string& what) {
+    throw CompileError(loc, "the interpreter does not run " + what);
+  };
+  if (s_.stage != ShaderType::VERTEX && s_.stage != ShaderType::FRAGMENT) {
+    refuse({}, std::string(stage_name(s_.stage)) + " shaders");
+  }
+  if (!cf_.subroutines.empty()) refuse({}, "subroutines");
+  if (info_.num_temps > 256) refuse({}, "more than 256 temporaries");
+  const std::vector<AluCase>& cases = alu_cases(s_.stage, info_.props.legacy_math_rules, opt_);
+
+  std::vector<uint32_t> w(CLP_INTERP_HEADER, 0u);
+  w[CLP_INTERP_H_MAGIC] = CLP_INTERP_MAGIC;
+  w[CLP_INTERP_H_FLAGS] = uses_ret_ ? CLP_INTERP_MASKED_TOP : 0u;
+  for (const SystemValueInfo& sv : info_.system_values) {
+    switch (sv.semantic) {
+      case Semantic::SUBGROUP_SIZE:
+      case Semantic::SUBGROUP_INVOCATION:
+      case Semantic::SUBGROUP_EQ_MASK:
+      case Semantic::SUBGROUP_GE_MASK:
+      case Semantic::SUBGROUP_GT_MASK:
+      case Semantic::SUBGROUP_LE_MASK:
+      case Semantic::SUBGROUP_LT_MASK:
+        refuse({}, "subgroup system values");
+      default:
+        break;
+    }
+  }
+  if (s_.stage == ShaderType::FRAGMENT) {
+    // The compiled prologue's reads (fs_input_prologue), in its order.
+    uint32_t entries = 0;
+    for (const IoInfo& in : info_.inputs) {
+      for (unsigned c = 0; c < 4; ++c) {
+        if (!(in.read_mask & (1u << c))) continue;
+        if (in.reg > 0xffffu || in.semantic_index > 0xffffu) refuse({}, "this input");
+        w.push_back(in.reg | c << 16);
+        w.push_back(unsigned(in.semantic) | unsigned(in.interp) << 8 | unsigned(in.location) << 12 |
+                    in.semantic_index << 16);
+        ++entries;
+      }
+    }
+    w[CLP_INTERP_H_INPUTS] = entries;
+  }
+  w[CLP_INTERP_H_IMM] = uint32_t(w.size());
+  for (const Immediate& imm : s_.immediates) {
+    if (imm.type == ImmType::FLT64 || imm.type == ImmType::INT64 || imm.type == ImmType::UINT64) {
+      refuse(imm.loc, "64-bit immediates");
+    }
+    for (unsigned c = 0; c < 4; ++c)
+      w.push_back(imm.words[c]);
+  }
+  w[CLP_INTERP_H_CODE] = uint32_t(w.size());
+
+  // `modifiers`: how the compiled code applies the source's negate and absolute.
+  auto source = [&](const Instruction& inst, unsigned s, uint8_t modifiers) {
+    const SrcOperand& o = inst.src[s];
+    const RegisterRef& r = o.reg;
+    if (r.indirect.is_indirect() || r.dim_indirect.is_indirect() || r.index < 0) {
+      refuse(o.loc, "indirect addressing");
+    }
+    const uint32_t idx = uint32_t(r.index);
+    uint32_t file = 0, reg = idx, buffer = 0;
+    switch (r.file) {
+      case RegFile::TEMP:
+        if (idx >= info_.num_temps) refuse(o.loc, "this register");
+        file = CLP_IF_TEMP;
+        break;
+      case RegFile::IN:
+        if (r.has_dimension || idx >= info_.num_inputs) refuse(o.loc, "this input");
+        file = CLP_IF_IN;
+        break;
+      case RegFile::OUT:
+        if (r.has_dimension || idx >= info_.num_outputs) refuse(o.loc, "this output");
+        file = CLP_IF_OUT;
+        break;
+      case RegFile::CONST:
+        buffer = r.has_dimension ? uint32_t(r.dimension) : 0u;
+        if (r.dimension < 0 || buffer > 0xffffu || !has_param(ParamKind::kConstBuffer, buffer)) {
+          refuse(o.loc, "this constant buffer");
+        }
+        file = CLP_IF_CONST;
+        break;
+      case RegFile::IMM:
+        if (idx >= s_.immediates.size()) refuse(o.loc, "this immediate");
+        file = CLP_IF_IMM;
+        break;
+      case RegFile::SV: {
+        const SystemValueInfo* found = nullptr;
+        for (const SystemValueInfo& sv : info_.system_values)
+          if (sv.reg == idx) found = &sv;
+        if (!found) refuse(o.loc, "this system value");
+        file = CLP_IF_SV;
+        reg = uint32_t(found->semantic);
+        break;
+      }
+      default:
+        refuse(o.loc, std::string(file_name(r.file)) + " operands");
+    }
+    const bool modified = o.negate || o.absolute;
+    if (modified && modifiers != kFloatModifiers && modifiers != kIntModifiers) {
+      refuse(o.loc, "this source modifier");
+    }
+    const bool integer = modifiers == kIntModifiers;
+    uint32_t w0 = file | (o.negate ? 1u << 12 : 0u) | (o.absolute ? 1u << 13 : 0u) |
+                  (integer ? uint32_t(CLP_IT_INT) << 14 : 0u) | buffer << 16;
+    for (unsigned c = 0; c < 4; ++c)
+      w0 |= uint32_t(o.swizzle[c] & 3) << (4 + 2 * c);
+    w.push_back(w0);
+    w.push_back(reg);
+  };
+
+  std::vector<uint32_t> word_of(s_.instructions.size(), 0);
+  std::vector<std::pair<size_t, uint32_t>> targets;  // (word, instruction it names)
+  uint32_t depth = 0;
+  for (uint32_t i = 0; i <= cf_.main_end; ++i) {
+    const Instruction& inst = s_.instructions[i];
+    word_of[i] = uint32_t(w.size());
+    if (inst.precise) refuse(inst.loc, "precise instructions");
+    auto op_word = [&](uint32_t kind) { w.push_back(kind); };
+    switch (inst.info().cf) {
+      case CfRole::IF:
+        if (++depth > CLP_INTERP_DEPTH) refuse(inst.loc, "constructs nested this deep");
+        op_word(inst.opcode == Opcode::IF ? CLP_IK_IF : CLP_IK_UIF);
+        source(inst, 0, inst.opcode == Opcode::IF ? kFloatModifiers : kIntModifiers);
+        targets.emplace_back(w.size(), uint32_t(cf_.partner[i]));
+        w.push_back(0);
+        continue;
+      case CfRole::ELSE:
+        op_word(CLP_IK_ELSE);
+        targets.emplace_back(w.size(), uint32_t(cf_.partner[i]));
+        w.push_back(0);
+        continue;
+      case CfRole::ENDIF:
+        --depth;
+        op_word(CLP_IK_ENDIF);
+        continue;
+      case CfRole::LOOP:
+        if (++depth > CLP_INTERP_DEPTH) refuse(inst.loc, "constructs nested this deep");
+        op_word(CLP_IK_LOOP);
+        continue;
+      case CfRole::ENDLOOP:
+        --depth;
+        op_word(CLP_IK_ENDLOOP);
+        continue;
+      case CfRole::BRK:
+        if (s_.instructions[size_t(cf_.partner[i])].opcode != Opcode::BGNLOOP) {
+          refuse(inst.loc, "switches");
+        }
+        op_word(CLP_IK_BRK);
+        continue;
+      case CfRole::CONT:
+        op_word(CLP_IK_CONT);
+        continue;
+      case CfRole::RET:
+        op_word(CLP_IK_RET);
+        continue;
+      case CfRole::END:
+        op_word(i == cf_.main_end ? CLP_IK_END : CLP_IK_RET);
+        continue;
+      case CfRole::NONE:
+        break;
+      default:
+        refuse(inst.loc, std::string(inst.info().name) + " (switches and subroutines)");
+    }
+    if (inst.opcode == Opcode::NOP) continue;
+    if ((inst.opcode == Opcode::KILL || inst.opcode == Opcode::KILL_IF) &&
+        s_.stage == ShaderType::FRAGMENT) {
+      op_word(inst.opcode == Opcode::KILL ? CLP_IK_KILL : CLP_IK_KILL_IF);
+      if (inst.opcode == Opcode::KILL_IF) source(inst, 0, kFloatModifiers);
+      continue;
+    }
+    const AluCase* c = nullptr;
+    for (const AluCase& k : cases)
+      if (k.op == inst.opcode) c = &k;
+    if (!c) refuse(inst.loc, inst.info().name);
+    const DstOperand& d = inst.dst[0];
+    if (d.reg.indirect.is_indirect() || d.reg.has_dimension || d.reg.index < 0) {
+      refuse(d.loc, "this destination");
+    }
+    const uint32_t idx = uint32_t(d.reg.index);
+    uint32_t file = 0;
+    if (d.reg.file == RegFile::TEMP && idx < info_.num_temps) {
+      file = CLP_IF_TEMP;
+    } else if (d.reg.file == RegFile::OUT && idx < info_.num_outputs) {
+      file = CLP_IF_OUT;
+    } else {
+      refuse(d.loc, "this destination");
+    }
+    // write_channel() saturates float results only.
+    const OperandType dt = inst.info().dst[0];
+    const bool sat = inst.saturate && (dt == OperandType::F32 || dt == OperandType::ANY);
+    w.push_back(CLP_IK_ALU | (sat ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
+                uint32_t(inst.opcode) << 16);
+    w.push_back(file | uint32_t(d.write_mask & 15) << 4 | idx << 16);
+    for (unsigned s = 0; s < inst.num_src; ++s)
+      source(inst, s, c->modifiers[s]);
+  }
+  for (const auto& [word, inst] : targets)
+    w[word] = word_of[inst];
+  return w;
+}
+
+std::string Emitter::interp_body(uint32_t temps) {
+  const std::vector<AluCase>& cases = alu_cases(s_.stage, info_.props.legacy_math_rules, opt_);
+  uint32_t cbs = 1;
+  for (const ResourceParam& p : params_)
+    if (p.kind == ParamKind::kConstBuffer) cbs = std::max(cbs, p.index + 1);
+  std::string b;
+  b += "#define CLP_INTERP_TEMPS " + std::to_string(temps) + "\n";
+  b += "#define CLP_INTERP_CBS " + std::to_string(cbs) + "\n";
+  b += "#include \"shader_lib.h\"\n\n";
+  // `m`, `io` and `stage` are the compiled code's names: votes, READ_* and helper tests
+  // read the running lanes and the invocation's masks.
+  b += "static void clp_interp_alu(uint op, vi m, ClpShaderIo* io, ClpStageCtx* stage, "
+       "const vf* s, vf* r) {\n";
+  for (unsigned k = 0; k < 4; ++k) {
+    const std::string t = "t" + std::to_string(k) + "_";
+    b += "  const vf " + t + "0 = s[" + std::to_string(4 * k) + "], " + t + "1 = s[" +
+         std::to_string(4 * k + 1) + "], " + t + "2 = s[" + std::to_string(4 * k + 2) + "], " + t +
+         "3 = s[" + std::to_string(4 * k + 3) + "];\n";
+  }
+  b += "  vf t4_0 = (vf)(0.0f), t4_1 = (vf)(0.0f), t4_2 = (vf)(0.0f), t4_3 = (vf)(0.0f);\n";
+  b += "  switch (op) {\n";
+  for (const AluCase& c : cases) {
+    b += "    case " + std::to_string(unsigned(c.op)) + ": {  // " + opcode_info(c.op).name + "\n";
+    b += c.text;
+    b += "      break;\n    }\n";
+  }
+  b += "  }\n  r[0] = t4_0;\n  r[1] = t4_1;\n  r[2] = t4_2;\n  r[3] = t4_3;\n}\n\n";
+  b += "#include \"shader_interp.h\"\n\n";
+  b += "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS) {\n";
+  body_.clear();
+  indent_ = 1;
+  param_prologue();
+  b += body_;
+  body_.clear();
+  // Buffers the shader does not bind read 0 (size 0).
+  b += "  global const uint* cbs[CLP_INTERP_CBS];\n  uint cbsz[CLP_INTERP_CBS];\n";
+  b += "  for (int i = 0; i < CLP_INTERP_CBS; ++i) {\n    cbs[i] = clp_icode;\n    cbsz[i] = 0u;\n "
+       " }\n";
+  for (const ResourceParam& p : params_) {
+    if (p.kind != ParamKind::kConstBuffer) continue;
+    const std::string i = std::to_string(p.index);
+    b += "  cbs[" + i + "] = clp_cb" + i + ";\n  cbsz[" + i + "] = cbsz" + i + ";\n";
+  }
+  b += "  clp_interp_run(io, stage, clp_icode, cbs, cbsz);\n}\n";
+  return b;
+}
+
+EmittedShader Emitter::run_interpreted() {
+  plan();
+  plan_params();
+  const std::vector<uint32_t> code = interp_encode();
+  add_param(ParamKind::kInterpCode, 0, "clp_icode", "global const uint* clp_icode");
+  uint32_t temps = 16;
+  while (temps < info_.num_temps)
+    temps *= 2;
+  bool quads = false;
+  for (const AluCase& c : alu_cases(s_.stage, info_.props.legacy_math_rules, opt_)) {
+    for (const Instruction& inst : s_.instructions)
+      quads |= c.reads_quads && inst.opcode == c.op;
+  }
+  EmittedShader out;
+  out.stage = s_.stage;
+  out.lanes = lanes_;
+  out.reads_quads = quads;
+  out.params = params_;
+  out.prelude = prelude();
+  out.body = interp_body(temps);
+  out.interp_code = code;
+  return out;
+}
+
+}  // namespace clpipe::compiler::emit_detail
+
+namespace clpipe::compiler {
+
+EmittedShader emit_interpreted(const Shader& shader, const ShaderInfo& info,
+                               const EmitOptions& options) {
+  const uint32_t fl = options.fragment_lanes;
+  if (fl != 1 && fl != 4 && fl != 8 && fl != 16) {
+    invalid("fragment_lanes must be 1, 4, 8 or 16, not ", fl);
+  }
+  return emit_detail::Emitter(shader, info, options).run_interpreted();
+}
+
+}  // namespace clpipe::compiler

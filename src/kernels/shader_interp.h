@@ -1,0 +1,225 @@
+// The shader interpreter (compile latency, issue 15): runs the words of an interpreted
+// shader (shader_interp_abi.h) with the execution model of compiled shaders, so that a
+// new shader draws from a program built once for all shaders of its prelude instead of
+// a program of its own.
+//
+// The generated body (compiler/emit/emit_interp.cpp) defines, before including this file,
+//   CLP_INTERP_TEMPS    the temporaries the interpreter keeps (>= the shader's)
+//   CLP_INTERP_CBS      constant buffers: the highest the shader binds + 1 (>= 1)
+//   clp_interp_alu()    the arithmetic of every opcode it interprets: for each, the
+//                       compiled code's own statements for sources t0..t3 and result t4,
+//                       with the running lanes `m`, `io` and `stage` as the compiled code
+//                       names them
+// and calls clp_interp_run() from clp_shader_main with its constant buffers.
+//
+// Invariants it keeps, each the compiled code's (compiler/emit/emit_cf.cpp):
+//  * `m` is the set of running lanes; writes inside an IF or loop are merged under it,
+//    writes outside every construct are not (unless main returns early), so lanes that
+//    do not run still compute what a derivative of a running lane reads;
+//  * an IF or ELSE whose lanes are all off skips its body; a loop runs its body until no
+//    lane goes round again;
+//  * operands were checked by the compiler: registers within their files, constructs
+//    nested at most CLP_INTERP_DEPTH deep, jump targets inside the code.
+#ifndef CLPIPE_SHADER_INTERP_H
+#define CLPIPE_SHADER_INTERP_H
+
+#include "shader_interp_abi.h"
+
+// Channel `c` (after swizzle) of a source with its modifiers.
+static vf clp_interp_src(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code, uint imm,
+                         vf (*tr)[4], global const uint** cbs, const uint* cbsz, uint w0, uint w1,
+                         int c) {
+  const int ch = (int)((w0 >> (4 + 2 * c)) & 3u);
+  vf x;
+  switch (w0 & 15u) {
+    case CLP_IF_TEMP:
+      x = tr[w1][ch];
+      break;
+    case CLP_IF_IN:
+      x = io->in[w1][ch];
+      break;
+    case CLP_IF_OUT:
+      x = io->out[w1][ch];
+      break;
+    case CLP_IF_CONST: {
+      const uint b = w0 >> 16;
+      x = clp_cb_load(cbs[b], cbsz[b], (int)(w1 * 4u + (uint)ch));
+      break;
+    }
+    case CLP_IF_IMM:
+      x = (vf)(as_float(code[imm + 4u * w1 + (uint)ch]));
+      break;
+    default:
+      x = clp_system_value(stage, io, (int)w1, ch);
+      break;
+  }
+  const bool negate = ((w0 >> 12) & 1u) != 0u;
+  if (((w0 >> 14) & 3u) == CLP_IT_INT) return negate ? CLP_AS_VF((vu)(0u) - CLP_AS_VU(x)) : x;
+  if ((w0 >> 13) & 1u) x = fabs(x);
+  return negate ? -x : x;
+}
+
+// The lanes a re-enable point may turn back on: not killed, not returned, and (as asked)
+// not gone through BRK or CONT of the innermost loop (Emitter::enabled_terms).
+static vi clp_interp_enabled(vi alive, vi mret, int depth, const uint* kind, const vi* brk,
+                             const vi* cont, bool with_break, bool with_cont) {
+  vi e = alive & ~mret;
+  for (int t = depth - 1; t >= 0; --t) {
+    if (kind[t] != CLP_IK_LOOP) continue;
+    if (with_break) e &= ~brk[t];
+    if (with_cont) e &= ~cont[t];
+    break;
+  }
+  return e;
+}
+
+static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code,
+                           global const uint** cbs, const uint* cbsz) {
+  vf tr[CLP_INTERP_TEMPS][4];
+  for (int i = 0; i < CLP_INTERP_TEMPS; ++i)
+    tr[i][0] = tr[i][1] = tr[i][2] = tr[i][3] = (vf)(0.0f);
+  vi m = io->exec_mask;
+  vi alive = io->exec_mask;
+  vi mret = (vi)(0);
+#ifdef CLP_STAGE_FRAGMENT
+  const uint inputs = code[CLP_INTERP_H_INPUTS];
+  for (uint k = 0; k < inputs; ++k) {
+    const uint a = code[CLP_INTERP_HEADER + 2u * k];
+    const uint b = code[CLP_INTERP_HEADER + 2u * k + 1u];
+    const int reg = (int)(a & 0xffffu);
+    const int chan = (int)(a >> 16);
+    io->in[reg][chan] = clp_fs_input(stage, reg, chan, (int)(b & 0xffu), (int)(b >> 16),
+                                     (int)((b >> 8) & 0xfu), (int)((b >> 12) & 0xfu));
+  }
+#endif
+  const uint imm = code[CLP_INTERP_H_IMM];
+  const bool masked_top = (code[CLP_INTERP_H_FLAGS] & CLP_INTERP_MASKED_TOP) != 0u;
+  // Open constructs: IF (save, condition) and loops (save, break, continue, body start).
+  uint kind[CLP_INTERP_DEPTH];
+  vi save[CLP_INTERP_DEPTH], fa[CLP_INTERP_DEPTH], fb[CLP_INTERP_DEPTH];
+  uint body[CLP_INTERP_DEPTH];
+  int depth = 0;
+  uint pc = code[CLP_INTERP_H_CODE];
+  for (;;) {
+    const uint w = code[pc];
+    const uint k = w & 0xffu;
+    if (k == CLP_IK_ALU) {
+      const uint ns = (w >> 9) & 7u;
+      vf s[16];  // source k, channel c at 4k + c
+      for (uint i = 0; i < 4u; ++i) {
+        for (int c = 0; c < 4; ++c) {
+          s[4u * i + (uint)c] =
+              i < ns ? clp_interp_src(io, stage, code, imm, tr, cbs, cbsz, code[pc + 2u + 2u * i],
+                                      code[pc + 3u + 2u * i], c)
+                     : (vf)(0.0f);
+        }
+      }
+      vf r[4];
+      clp_interp_alu(w >> 16, m, io, stage, s, r);
+      const uint dst = code[pc + 1u];
+      const uint reg = dst >> 16;
+      const bool merge = depth > 0 || masked_top;
+      for (int c = 0; c < 4; ++c) {
+        if (!((dst >> (4 + c)) & 1u)) continue;
+        const vf v = ((w >> 8) & 1u) ? clp_sat(r[c]) : r[c];
+        vf* d = (dst & 15u) == CLP_IF_OUT ? &io->out[reg][c] : &tr[reg][c];
+        *d = merge ? select(*d, v, m) : v;
+      }
+      pc += 2u + 2u * ns;
+      continue;
+    }
+    switch (k) {
+      case CLP_IK_IF:
+      case CLP_IK_UIF: {
+        const vf x =
+            clp_interp_src(io, stage, code, imm, tr, cbs, cbsz, code[pc + 1u], code[pc + 2u], 0);
+        const vi cond =
+            k == CLP_IK_IF ? CLP_MASK(x != (vf)(0.0f)) : CLP_MASK(CLP_AS_VU(x) != (vu)(0u));
+        kind[depth] = CLP_IK_IF;
+        save[depth] = m;
+        fa[depth] = cond;
+        ++depth;
+        m &= cond;
+        pc = CLP_ANY(m) ? pc + 4u : code[pc + 3u];
+        break;
+      }
+      case CLP_IK_ELSE: {
+        const int t = depth - 1;
+        m = save[t] & ~fa[t] & clp_interp_enabled(alive, mret, depth, kind, fa, fb, true, true);
+        pc = CLP_ANY(m) ? pc + 2u : code[pc + 1u];
+        break;
+      }
+      case CLP_IK_ENDIF:
+        --depth;
+        m = save[depth] & clp_interp_enabled(alive, mret, depth, kind, fa, fb, true, true);
+        pc += 1u;
+        break;
+      case CLP_IK_LOOP:
+        kind[depth] = CLP_IK_LOOP;
+        save[depth] = m;
+        fa[depth] = (vi)(0);
+        fb[depth] = (vi)(0);
+        body[depth] = pc + 1u;
+        ++depth;
+        pc += 1u;
+        break;
+      case CLP_IK_ENDLOOP: {
+        // Lanes go round again unless they left through BRK, were killed or returned;
+        // lanes that took CONT come back.
+        const int t = depth - 1;
+        const vi outer = alive & ~mret;
+        m = save[t] & ~fa[t] & outer;
+        if (CLP_ANY(m)) {
+          fb[t] = (vi)(0);
+          pc = body[t];
+        } else {
+          m = save[t] & outer;
+          --depth;
+          pc += 1u;
+        }
+        break;
+      }
+      case CLP_IK_BRK:
+      case CLP_IK_CONT: {
+        int t = depth - 1;
+        while (kind[t] != CLP_IK_LOOP)
+          --t;
+        if (k == CLP_IK_BRK)
+          fa[t] |= m;
+        else
+          fb[t] |= m;
+        m = (vi)(0);
+        pc += 1u;
+        break;
+      }
+      case CLP_IK_KILL:
+      case CLP_IK_KILL_IF: {
+        vi kill = m;
+        if (k == CLP_IK_KILL_IF) {
+          vi any = (vi)(0);
+          for (int c = 0; c < 4; ++c) {
+            any |= CLP_MASK(clp_interp_src(io, stage, code, imm, tr, cbs, cbsz, code[pc + 1u],
+                                           code[pc + 2u], c) < (vf)(0.0f));
+          }
+          kill = m & any;
+        }
+        alive &= ~kill;
+        io->exec_mask &= ~kill;
+        m &= ~kill;
+        if (!CLP_ANY(alive)) return;
+        pc += k == CLP_IK_KILL_IF ? 3u : 1u;
+        break;
+      }
+      case CLP_IK_RET:
+        if (depth == 0) return;
+        mret |= m;
+        m = (vi)(0);
+        pc += 1u;
+        break;
+      default:  // CLP_IK_END
+        return;
+    }
+  }
+}
+
+#endif  // CLPIPE_SHADER_INTERP_H

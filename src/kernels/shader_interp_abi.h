@@ -1,0 +1,66 @@
+// The words of an interpreted shader: written by the compiler (compiler/emit/
+// emit_interp.cpp, emit_interpreted), read by the interpreter (shader_interp.h). Shared by
+// C++ and OpenCL C, so only #defines.
+//
+// Layout, in 32-bit words:
+//   header       CLP_INTERP_HEADER words, indexed by CLP_INTERP_H_*
+//   fs inputs    2 words per fragment input channel the shader reads, in the order the
+//                compiled prologue reads them: reg | chan << 16, then
+//                semantic | interp << 8 | location << 12 | semantic_index << 16
+//   immediates   4 words per IMM
+//   instructions from word code[CLP_INTERP_H_CODE]: word 0 = kind (bits 0..7) |
+//                saturate (bit 8) | sources (bits 9..11) | opcode (bits 16..31, ALU only),
+//                then for ALU the destination word, then 2 words per source, then for
+//                IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of the
+//                jump target
+//   destination  file (bits 0..3: TEMP or OUT) | write mask << 4 | register << 16
+//   source       word 0: file (bits 0..3) | swizzle (2 bits per channel, bits 4..11) |
+//                negate (bit 12) | absolute (bit 13) | type (bits 14..15) | CONST buffer
+//                (bits 16..31); word 1: register (SV: the semantic)
+#ifndef CLPIPE_SHADER_INTERP_ABI_H
+#define CLPIPE_SHADER_INTERP_ABI_H
+
+#define CLP_INTERP_MAGIC 0x49504c43u  // "CLPI"
+
+#define CLP_INTERP_H_MAGIC 0
+#define CLP_INTERP_H_INPUTS 1  // fragment input entries
+#define CLP_INTERP_H_IMM 2     // word of the first immediate
+#define CLP_INTERP_H_CODE 3    // word of the first instruction
+#define CLP_INTERP_H_FLAGS 4   // CLP_INTERP_MASKED_TOP
+#define CLP_INTERP_HEADER 5
+
+// Writes outside every construct are merged under the running lanes too: main returns
+// before its END somewhere (the compiled code's Emitter::masked()).
+#define CLP_INTERP_MASKED_TOP 1u
+
+// Instruction kinds.
+#define CLP_IK_ALU 0
+#define CLP_IK_IF 1  // float test
+#define CLP_IK_UIF 2
+#define CLP_IK_ELSE 3
+#define CLP_IK_ENDIF 4
+#define CLP_IK_LOOP 5
+#define CLP_IK_ENDLOOP 6
+#define CLP_IK_BRK 7
+#define CLP_IK_CONT 8
+#define CLP_IK_KILL 9
+#define CLP_IK_KILL_IF 10
+#define CLP_IK_RET 11
+#define CLP_IK_END 12
+
+// Register files of operands.
+#define CLP_IF_TEMP 0
+#define CLP_IF_IN 1
+#define CLP_IF_OUT 2
+#define CLP_IF_CONST 3
+#define CLP_IF_IMM 4
+#define CLP_IF_SV 5
+
+// Source types: which modifiers apply (Emitter::src).
+#define CLP_IT_FLOAT 0  // absolute, then negate, as floats
+#define CLP_IT_INT 1    // negate as a 32-bit integer; no absolute
+
+// Constructs open at once (IF and loops): deeper shaders are compiled instead.
+#define CLP_INTERP_DEPTH 16
+
+#endif  // CLPIPE_SHADER_INTERP_ABI_H

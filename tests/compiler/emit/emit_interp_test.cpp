@@ -1,0 +1,311 @@
+// The interpreter (compiler::emit_interpreted, kernels/shader_interp.h) against the
+// compiled code: the same shader, inputs, constants and lane masks through both, every
+// output word and exec mask bit for bit. Inputs mix ordinary values with the special
+// ones (zeros of both signs, infinities, NaN, integers), so that NaN, sign and integer
+// edge cases of every interpreted opcode are compared too.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "compiler/emit/harness.h"
+#include "compiler/tgsi/parser.h"
+#include "compiler/tgsi_test_util.h"
+#include "compiler/validate.h"
+
+using namespace clpipe;
+using namespace clpipe::compiler;
+using namespace clpipe::test::emit;
+
+namespace {
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+uint32_t value(uint64_t& seed) {
+  const uint64_t r = splitmix(seed);
+  switch (r % 8) {
+    case 0: {
+      static const float special[] = {0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1e30f, -1e-30f, 3.0f};
+      return fbits(special[(r >> 8) % 8]);
+    }
+    case 1:
+      return (r >> 8) % 3 == 0 ? 0x7fc00000u : (r >> 8) % 3 == 1 ? 0x7f800000u : 0xff800000u;
+    case 2:
+      return uint32_t(int32_t((r >> 8) % 41) - 20);  // small integers
+    case 3:
+      return uint32_t(r >> 16);  // any bits
+    default:
+      return fbits(float(int64_t((r >> 8) % 20001) - 10000) / 1000.0f);
+  }
+}
+
+// Runs `tgsi` compiled and interpreted on the same random inputs and requires the same
+// bits. `count` invocations; some lanes start outside the exec mask.
+void compare(const std::string& tgsi, uint64_t seed, uint32_t count = 32) {
+  INFO(tgsi);
+  const CompiledShader c = compile_tgsi(tgsi);
+  HarnessInput in;
+  in.tgsi = tgsi;
+  in.count = count;
+  const uint32_t nin = std::max<uint32_t>(c.info.num_inputs, 1);
+  for (size_t i = 0; i < size_t(count) * nin * 4; ++i)
+    in.in.push_back(value(seed));
+  for (size_t i = 0; i < size_t(count) * 64 * 4; ++i)
+    in.sv.push_back(uint32_t(splitmix(seed) % 7));
+  for (const ConstBufferInfo& cb : c.info.const_buffers) {
+    std::vector<uint32_t> words;
+    for (uint32_t i = 0; i < 4 * 64; ++i)
+      words.push_back(value(seed));
+    in.const_buffers[cb.index] = words;
+  }
+  for (uint32_t i = 0; i < count; ++i)
+    in.exec.push_back(i % 7 == 3 ? 0 : -1);
+  const HarnessResult compiled = run_shader(in);
+  in.interpret = true;
+  const HarnessResult interpreted = run_shader(in);
+  REQUIRE(interpreted.compiled.code.interp_code.size() > 0);
+  REQUIRE(interpreted.out.size() == compiled.out.size());
+  // NaNs compare as NaNs: which operand's payload a NaN result carries depends on the
+  // operand order the code generator picks for an instruction (x86 keeps the first NaN
+  // source), which neither OpenCL nor GL define.
+  auto nan = [](uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu); };
+  for (size_t i = 0; i < compiled.out.size(); ++i) {
+    INFO("invocation " << i / (compiled.num_outputs * 4) << " word " << i);
+    if (nan(interpreted.out[i]) && nan(compiled.out[i])) continue;
+    REQUIRE(interpreted.out[i] == compiled.out[i]);
+  }
+  REQUIRE(interpreted.exec == compiled.exec);
+}
+
+bool interpreted(const std::string& tgsi) {
+  const CompiledShader c = compile_tgsi(tgsi);
+  try {
+    (void)emit_interpreted(c.ir, c.info, EmitOptions{});
+    return true;
+  } catch (const CompileError&) {
+    return false;
+  }
+}
+
+// One instruction of `op` writing TEMP[0] from IN registers with the given modifiers.
+std::string instruction(Opcode op, unsigned k, uint64_t& seed, bool* float_dst) {
+  const OpcodeInfo& info = opcode_info(op);
+  std::string t = std::string(info.name);
+  *float_dst = info.dst[0] == OperandType::F32;
+  if (*float_dst && splitmix(seed) % 3 == 0) t += "_SAT";
+  t += " TEMP[" + std::to_string(k) + "]";
+  static const char* swz[] = {".xyzw", ".yzwx", ".zzxy", ".wxyx"};
+  for (unsigned s = 0; s < info.num_src; ++s) {
+    const uint64_t r = splitmix(seed);
+    std::string reg = "IN[" + std::to_string((k + s) % 4) + "]" + swz[r % 4];
+    if (info.src[s] == OperandType::F32 && (r >> 8) % 4 == 0) reg = "|" + reg + "|";
+    if ((r >> 16) % 4 == 0) reg = "-" + reg;
+    t += ", " + reg;
+  }
+  return t;
+}
+
+std::string in_decl(const char* stage) {
+  return stage[0] == 'F' ? "\nDCL IN[0..3], GENERIC[0], PERSPECTIVE\n" : "\nDCL IN[0..3]\n";
+}
+
+}  // namespace
+
+TEST_CASE("interpreter: every interpreted opcode gives the compiled code's bits", "[interp]") {
+  // The opcodes the interpreter takes, found through emit_interpreted itself.
+  for (const char* stage : {"FRAG", "VERT"}) {
+    std::vector<Opcode> ops;
+    for (unsigned o = 0; o < kOpcodeCount; ++o) {
+      const Opcode op = Opcode(o);
+      if (!opcode_is_valid(op)) continue;
+      const OpcodeInfo& info = opcode_info(op);
+      if (info.cf != CfRole::NONE || info.num_dst != 1 || info.is_tex || opcode_is_memory(op))
+        continue;
+      uint64_t seed = o;
+      bool f = false;
+      const std::string text = std::string(stage) + in_decl(stage) + "DCL OUT[0], " +
+                               (stage[0] == 'F' ? "COLOR" : "GENERIC[0]") +
+                               "\nDCL TEMP[0]\n  0: " + instruction(op, 0, seed, &f) +
+                               "\n  1: MOV OUT[0], TEMP[0]\n  2: END\n";
+      bool ok = false;
+      try {
+        ok = interpreted(text);
+      } catch (const CompileError&) {
+        ok = false;  // not valid in this stage
+      }
+      if (ok) ops.push_back(op);
+    }
+    std::set<std::string> names;
+    for (Opcode op : ops)
+      names.insert(opcode_info(op).name);
+    for (const char* core : {"MOV", "ADD", "MAD", "DP4", "RSQ", "SIN", "POW", "FSLT", "I2F", "F2U",
+                             "UDIV", "IMUL_HI", "UCMP", "SHL", "ISHR", "BFI", "LIT", "FRC"}) {
+      INFO(core);
+      REQUIRE(names.count(core) == 1);
+    }
+    CHECK((names.count("DDX") == 1) == (stage[0] == 'F'));
+    // Groups of opcodes per shader (8: the colour outputs), each result in an output of
+    // its own.
+    const size_t group = stage[0] == 'F' ? 8 : 12;
+    for (size_t g = 0; g < ops.size(); g += group) {
+      uint64_t seed = 7 + g;
+      const size_t n = std::min<size_t>(group, ops.size() - g);
+      std::string text = std::string(stage) + in_decl(stage);
+      for (size_t k = 0; k < n; ++k) {
+        text += "DCL OUT[" + std::to_string(k) + "], " + (stage[0] == 'F' ? "COLOR[" : "GENERIC[") +
+                std::to_string(k) + "]\n";
+      }
+      text += "DCL TEMP[0.." + std::to_string(n - 1) + "]\n";
+      unsigned line = 0;
+      for (size_t k = 0; k < n; ++k) {
+        bool f = false;
+        text += "  " + std::to_string(line++) + ": " +
+                instruction(ops[g + k], unsigned(k), seed, &f) + "\n";
+      }
+      for (size_t k = 0; k < n; ++k) {
+        static const char* masks[] = {"", ".x", ".yw", ".xyz"};
+        text += "  " + std::to_string(line++) + ": MOV OUT[" + std::to_string(k) + "]" +
+                masks[k % 4] + ", TEMP[" + std::to_string(k) + "]\n";
+      }
+      text += "  " + std::to_string(line) + ": END\n";
+      compare(text, g);
+    }
+  }
+}
+
+TEST_CASE("interpreter: control flow, kill and early return keep the compiled masks", "[interp]") {
+  // Divergent IF / ELSE nested in a loop with BRK and CONT, UIF, a derivative after
+  // divergence, KILL_IF, a RET inside an IF (writes at the top level merge then), and
+  // constants and immediates.
+  const std::string fs = R"(FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL IN[1], GENERIC[1], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL OUT[1], COLOR[1]
+DCL CONST[0][0..3]
+DCL TEMP[0..5]
+IMM[0] FLT32 {0.0000, 1.0000, 0.5000, 3.0000}
+IMM[1] INT32 {0, 1, 5, 2}
+  0: MOV TEMP[0], IN[0]
+  1: MOV TEMP[1].x, IMM[1].xxxx
+  2: MOV TEMP[2], IMM[0].xxxx
+  3: BGNLOOP
+  4:   ISGE TEMP[3].x, TEMP[1].xxxx, IMM[1].zzzz
+  5:   UIF TEMP[3].xxxx
+  6:     BRK
+  7:   ENDIF
+  8:   UADD TEMP[1].x, TEMP[1].xxxx, IMM[1].yyyy
+  9:   FSLT TEMP[3].y, TEMP[0].xxxx, CONST[0][1].xxxx
+ 10:   UIF TEMP[3].yyyy
+ 11:     ADD TEMP[0].x, TEMP[0].xxxx, IMM[0].zzzz
+ 12:     CONT
+ 13:   ELSE
+ 14:     MUL TEMP[0].xy, TEMP[0].xyyy, -IN[1].xyyy
+ 15:     IF TEMP[0].yyyy
+ 16:       ADD TEMP[2], TEMP[2], CONST[0][2]
+ 17:     ELSE
+ 18:       ADD TEMP[2], TEMP[2], -|IN[1]|
+ 19:     ENDIF
+ 20:   ENDIF
+ 21: ENDLOOP
+ 22: DDX TEMP[4], TEMP[2]
+ 23: DDY TEMP[5], TEMP[0]
+ 24: KILL_IF -TEMP[0].zwzw
+ 25: MOV OUT[1], TEMP[4]
+ 26: ADD TEMP[5], TEMP[5], CONST[0][3]
+ 27: IF IN[1].zzzz
+ 28:   MOV OUT[0], TEMP[5]
+ 29:   RET
+ 30: ENDIF
+ 31: MOV OUT[0], TEMP[2]
+ 32: MAD_SAT OUT[0].w, TEMP[0].xxxx, TEMP[1].xxxx, TEMP[4].wwww
+ 33: END
+)";
+  for (uint64_t seed : {1u, 2u, 3u})
+    compare(fs, seed, 64);
+  const std::string vs = R"(VERT
+DCL IN[0]
+DCL IN[1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL SV[0], VERTEXID
+DCL CONST[0][0..1]
+DCL TEMP[0..2]
+IMM[0] INT32 {0, 1, 3, 7}
+  0: MOV TEMP[0].x, SV[0].xxxx
+  1: AND TEMP[0].y, TEMP[0].xxxx, IMM[0].zzzz
+  2: USEQ TEMP[0].z, TEMP[0].yyyy, IMM[0].yyyy
+  3: UIF TEMP[0].zzzz
+  4:   MUL TEMP[1], IN[0], CONST[0][0]
+  5: ELSE
+  6:   DP4 TEMP[1].x, IN[0], IN[1]
+  7:   MOV TEMP[1].yzw, -IN[1].wzyx
+  8: ENDIF
+  9: MOV OUT[0], TEMP[1]
+ 10: I2F OUT[1], TEMP[0]
+ 11: END
+)";
+  compare(vs, 4);
+}
+
+TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]") {
+  auto body = [](const std::string& op) {
+    const CompiledShader c = compile_tgsi(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\n"
+        "DCL TEMP[0]\n  0: " +
+        op + " TEMP[0], IN[0], CONST[0][0]\n  1: MOV OUT[0], TEMP[0]\n  2: END\n");
+    return emit_interpreted(c.ir, c.info, EmitOptions{});
+  };
+  const EmittedShader a = body("ADD"), b = body("MUL");
+  REQUIRE(a.prelude == b.prelude);
+  REQUIRE(a.body == b.body);
+  REQUIRE(a.interp_code != b.interp_code);
+  REQUIRE(a.params.back().kind == ParamKind::kInterpCode);
+}
+
+TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
+  auto refusal = [](const std::string& tgsi) {
+    const CompiledShader c = compile_tgsi(tgsi);
+    try {
+      (void)emit_interpreted(c.ir, c.info, EmitOptions{});
+    } catch (const CompileError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(refusal("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                     "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
+                     "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n"),
+             Catch::Contains("the interpreter does not run TEX"));
+  CHECK_THAT(refusal("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL ADDR[0]\nDCL TEMP[0..3]\n"
+                     "  0: ARL ADDR[0].x, IN[0].xxxx\n  1: MOV OUT[0], TEMP[ADDR[0].x]\n"
+                     "  2: END\n"),
+             Catch::Contains("the interpreter does not run"));
+  CHECK_THAT(refusal("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\n"
+                     "PROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n"
+                     "DCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
+                     "  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: END\n"
+                     "IMM[0] INT32 {0, 0, 0, 0}\n"),
+             Catch::Contains("the interpreter does not run GEOM"));
+}
+
+TEST_CASE("interpreter: corpus shaders it takes give the compiled code's bits", "[interp]") {
+  // A fixed sample: every 40th vertex or fragment shader of the corpus that the
+  // interpreter takes.
+  size_t taken = 0, seen = 0;
+  for (const std::string& path : compiler::test::corpus_files()) {
+    const std::string text = compiler::test::read_text(path);
+    const Shader ir = parse_tgsi(text);
+    if (ir.stage != ShaderType::VERTEX && ir.stage != ShaderType::FRAGMENT) continue;
+    if (!interpreted(text)) continue;
+    if (seen++ % 40 != 0) continue;
+    INFO(path);
+    compare(text, seen, 16);
+    ++taken;
+  }
+  REQUIRE(taken >= 10);
+}
