@@ -65,6 +65,11 @@ struct StageProgram {
   std::vector<compiler::ResourceParam> params;
   // tile.cl: the generic program and its specialised variants.
   std::shared_ptr<draw::TileVariants> tile_variants;
+  // A shader drawn interpreted first (compiler::emit_interpreted): the words its
+  // kInterpCode parameter reads, and their device copy, made at the first bind.
+  std::vector<uint32_t> interp_code;
+  mutable std::mutex interp_mutex;
+  mutable cl::Buffer interp_buffer;
 };
 }  // namespace frontend
 

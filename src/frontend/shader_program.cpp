@@ -55,11 +55,28 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   opt.fragment_lanes = device.limits().fragment_lanes;
   opt.fragment_whole_tile = device.limits().whole_tile_items;
   if (compute) opt.shared_memory_size = compute->req_local_mem;
+  const draw::ProgramTierMode mode =
+      compute ? draw::ProgramTierMode::kOptimised : draw::program_tier_mode(device);
+  // Where quick programs draw first, a shader the interpreter runs draws interpreted
+  // instead (compile latency, issue 15): its compiled code then takes the interpreted
+  // form's parameters, so that one binding serves both.
+  compiler::EmittedShader interpreted;
+  const bool tile = std::strcmp(template_name, "tile.cl") == 0;
+  if (mode == draw::ProgramTierMode::kAuto && draw::interpreter_enabled() &&
+      (tile || std::strcmp(template_name, "vertex.cl") == 0)) {
+    try {
+      interpreted = compiler::emit_interpreted(compiled.ir, compiled.info, opt);
+      opt.interp_params = true;
+    } catch (const compiler::CompileError&) {
+      // Not an interpreted shader: compiled only.
+    }
+  }
   compiler::EmittedShader code = compiler::emit_opencl(compiled.ir, compiled.info, opt);
   dump_shader(compiled, template_name, code);
   auto p = std::make_shared<StageProgram>();
   draw::GeneratedCode generated{code.prelude, code.body};
-  if (std::strcmp(template_name, "tile.cl") == 0) {
+  const draw::GeneratedCode interp{interpreted.prelude, interpreted.body};
+  if (tile) {
     draw::FsSampling sampling;
     sampling.calls = code.sample_calls;
     for (const compiler::ResourceParam& param : code.params) {
@@ -68,20 +85,20 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
       if (param.kind == compiler::ParamKind::kSamplers) sampling.samplers = param.index;
     }
     p->tile_variants = std::make_shared<draw::TileVariants>(
-        programs, std::move(generated), sampling, draw::program_tier_mode(device),
-        draw::tile_pass_items(device.limits(), code.lanes));
+        programs, std::move(generated), sampling, mode,
+        draw::tile_pass_items(device.limits(), code.lanes), interp);
   } else {
     // Compute stays optimised: launch_grid has no scenes whose pixels would make a quick
     // program due, and a launch's block may be as large as the kernel's
     // CL_KERNEL_WORK_GROUP_SIZE allows, which a quick build could set lower (on a GPU).
     // The vertex and geometry passes launch in launch_1d's full groups.
-    const draw::ProgramTierMode mode =
-        compute ? draw::ProgramTierMode::kOptimised : draw::program_tier_mode(device);
     p->tiers = std::make_shared<draw::TieredProgram>(
         programs, draw::stage_program_source(generated, template_name), mode,
-        std::vector<size_t>{runtime::Queue::kGroup1d});
+        std::vector<size_t>{runtime::Queue::kGroup1d},
+        interp.body.empty() ? std::string() : draw::stage_program_source(interp, template_name));
   }
   p->params = std::move(code.params);
+  p->interp_code = std::move(interpreted.interp_code);
   compiled.programs.emplace(template_name, p);
   return p;
 }
@@ -383,8 +400,17 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
           runtime::invalid("shared memory is only for compute shaders");
         info.shared_size = options.shared_size;  // the caller binds cl::Local(shared_size)
         break;
-      case compiler::ParamKind::kInterpCode:
-        runtime::invalid("an interpreted shader outside the tests");
+      case compiler::ParamKind::kInterpCode: {
+        // Read by the interpreted program only; its compiled programs take it unread.
+        std::lock_guard<std::mutex> lock(program.interp_mutex);
+        if (!program.interp_buffer()) {
+          if (program.interp_code.empty()) runtime::invalid("an interpreted shader without code");
+          program.interp_buffer = queue.create_buffer_from(
+              program.interp_code.data(), program.interp_code.size() * sizeof(uint32_t));
+        }
+        arg = StageArg{ResourceTable::kNone, program.interp_buffer};
+        break;
+      }
     }
   }
   if (options.write_backs) check_write_back_aliasing(*options.write_backs, shader_buffers, images);

@@ -223,10 +223,47 @@ const char* kFs =
     " 14: ADD OUT[0], TEMP[0], TEMP[3]\n"
     " 15: END\n";
 
-}  // namespace
+// Interpreted (compiler::emit_interpreted): arithmetic, a loop with BRK around a
+// divergent IF / ELSE, derivatives after it, and a KILL_IF.
+const char* kFsInterpreted =
+    "FRAG\n"
+    "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+    "DCL OUT[0], COLOR\n"
+    "DCL TEMP[0..3]\n"
+    "IMM[0] FLT32 { 7.5, 0.37, 1.7, 0.25 }\n"
+    "IMM[1] INT32 { 0, 1, 4, 3 }\n"
+    "IMM[2] FLT32 { -0.97, 0.5, 0.0, 1.0 }\n"
+    "  0: MUL TEMP[0], IN[0].xyxy, IMM[0].xxyz\n"
+    "  1: FRC TEMP[1], TEMP[0]\n"
+    "  2: MOV TEMP[2].x, IMM[1].xxxx\n"
+    "  3: MOV TEMP[3], IMM[0].wwww\n"
+    "  4: BGNLOOP\n"
+    "  5:   ISGE TEMP[2].y, TEMP[2].xxxx, IMM[1].zzzz\n"
+    "  6:   UIF TEMP[2].yyyy\n"
+    "  7:     BRK\n"
+    "  8:   ENDIF\n"
+    "  9:   UADD TEMP[2].x, TEMP[2].xxxx, IMM[1].yyyy\n"
+    " 10:   FSLT TEMP[2].z, TEMP[1].xxxx, IMM[2].yyyy\n"
+    " 11:   UIF TEMP[2].zzzz\n"
+    " 12:     MAD TEMP[3], TEMP[3], TEMP[1], IMM[0].yyyy\n"
+    " 13:   ELSE\n"
+    " 14:     COS TEMP[3].xy, TEMP[3].yxxx\n"
+    " 15:   ENDIF\n"
+    " 16:   FRC TEMP[1], TEMP[1].yzwx\n"
+    " 17: ENDLOOP\n"
+    " 18: DDX TEMP[0], TEMP[3]\n"
+    " 19: DDY TEMP[1].xy, TEMP[1]\n"
+    " 20: ADD TEMP[2].w, IN[0].xxxx, IMM[2].xxxx\n"
+    " 21: KILL_IF -TEMP[2].wwww\n"
+    " 22: ADD TEMP[0], TEMP[0], TEMP[1]\n"
+    " 23: ADD OUT[0], TEMP[0], TEMP[3]\n"
+    " 24: END\n";
 
-TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
-          "[draw][tiers][tex]") {
+// Draws a full-screen quad with kVs and `fs_tgsi` until the shaders' optimised programs
+// draw, and requires the same bits from the first program and the optimised one.
+// `interpreted`: whether the fragment shader's first program is the interpreted one (the
+// vertex shader's is).
+void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
   ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
   // The generic tile program counts its pixels towards its optimised build only when no
   // specialised variant is to come.
@@ -263,7 +300,7 @@ TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
   auto vs_made = ctx->create_vs_state(s);
   REQUIRE(vs_made.status().to_string() == "Ok");
   const ShaderHandle vs = vs_made.value();
-  s.tgsi = kFs;
+  s.tgsi = fs_tgsi;
   auto fs_made = ctx->create_fs_state(s);
   REQUIRE(fs_made.status().to_string() == "Ok");
   const ShaderHandle fs = fs_made.value();
@@ -327,6 +364,8 @@ TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
   const auto fs_program = programs(fs, "tile.cl");
   CHECK_FALSE(vs_program->tiers->optimised());
   CHECK_FALSE(fs_program->tile_variants->generic_optimised());
+  CHECK(vs_program->tiers->interpreted());
+  CHECK(fs_program->tile_variants->generic_interpreted() == interpreted);
   // The fourth scene reaches kDuePixels and starts both builds; the fifth takes them.
   for (int scene = 2; scene <= 4; ++scene)
     CHECK(draw() == quick);
@@ -335,12 +374,26 @@ TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
   const std::vector<uint8_t> optimised = draw();
   CHECK(vs_program->tiers->optimised());
   CHECK(fs_program->tile_variants->generic_optimised());
+  CHECK_FALSE(vs_program->tiers->interpreted());
+  CHECK_FALSE(fs_program->tile_variants->generic_interpreted());
   // Not a trivial image: colours vary across it.
   std::vector<float> px(optimised.size() / 4);
   std::memcpy(px.data(), optimised.data(), optimised.size());
   CHECK(px[0] != px[(size_t(kSize) * kSize / 2 + kSize / 3) * 4]);
   // Bit for bit.
   CHECK(optimised == quick);
+}
+
+}  // namespace
+
+TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
+          "[draw][tiers][tex]") {
+  same_pixels_until_optimised(kFs, false);
+}
+
+TEST_CASE("tiered programs: a shader draws the same pixels interpreted and optimised",
+          "[draw][tiers]") {
+  same_pixels_until_optimised(kFsInterpreted, true);
 }
 
 TEST_CASE("tiered programs: compute programs are optimised from the first launch",

@@ -44,6 +44,11 @@ struct EmitOptions {
   // A fragment-shader work-item of the tile pass shades a whole tile (CLP_TILE_WHOLE,
   // kernels/tile.cl), else one block of fragment_lanes pixels (always at one lane).
   bool fragment_whole_tile = false;
+  // Emit the parameters of the shader's interpreted form (emit_interpreted, which sets it
+  // itself): a kResourceInfo and CONST[0] whether or not the shader reads them, and a
+  // kInterpCode last, which compiled code does not read. A host that draws a shader both
+  // interpreted and compiled binds the same arguments to both programs.
+  bool interp_params = false;
 };
 
 // One kernel parameter of CLP_RESOURCE_PARAMS, in order. All are `global` buffers except
@@ -86,6 +91,8 @@ struct EmittedShader {
   std::string prelude;                // #defines (shader_abi.h) — before shader_abi.h
   std::string body;                   // #includes of the shader library and the functions
   std::vector<ResourceParam> params;  // CLP_RESOURCE_PARAMS, in order
+  uint32_t num_inputs = 0;            // CLP_NUM_INPUTS (an interpreted fragment shader's is
+                                      // a size class, >= ShaderInfo::num_inputs)
   bool uses_fp64 = false;             // the program needs cl_khr_fp64
   uint32_t sample_calls = 0;          // CLP_TEX_SAMPLE calls in the body (sampling.h)
   // emit_interpreted(): the shader as the words the body interprets (bound to the

@@ -383,7 +383,6 @@ EmittedShader Emitter::run_interpreted() {
   plan();
   plan_params();
   const std::vector<uint32_t> code = interp_encode();
-  add_param(ParamKind::kInterpCode, 0, "clp_icode", "global const uint* clp_icode");
   uint32_t temps = 16;
   while (temps < info_.num_temps)
     temps *= 2;
@@ -397,6 +396,8 @@ EmittedShader Emitter::run_interpreted() {
   out.lanes = lanes_;
   out.reads_quads = quads;
   out.params = params_;
+  interpreting_ = true;
+  out.num_inputs = prelude_inputs();
   out.prelude = prelude();
   out.body = interp_body(temps);
   out.interp_code = code;
@@ -413,7 +414,9 @@ EmittedShader emit_interpreted(const Shader& shader, const ShaderInfo& info,
   if (fl != 1 && fl != 4 && fl != 8 && fl != 16) {
     invalid("fragment_lanes must be 1, 4, 8 or 16, not ", fl);
   }
-  return emit_detail::Emitter(shader, info, options).run_interpreted();
+  EmitOptions interp = options;
+  interp.interp_params = true;
+  return emit_detail::Emitter(shader, info, interp).run_interpreted();
 }
 
 }  // namespace clpipe::compiler

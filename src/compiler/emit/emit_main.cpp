@@ -264,13 +264,18 @@ void Emitter::plan_params() {
       note(inst.src[k].reg);
   }
   const bool need_info = !info_.const_buffers.empty() || any_buffer || any_hwa || any_global ||
-                         any_input || any_shared || uses_clock_ || any_tex || any_image;
+                         any_input || any_shared || uses_clock_ || any_tex || any_image ||
+                         opt_.interp_params;
   if (need_info) {
     add_param(ParamKind::kResourceInfo, 0, "clp_ri", "global const ClpResourceInfo* clp_ri");
   }
-  for (const ConstBufferInfo& cb : info_.const_buffers) {
-    const std::string n = "clp_cb" + std::to_string(cb.index);
-    add_param(ParamKind::kConstBuffer, cb.index, n, "global const uint* " + n);
+  std::vector<uint32_t> cbs;
+  for (const ConstBufferInfo& cb : info_.const_buffers)
+    cbs.push_back(cb.index);
+  if (opt_.interp_params && (cbs.empty() || cbs.front() != 0)) cbs.insert(cbs.begin(), 0);
+  for (uint32_t b : cbs) {
+    const std::string n = "clp_cb" + std::to_string(b);
+    add_param(ParamKind::kConstBuffer, b, n, "global const uint* " + n);
   }
   if (any_buffer) {
     for (const BufferInfo& b : info_.buffers) {
@@ -328,6 +333,15 @@ void Emitter::plan_params() {
     add_param(ParamKind::kSharedMemory, 0, "clp_shared", "local uint* clp_shared");
     params_.back().bytes = opt_.shared_memory_size;
   }
+  if (opt_.interp_params) {
+    add_param(ParamKind::kInterpCode, 0, "clp_icode", "global const uint* clp_icode");
+  }
+}
+
+uint32_t Emitter::prelude_inputs() const {
+  const uint32_t n = info_.num_inputs;
+  if (!interpreting_ || s_.stage != ShaderType::FRAGMENT) return n;
+  return n <= 16 ? 16 : n <= 32 ? 32 : n;
 }
 
 std::string Emitter::prelude() const {
@@ -338,7 +352,12 @@ std::string Emitter::prelude() const {
   def(stage_macro(s_.stage), "1");
   def("CLP_LANES", std::to_string(lanes_));
   if (s_.stage == ShaderType::FRAGMENT && opt_.fragment_whole_tile) def("CLP_TILE_WHOLE", "1");
-  def("CLP_NUM_INPUTS", std::to_string(info_.num_inputs));
+  // An interpreted fragment shader's program serves every shader of its prelude: the
+  // input array (only the shader indexes it) takes a size class, and the tile pass
+  // computes the weights of every interpolation mode (those a shader uses come out the
+  // same).
+  const bool shared_fs = interpreting_ && s_.stage == ShaderType::FRAGMENT;
+  def("CLP_NUM_INPUTS", std::to_string(prelude_inputs()));
   def("CLP_NUM_OUTPUTS", std::to_string(info_.num_outputs));
   std::string params, args;
   for (const ResourceParam& rp : params_) {
@@ -364,7 +383,7 @@ std::string Emitter::prelude() const {
       def("CLP_FS_COORD_PIXEL_CENTER_INTEGER", pr.fs_pixel_center_integer ? "1" : "0");
       def("CLP_FS_HAS_SIDE_EFFECTS", info_.writes_memory ? "1" : "0");
       def("CLP_FS_COLOR0_WRITES_ALL_CBUFS", pr.fs_color0_writes_all_cbufs ? "1" : "0");
-      def("CLP_FS_INTERP_MODES", std::to_string(fs_interp_modes()));
+      def("CLP_FS_INTERP_MODES", shared_fs ? "15" : std::to_string(fs_interp_modes()));
       def("CLP_FS_PER_SAMPLE", info_.per_sample_shading ? "1" : "0");
       break;
     }
@@ -599,6 +618,7 @@ EmittedShader Emitter::run() {
   out.lanes = lanes_;
   out.reads_quads = uses_quad_ops_;
   out.params = params_;
+  out.num_inputs = prelude_inputs();
   out.uses_fp64 = uses_fp64_code_;
   out.sample_calls = sample_calls_;
   out.prelude = prelude();

@@ -65,6 +65,7 @@ class Emitter {
  private:
   void add_param(ParamKind kind, uint32_t index, const std::string& name, const std::string& decl);
   std::string prelude() const;
+  uint32_t prelude_inputs() const;  // CLP_NUM_INPUTS
   void prologue();
   // The prologue's parts: resource parameters (clp_ri entry, buffer offsets and sizes);
   // temporaries, address registers, system values and fragment inputs.
@@ -250,8 +251,9 @@ class Emitter {
   std::map<std::pair<uint32_t, int64_t>, uint32_t> cb_words_;
   int indent_ = 1;
   uint32_t fresh_ = 0;
-  bool uses_alive_ = false;  // KILL: the `alive` mask exists
-  bool uses_ret_ = false;    // RET / early END in main: `mret` exists
+  bool interpreting_ = false;  // run_interpreted(): the prelude of the shared program
+  bool uses_alive_ = false;    // KILL: the `alive` mask exists
+  bool uses_ret_ = false;      // RET / early END in main: `mret` exists
   bool uses_clock_ = false;
   bool uses_quad_ops_ = false;  // the body reads other lanes of its quads (EmittedShader)
   bool uses_fp64_code_ = false;

@@ -18,6 +18,11 @@ ProgramTierMode program_tier_mode(const runtime::Device& device) {
   return device.description().is_gpu ? ProgramTierMode::kOptimised : ProgramTierMode::kAuto;
 }
 
+bool interpreter_enabled() {
+  const char* v = std::getenv("CLPIPE_INTERPRETER");
+  return !(v && std::strcmp(v, "off") == 0);
+}
+
 namespace {
 
 std::mutex slots_mutex;
@@ -54,13 +59,33 @@ void BackgroundBuilds::wake() {
 }
 
 TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
-                             std::vector<size_t> launch_sizes)
+                             std::vector<size_t> launch_sizes, const std::string& interpreted)
     : cache_(cache), source_(std::move(source)), launch_sizes_(std::move(launch_sizes)) {
   optimised_ = mode == ProgramTierMode::kOptimised || cache_.contains(source_, kShaderBuildOptions);
+  if (optimised_) {
+    current_ = cache_.get(source_, kShaderBuildOptions);
+    return;
+  }
   runtime::ProgramHints quick;
   quick.stand_in = true;
-  current_ = optimised_ ? cache_.get(source_, kShaderBuildOptions)
-                        : cache_.get(source_, kQuickBuildOptions, quick);
+  // Once an interpreter program has failed to build, the process compiles its shaders:
+  // the device compiler would likely refuse the others too, each after a build's time.
+  static std::atomic<bool> interpreter_failed{false};
+  if (!interpreted.empty() && !interpreter_failed) {
+    try {
+      current_ = cache_.get(interpreted, kQuickBuildOptions, quick);
+      interpreted_ = true;
+      return;
+    } catch (const std::exception& err) {
+      if (!interpreter_failed.exchange(true)) {
+        std::fprintf(stderr,
+                     "clpipe: the shader interpreter failed to build; shaders are compiled "
+                     "instead: %s\n",
+                     err.what());
+      }
+    }
+  }
+  current_ = cache_.get(source_, kQuickBuildOptions, quick);
 }
 
 TieredProgram::~TieredProgram() {
@@ -81,6 +106,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     if (runtime::ProgramRef p = pending_.get()) {
       current_ = std::move(p);
       optimised_ = true;
+      interpreted_ = false;
     } else {
       failed_ = true;
     }
@@ -109,6 +135,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     if (runtime::ProgramRef p = build()) {
       current_ = std::move(p);
       optimised_ = true;
+      interpreted_ = false;
     } else {
       failed_ = true;
     }
@@ -124,6 +151,11 @@ runtime::ProgramRef TieredProgram::current() const {
 bool TieredProgram::optimised() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return optimised_;
+}
+
+bool TieredProgram::interpreted() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return interpreted_;
 }
 
 void TieredProgram::wait_for_build() const {

@@ -70,6 +70,9 @@ enum class ProgramTierMode {
 };
 // $CLPIPE_QUICK_PROGRAMS: "auto" or "off", else the device's default above.
 ProgramTierMode program_tier_mode(const runtime::Device& device);
+// Whether kAuto draws shaders the interpreter runs interpreted first ($CLPIPE_INTERPRETER:
+// "off" compiles their quick programs instead, as for the others).
+bool interpreter_enabled();
 
 class TieredProgram {
  public:
@@ -77,8 +80,12 @@ class TieredProgram {
   // cache holds it, else the quick one. Throws like ProgramCache::get. `launch_sizes`:
   // the local sizes the pass launches its kernels with (launch_1d's group), whose code
   // the optimised build generates before the switch (ProgramCache::get).
+  // `interpreted`: the source of the shader's interpreted form (compiler::
+  // emit_interpreted), which then takes the quick program's place: one quick build of it
+  // serves every shader of its prelude, so a new shader usually finds it in the cache.
+  // Should it not build, the quick program draws instead (logged once).
   TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
-                std::vector<size_t> launch_sizes);
+                std::vector<size_t> launch_sizes, const std::string& interpreted = {});
   // Drops the optimised build if it still waits for a slot; waits for it if it runs.
   ~TieredProgram();
   TieredProgram(const TieredProgram&) = delete;
@@ -94,6 +101,8 @@ class TieredProgram {
   // The program select() returned last (the first program before any select()).
   runtime::ProgramRef current() const;
   bool optimised() const;
+  // Whether the interpreted program draws (until the optimised one is taken).
+  bool interpreted() const;
   // Returns when no optimised build is running (tests: a build's end, without timing).
   void wait_for_build() const;
 
@@ -110,6 +119,7 @@ class TieredProgram {
   mutable std::mutex mutex_;
   runtime::ProgramRef current_;
   bool optimised_ = false;
+  bool interpreted_ = false;
   bool failed_ = false;
   uint64_t last_scene_ = ~uint64_t(0);
   uint64_t pixels_ = 0;

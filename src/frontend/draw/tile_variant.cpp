@@ -179,15 +179,29 @@ TileVariantMode tile_variant_mode_from_env() {
   return TileVariantMode::kAuto;
 }
 
+namespace {
+
+// The program source of `code` for framebuffers of `samples` samples; empty for none.
+std::string tile_source(GeneratedCode code, uint32_t samples) {
+  if (code.body.empty()) return {};
+  if (samples > 1) {
+    code.prelude = "#define CLP_TILE_SAMPLES " + std::to_string(samples) + "\n" + code.prelude;
+  }
+  return stage_program_source(code, "tile.cl");
+}
+
+}  // namespace
+
 TileVariants::TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
-                           ProgramTierMode tiers, size_t items)
+                           ProgramTierMode tiers, size_t items, GeneratedCode interpreted)
     : cache_(cache),
       items_(items),
       code_(std::move(code)),
+      interpreted_(std::move(interpreted)),
       keyed_views_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.views : 0),
       keyed_samplers_(sampling.calls <= kMaxKeyedSampleCalls ? sampling.samplers : 0),
       tiers_(tiers),
-      generic_(cache, stage_program_source(code_, "tile.cl"), tiers, {items}) {}
+      generic_(cache, tile_source(code_, 1), tiers, {items}, tile_source(interpreted_, 1)) {}
 
 TileVariants::~TileVariants() {
   abandoned_ = true;
@@ -198,10 +212,9 @@ TieredProgram& TileVariants::generic_for(uint32_t samples) {
   if (samples <= 1) return generic_;
   const size_t i = samples == 2 ? 0 : samples == 4 ? 1 : 2;
   if (!generic_ms_[i]) {
-    GeneratedCode code = code_;
-    code.prelude = "#define CLP_TILE_SAMPLES " + std::to_string(samples) + "\n" + code.prelude;
-    generic_ms_[i] = std::make_unique<TieredProgram>(cache_, stage_program_source(code, "tile.cl"),
-                                                     tiers_, std::vector<size_t>{items_});
+    generic_ms_[i] = std::make_unique<TieredProgram>(cache_, tile_source(code_, samples), tiers_,
+                                                     std::vector<size_t>{items_},
+                                                     tile_source(interpreted_, samples));
   }
   return *generic_ms_[i];
 }

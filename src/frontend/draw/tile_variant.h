@@ -124,8 +124,10 @@ class TileVariants {
   // Builds (or finds in the cache) the generic program of `code`, a fragment shader that
   // samples as `sampling` says, in `tiers` mode; throws like ProgramCache::get. The tile
   // pass launches its programs with `items` work-items per group (tile_pass_items).
+  // `interpreted`: the shader's interpreted form (empty when it has none), the generic
+  // programs' first program (TieredProgram).
   TileVariants(runtime::ProgramCache& cache, GeneratedCode code, FsSampling sampling,
-               ProgramTierMode tiers, size_t items);
+               ProgramTierMode tiers, size_t items, GeneratedCode interpreted = {});
   // Drops the builds still waiting for a slot (BackgroundBuilds); waits for those running.
   ~TileVariants();
   TileVariants(const TileVariants&) = delete;
@@ -135,6 +137,7 @@ class TileVariants {
   runtime::ProgramRef generic() const { return generic_.current(); }
   // Whether that generic program is the optimised build.
   bool generic_optimised() const { return generic_.optimised(); }
+  bool generic_interpreted() const { return generic_.interpreted(); }
   // The program for a draw with state `rp` and textures `tex` (entries past the shader's keyed
   // units are not looked at) in the scene numbered `scene` (a number that changes from
   // scene to scene): the key's variant when it is built, else the generic program.
@@ -214,6 +217,7 @@ class TileVariants {
   runtime::ProgramCache& cache_;
   const size_t items_;
   const GeneratedCode code_;
+  const GeneratedCode interpreted_;  // body empty: none
   // The units whose state keys hold: none past kMaxKeyedSampleCalls.
   const uint32_t keyed_views_, keyed_samplers_;
   const ProgramTierMode tiers_;

@@ -96,8 +96,16 @@ HarnessResult run_shader(const HarnessInput& input) {
     lane_state[2 * i] = i < input.exec.size() ? input.exec[i] : -1;
     lane_state[2 * i + 1] = i < input.helper.size() ? input.helper[i] : 0;
   }
-  std::vector<uint32_t> in = input.in;
-  in.resize(size_t(n) * nin * 4, 0);
+  // The caller's inputs have the shader's register count per invocation; the program's
+  // (CLP_NUM_INPUTS) may be larger (an interpreted fragment shader's size class).
+  const uint32_t kin = std::max<uint32_t>(code.num_inputs, nin);
+  std::vector<uint32_t> in(size_t(n) * kin * 4, 0);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t w = 0; w < size_t(nin) * 4; ++w) {
+      const size_t from = i * nin * 4 + w;
+      if (from < input.in.size()) in[i * kin * 4 + w] = input.in[from];
+    }
+  }
   std::vector<uint32_t> sv = input.sv;
   sv.resize(size_t(n) * 64 * 4, 0);
   size_t vout_words = 0;
