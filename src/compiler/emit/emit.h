@@ -91,10 +91,12 @@ struct EmittedShader {
   std::string prelude;                // #defines (shader_abi.h) — before shader_abi.h
   std::string body;                   // #includes of the shader library and the functions
   std::vector<ResourceParam> params;  // CLP_RESOURCE_PARAMS, in order
-  uint32_t num_inputs = 0;            // CLP_NUM_INPUTS (an interpreted fragment shader's is
-                                      // a size class, >= ShaderInfo::num_inputs)
-  bool uses_fp64 = false;             // the program needs cl_khr_fp64
-  uint32_t sample_calls = 0;          // CLP_TEX_SAMPLE calls in the body (sampling.h)
+  // CLP_NUM_INPUTS and CLP_NUM_OUTPUTS: ShaderInfo's counts, or for an interpreted
+  // shader size classes of them (Emitter::prelude_inputs).
+  uint32_t num_inputs = 0;
+  uint32_t num_outputs = 0;
+  bool uses_fp64 = false;     // the program needs cl_khr_fp64
+  uint32_t sample_calls = 0;  // CLP_TEX_SAMPLE calls in the body (sampling.h)
   // emit_interpreted(): the shader as the words the body interprets (bound to the
   // kInterpCode parameter); empty for compiled shaders.
   std::vector<uint32_t> interp_code;

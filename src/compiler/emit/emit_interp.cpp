@@ -368,8 +368,10 @@ std::string Emitter::interp_body(uint32_t temps) {
   body_.clear();
   // Buffers the shader does not bind read 0 (size 0).
   b += "  global const uint* cbs[CLP_INTERP_CBS];\n  uint cbsz[CLP_INTERP_CBS];\n";
-  b += "  for (int i = 0; i < CLP_INTERP_CBS; ++i) {\n    cbs[i] = clp_icode;\n    cbsz[i] = 0u;\n "
-       " }\n";
+  b += "  for (int i = 0; i < CLP_INTERP_CBS; ++i) {\n";
+  b += "    cbs[i] = clp_icode;\n";
+  b += "    cbsz[i] = 0u;\n";
+  b += "  }\n";
   for (const ResourceParam& p : params_) {
     if (p.kind != ParamKind::kConstBuffer) continue;
     const std::string i = std::to_string(p.index);
@@ -383,7 +385,9 @@ EmittedShader Emitter::run_interpreted() {
   plan();
   plan_params();
   const std::vector<uint32_t> code = interp_encode();
-  uint32_t temps = 16;
+  // Temporaries by size class too (at least 32: most shaders fit, and fewer classes mean
+  // fewer programs).
+  uint32_t temps = 32;
   while (temps < info_.num_temps)
     temps *= 2;
   bool quads = false;
@@ -398,6 +402,7 @@ EmittedShader Emitter::run_interpreted() {
   out.params = params_;
   interpreting_ = true;
   out.num_inputs = prelude_inputs();
+  out.num_outputs = prelude_outputs();
   out.prelude = prelude();
   out.body = interp_body(temps);
   out.interp_code = code;

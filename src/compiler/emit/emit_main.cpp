@@ -338,10 +338,33 @@ void Emitter::plan_params() {
   }
 }
 
+namespace {
+
+// The size class of a register count: `least`, or the next power of two.
+uint32_t size_class(uint32_t n, uint32_t least) {
+  uint32_t c = least;
+  while (c < n)
+    c *= 2;
+  return c;
+}
+
+}  // namespace
+
+// An interpreted shader's program serves every shader of its prelude, so the register
+// counts that only size arrays take a size class: fragment inputs (only the shader
+// indexes io->in), vertex inputs (the vertex pass fetches the bound elements up to it:
+// registers the shader does not read) and vertex outputs (the pass stores the shader's
+// own count: vertex.cl).
 uint32_t Emitter::prelude_inputs() const {
   const uint32_t n = info_.num_inputs;
-  if (!interpreting_ || s_.stage != ShaderType::FRAGMENT) return n;
-  return n <= 16 ? 16 : n <= 32 ? 32 : n;
+  if (!interpreting_) return n;
+  if (s_.stage == ShaderType::FRAGMENT) return size_class(n, 16);
+  return s_.stage == ShaderType::VERTEX ? size_class(n, 4) : n;
+}
+
+uint32_t Emitter::prelude_outputs() const {
+  const uint32_t n = info_.num_outputs;
+  return interpreting_ && s_.stage == ShaderType::VERTEX ? size_class(n, 4) : n;
 }
 
 std::string Emitter::prelude() const {
@@ -352,13 +375,11 @@ std::string Emitter::prelude() const {
   def(stage_macro(s_.stage), "1");
   def("CLP_LANES", std::to_string(lanes_));
   if (s_.stage == ShaderType::FRAGMENT && opt_.fragment_whole_tile) def("CLP_TILE_WHOLE", "1");
-  // An interpreted fragment shader's program serves every shader of its prelude: the
-  // input array (only the shader indexes it) takes a size class, and the tile pass
-  // computes the weights of every interpolation mode (those a shader uses come out the
-  // same).
+  // An interpreted fragment shader's tile pass computes the weights of every
+  // interpolation mode (those a shader uses come out the same): see prelude_inputs().
   const bool shared_fs = interpreting_ && s_.stage == ShaderType::FRAGMENT;
   def("CLP_NUM_INPUTS", std::to_string(prelude_inputs()));
-  def("CLP_NUM_OUTPUTS", std::to_string(info_.num_outputs));
+  def("CLP_NUM_OUTPUTS", std::to_string(prelude_outputs()));
   std::string params, args;
   for (const ResourceParam& rp : params_) {
     params += ", " + rp.decl;
@@ -619,6 +640,7 @@ EmittedShader Emitter::run() {
   out.reads_quads = uses_quad_ops_;
   out.params = params_;
   out.num_inputs = prelude_inputs();
+  out.num_outputs = prelude_outputs();
   out.uses_fp64 = uses_fp64_code_;
   out.sample_calls = sample_calls_;
   out.prelude = prelude();

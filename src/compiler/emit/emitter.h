@@ -65,7 +65,8 @@ class Emitter {
  private:
   void add_param(ParamKind kind, uint32_t index, const std::string& name, const std::string& decl);
   std::string prelude() const;
-  uint32_t prelude_inputs() const;  // CLP_NUM_INPUTS
+  uint32_t prelude_inputs() const;   // CLP_NUM_INPUTS
+  uint32_t prelude_outputs() const;  // CLP_NUM_OUTPUTS
   void prologue();
   // The prologue's parts: resource parameters (clp_ri entry, buffer offsets and sizes);
   // temporaries, address registers, system values and fragment inputs.

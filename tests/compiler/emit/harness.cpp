@@ -114,7 +114,10 @@ HarnessResult run_shader(const HarnessInput& input) {
     const uint32_t patches = tcs_out ? (n + tcs_out - 1) / tcs_out : 0;
     vout_words = size_t(patches) * tcs_out * nout * 4;
   }
-  cl::Buffer b_in = words_buffer(in), b_out = words_buffer({}, size_t(n) * nout * 4);
+  // The program's outputs per invocation (CLP_NUM_OUTPUTS), which may exceed the
+  // shader's (an interpreted vertex shader's size class): read back as the shader's.
+  const uint32_t kout = std::max<uint32_t>(code.num_outputs, nout);
+  cl::Buffer b_in = words_buffer(in), b_out = words_buffer({}, size_t(n) * kout * 4);
   cl::Buffer b_sv = words_buffer(sv), b_exec = words_buffer({}, n);
   cl::Buffer b_state = words_buffer(std::vector<uint32_t>(lane_state.begin(), lane_state.end()));
   cl::Buffer b_vin = words_buffer(input.vin), b_vout = words_buffer({}, vout_words);
@@ -231,7 +234,12 @@ HarnessResult run_shader(const HarnessInput& input) {
   queue().finish();
 
   if (!compute) {
-    res.out = read_words(b_out, size_t(n) * nout * 4);
+    const std::vector<uint32_t> out = read_words(b_out, size_t(n) * kout * 4);
+    res.out.resize(size_t(n) * nout * 4);
+    for (size_t i = 0; i < n; ++i) {
+      std::copy_n(out.begin() + ptrdiff_t(i * kout * 4), size_t(nout) * 4,
+                  res.out.begin() + ptrdiff_t(i * nout * 4));
+    }
     const std::vector<uint32_t> e = read_words(b_exec, n);
     res.exec.assign(e.begin(), e.end());
     res.vout = read_words(b_vout, vout_words);
