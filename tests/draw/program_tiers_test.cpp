@@ -135,6 +135,35 @@ TEST_CASE("tiered programs: an optimised build that fails leaves the quick progr
   CHECK_THROWS(cache.get(source));
 }
 
+TEST_CASE("tiered programs: an interpreter that fails to build leaves the quick program drawing",
+          "[draw][tiers]") {
+  runtime::ProgramCache cache(test_device(), "");
+  const std::string source = "kernel void k(global int* p) { p[0] = 1; }\n";
+  // A source of its own (no other test builds it), which does not build.
+  const std::string interpreter = "#error this test's interpreter does not build\n" + source;
+  CaptureStderr capture;
+  REQUIRE(capture.capturing());
+  TieredProgram first(cache, source, ProgramTierMode::kAuto, {64}, interpreter);
+  CHECK_FALSE(first.interpreted());
+  CHECK(built_quick(first.current()));
+  const uint64_t builds = cache.stats().builds;
+  // Another shader of the same interpreter is compiled without trying it again.
+  TieredProgram second(cache, source, ProgramTierMode::kAuto, {64}, interpreter);
+  CHECK_FALSE(second.interpreted());
+  CHECK(second.current() == first.current());
+  CHECK(cache.stats().builds == builds);
+  const std::string text = capture.text();
+  INFO("stderr: " << text);
+  const std::string line = "shader interpreter program failed to build";
+  const size_t at = text.find(line);
+  CHECK(at != std::string::npos);
+  CHECK(text.find(line, at + 1) == std::string::npos);
+  // A working interpreter source draws interpreted.
+  TieredProgram third(cache, source, ProgramTierMode::kAuto, {64}, "// interpreted\n" + source);
+  CHECK(third.interpreted());
+  CHECK(built_quick(third.current()));
+}
+
 TEST_CASE("tiered programs: optimised builds share the process's slots and are dropped unstarted",
           "[draw][tiers]") {
   runtime::ProgramCache cache(test_device(), "");

@@ -6,8 +6,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <system_error>
 #include <thread>
+
+#include "runtime/sha256.h"
 
 namespace clpipe::frontend::draw {
 
@@ -24,6 +27,26 @@ bool interpreter_enabled() {
 }
 
 namespace {
+
+// Interpreter programs that failed to build (by source hash): the shaders of their
+// prelude are compiled instead of each trying the same build again.
+std::mutex failed_mutex;
+std::set<std::string> failed_interpreters;
+
+std::string source_key(const std::string& source) {
+  return runtime::Sha256::hex(runtime::Sha256::of(source));
+}
+
+bool interpreter_failed(const std::string& source) {
+  std::lock_guard<std::mutex> lock(failed_mutex);
+  return failed_interpreters.count(source_key(source)) != 0;
+}
+
+// Returns whether this is the first failure of `source`.
+bool note_interpreter_failure(const std::string& source) {
+  std::lock_guard<std::mutex> lock(failed_mutex);
+  return failed_interpreters.insert(source_key(source)).second;
+}
 
 std::mutex slots_mutex;
 std::condition_variable slots_changed;
@@ -68,19 +91,17 @@ TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, P
   }
   runtime::ProgramHints quick;
   quick.stand_in = true;
-  // Once an interpreter program has failed to build, the process compiles its shaders:
-  // the device compiler would likely refuse the others too, each after a build's time.
-  static std::atomic<bool> interpreter_failed{false};
-  if (!interpreted.empty() && !interpreter_failed) {
+  if (!interpreted.empty() && !interpreter_failed(interpreted)) {
     try {
       current_ = cache_.get(interpreted, kQuickBuildOptions, quick);
       interpreted_ = true;
       return;
     } catch (const std::exception& err) {
-      if (!interpreter_failed.exchange(true)) {
+      // Logged once: the shaders of its prelude are compiled from now on.
+      if (note_interpreter_failure(interpreted)) {
         std::fprintf(stderr,
-                     "clpipe: the shader interpreter failed to build; shaders are compiled "
-                     "instead: %s\n",
+                     "clpipe: a shader interpreter program failed to build; its shaders are "
+                     "compiled instead: %s\n",
                      err.what());
       }
     }

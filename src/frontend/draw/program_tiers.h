@@ -83,7 +83,8 @@ class TieredProgram {
   // `interpreted`: the source of the shader's interpreted form (compiler::
   // emit_interpreted), which then takes the quick program's place: one quick build of it
   // serves every shader of its prelude, so a new shader usually finds it in the cache.
-  // Should it not build, the quick program draws instead (logged once).
+  // Should it not build, the quick program draws instead, and the shaders of the same
+  // interpreted source are compiled from then on (logged once per source).
   TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
                 std::vector<size_t> launch_sizes, const std::string& interpreted = {});
   // Drops the optimised build if it still waits for a slot; waits for it if it runs.
