@@ -25,33 +25,65 @@
 
 #include "shader_interp_abi.h"
 
+// The register index of an indirect operand: address register channel + offset, with
+// wrapping arithmetic (Emitter::index_expr).
+static vi clp_interp_index(vf (*ar)[4], uint w0, uint offset, int shift) {
+  const vf a = ar[(w0 >> shift) & 3u][(w0 >> (shift + 2)) & 3u];
+  return CLP_AS_VI(CLP_AS_VU(a) + (vu)(offset));
+}
+
 // Channel `c` (after swizzle) of a source with its modifiers.
 static vf clp_interp_src(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code, uint imm,
-                         vf (*tr)[4], global const uint** cbs, const uint* cbsz, uint w0, uint w1,
-                         int c) {
+                         vf (*tr)[4], vf (*ar)[4], global const uint** cbs, const uint* cbsz,
+                         uint pc, int c) {
+  const uint w0 = code[pc], w1 = code[pc + 1u];
   const int ch = (int)((w0 >> (4 + 2 * c)) & 3u);
+  const bool indirect = ((w0 >> 24) & 1u) != 0u;
   vf x;
-  switch (w0 & 15u) {
-    case CLP_IF_TEMP:
-      x = tr[w1][ch];
-      break;
-    case CLP_IF_IN:
-      x = io->in[w1][ch];
-      break;
-    case CLP_IF_OUT:
-      x = io->out[w1][ch];
-      break;
-    case CLP_IF_CONST: {
-      const uint b = w0 >> 16;
-      x = clp_cb_load(cbs[b], cbsz[b], (int)(w1 * 4u + (uint)ch));
-      break;
+  if (indirect) {
+    // Per lane, within the registers the compiled code bounds the access by.
+    const vi idx = clp_interp_index(ar, w0, w1, 25);
+    const uint range = code[pc + 2u];
+    const int first = (int)(range & 0xffffu), end = (int)(range >> 16);
+    switch (w0 & 15u) {
+      case CLP_IF_TEMP:
+        x = clp_reg_gather(&tr[first][0], end - first, idx - (vi)(first), ch);
+        break;
+      case CLP_IF_IN:
+        x = clp_reg_gather(&io->in[0][0], end, idx, ch);
+        break;
+      case CLP_IF_OUT:
+        x = clp_reg_gather(&io->out[0][0], end, idx, ch);
+        break;
+      default: {  // CLP_IF_CONST
+        const uint b = (w0 >> 16) & 0xffu;
+        x = clp_cb_gather(cbs[b], cbsz[b], idx, ch);
+        break;
+      }
     }
-    case CLP_IF_IMM:
-      x = (vf)(as_float(code[imm + 4u * w1 + (uint)ch]));
-      break;
-    default:
-      x = clp_system_value(stage, io, (int)w1, ch);
-      break;
+  } else {
+    switch (w0 & 15u) {
+      case CLP_IF_TEMP:
+        x = tr[w1][ch];
+        break;
+      case CLP_IF_IN:
+        x = io->in[w1][ch];
+        break;
+      case CLP_IF_OUT:
+        x = io->out[w1][ch];
+        break;
+      case CLP_IF_CONST: {
+        const uint b = (w0 >> 16) & 0xffu;
+        x = clp_cb_load(cbs[b], cbsz[b], (int)(w1 * 4u + (uint)ch));
+        break;
+      }
+      case CLP_IF_IMM:
+        x = (vf)(as_float(code[imm + 4u * w1 + (uint)ch]));
+        break;
+      default:
+        x = clp_system_value(stage, io, (int)w1, ch);
+        break;
+    }
   }
   const bool negate = ((w0 >> 12) & 1u) != 0u;
   if (((w0 >> 14) & 3u) == CLP_IT_INT) return negate ? CLP_AS_VF((vu)(0u) - CLP_AS_VU(x)) : x;
@@ -78,6 +110,9 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
   vf tr[CLP_INTERP_TEMPS][4];
   for (int i = 0; i < CLP_INTERP_TEMPS; ++i)
     tr[i][0] = tr[i][1] = tr[i][2] = tr[i][3] = (vf)(0.0f);
+  vf ar[4][4];  // ADDR registers (integers, as bits)
+  for (int i = 0; i < 4; ++i)
+    ar[i][0] = ar[i][1] = ar[i][2] = ar[i][3] = (vf)(0.0f);
   vi m = io->exec_mask;
   vi alive = io->exec_mask;
   vi mret = (vi)(0);
@@ -109,30 +144,41 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
       for (uint i = 0; i < 4u; ++i) {
         for (int c = 0; c < 4; ++c) {
           s[4u * i + (uint)c] =
-              i < ns ? clp_interp_src(io, stage, code, imm, tr, cbs, cbsz, code[pc + 2u + 2u * i],
-                                      code[pc + 3u + 2u * i], c)
+              i < ns ? clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 4u + 3u * i, c)
                      : (vf)(0.0f);
         }
       }
       vf r[4];
       clp_interp_alu(w >> 16, m, io, stage, s, r);
-      const uint dst = code[pc + 1u];
-      const uint reg = dst >> 16;
+      const uint d0 = code[pc + 1u], d1 = code[pc + 2u];
+      const uint file = d0 & 15u;
       const bool merge = depth > 0 || masked_top;
       for (int c = 0; c < 4; ++c) {
-        if (!((dst >> (4 + c)) & 1u)) continue;
+        if (!((d0 >> (4 + c)) & 1u)) continue;
         const vf v = ((w >> 8) & 1u) ? clp_sat(r[c]) : r[c];
-        vf* d = (dst & 15u) == CLP_IF_OUT ? &io->out[reg][c] : &tr[reg][c];
+        if ((d0 >> 8) & 1u) {
+          // Indirect writes go through the running lanes at any depth (write_channel).
+          const vi idx = clp_interp_index(ar, d0, d1, 9);
+          const uint range = code[pc + 3u];
+          const int first = (int)(range & 0xffffu), end = (int)(range >> 16);
+          if (file == CLP_IF_OUT)
+            clp_reg_scatter(&io->out[0][0], end, idx, c, v, m);
+          else
+            clp_reg_scatter(&tr[first][0], end - first, idx - (vi)(first), c, v, m);
+          continue;
+        }
+        vf* d = file == CLP_IF_OUT    ? &io->out[d1][c]
+                : file == CLP_IF_ADDR ? &ar[d1][c]
+                                      : &tr[d1][c];
         *d = merge ? select(*d, v, m) : v;
       }
-      pc += 2u + 2u * ns;
+      pc += 4u + 3u * ns;
       continue;
     }
     switch (k) {
       case CLP_IK_IF:
       case CLP_IK_UIF: {
-        const vf x =
-            clp_interp_src(io, stage, code, imm, tr, cbs, cbsz, code[pc + 1u], code[pc + 2u], 0);
+        const vf x = clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 1u, 0);
         const vi cond =
             k == CLP_IK_IF ? CLP_MASK(x != (vf)(0.0f)) : CLP_MASK(CLP_AS_VU(x) != (vu)(0u));
         kind[depth] = CLP_IK_IF;
@@ -140,7 +186,7 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
         fa[depth] = cond;
         ++depth;
         m &= cond;
-        pc = CLP_ANY(m) ? pc + 4u : code[pc + 3u];
+        pc = CLP_ANY(m) ? pc + 5u : code[pc + 4u];
         break;
       }
       case CLP_IK_ELSE: {
@@ -198,8 +244,8 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
         if (k == CLP_IK_KILL_IF) {
           vi any = (vi)(0);
           for (int c = 0; c < 4; ++c) {
-            any |= CLP_MASK(clp_interp_src(io, stage, code, imm, tr, cbs, cbsz, code[pc + 1u],
-                                           code[pc + 2u], c) < (vf)(0.0f));
+            any |= CLP_MASK(clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 1u, c) <
+                            (vf)(0.0f));
           }
           kill = m & any;
         }
@@ -207,7 +253,7 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
         io->exec_mask &= ~kill;
         m &= ~kill;
         if (!CLP_ANY(alive)) return;
-        pc += k == CLP_IK_KILL_IF ? 3u : 1u;
+        pc += k == CLP_IK_KILL_IF ? 4u : 1u;
         break;
       }
       case CLP_IK_RET:

@@ -10,13 +10,18 @@
 //   immediates   4 words per IMM
 //   instructions from word code[CLP_INTERP_H_CODE]: word 0 = kind (bits 0..7) |
 //                saturate (bit 8) | sources (bits 9..11) | opcode (bits 16..31, ALU only),
-//                then for ALU the destination word, then 2 words per source, then for
-//                IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of the
-//                jump target
-//   destination  file (bits 0..3: TEMP or OUT) | write mask << 4 | register << 16
+//                then for ALU the destination's 3 words, then 3 words per source, then
+//                for IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of
+//                the jump target
+//   destination  word 0: file (bits 0..3: TEMP, OUT or ADDR) | write mask << 4 |
+//                indirect (bit 8) | address register (bits 9..10) | its channel (bits
+//                11..12); word 1: register (indirect: the offset added to the address);
+//                word 2: indirect only, the registers it may reach, first | end << 16
 //   source       word 0: file (bits 0..3) | swizzle (2 bits per channel, bits 4..11) |
 //                negate (bit 12) | absolute (bit 13) | type (bits 14..15) | CONST buffer
-//                (bits 16..31); word 1: register (SV: the semantic)
+//                (bits 16..23) | indirect (bit 24) | address register (bits 25..26) | its
+//                channel (bits 27..28); word 1: register (SV: the semantic; indirect: the
+//                offset); word 2: as the destination's
 #ifndef CLPIPE_SHADER_INTERP_ABI_H
 #define CLPIPE_SHADER_INTERP_ABI_H
 
@@ -55,6 +60,7 @@
 #define CLP_IF_CONST 3
 #define CLP_IF_IMM 4
 #define CLP_IF_SV 5
+#define CLP_IF_ADDR 6  // destinations of ARL / UARL / ARR
 
 // Source types: which modifiers apply (Emitter::src).
 #define CLP_IT_FLOAT 0  // absolute, then negate, as floats

@@ -115,8 +115,9 @@ EmittedShader emit_opencl(const Shader& shader, const ShaderInfo& info, const Em
 // Every register write, mask and library call is the compiled code's (the interpreter's
 // arithmetic is emit_opencl()'s own code for each opcode), so both draw the same bits.
 // Vertex and fragment shaders of 32-bit arithmetic, IF / UIF / ELSE, loops, KILL and
-// RET, reading TEMP, IN, OUT, CONST, IMM and SV directly; anything else throws
-// CompileError naming it (the caller compiles the shader instead).
+// RET, reading TEMP, IN, OUT, CONST, IMM and SV (TEMP, IN, OUT and CONST also through
+// address registers); anything else throws CompileError naming it (the caller compiles
+// the shader instead).
 EmittedShader emit_interpreted(const Shader& shader, const ShaderInfo& info,
                                const EmitOptions& options);
 

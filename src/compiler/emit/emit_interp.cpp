@@ -22,8 +22,7 @@ namespace clpipe::compiler::emit_detail {
 namespace {
 
 // Opcodes emit_alu() may translate one channel-wise 32-bit result of: what the
-// interpreter can take from it. ARL / UARL / ARR write address registers, which only
-// indirect addressing reads (not interpreted).
+// interpreter can take from it.
 bool alu_candidate(Opcode op) {
   if (!opcode_is_valid(op)) return false;
   const OpcodeInfo& info = opcode_info(op);
@@ -33,14 +32,14 @@ bool alu_candidate(Opcode op) {
       info.mode != ChannelMode::CHAN) {
     return false;
   }
-  if (op == Opcode::ARL || op == Opcode::UARL || op == Opcode::ARR || op == Opcode::NOP) {
-    return false;
-  }
+  if (op == Opcode::NOP) return false;
   auto plain = [](OperandType t) {
     return t == OperandType::F32 || t == OperandType::I32 || t == OperandType::U32 ||
            t == OperandType::B32 || t == OperandType::ANY;
   };
-  if (!plain(info.dst[0])) return false;
+  // ARL / UARL / ARR write an address register: their case computes its bits.
+  const bool address = op == Opcode::ARL || op == Opcode::UARL || op == Opcode::ARR;
+  if (!plain(info.dst[0]) && !address) return false;
   for (unsigned s = 0; s < info.num_src; ++s) {
     if (!plain(info.src[s])) return false;
   }
@@ -183,44 +182,83 @@ std::vector<uint32_t> Emitter::interp_encode() {
   }
   w[CLP_INTERP_H_CODE] = uint32_t(w.size());
 
+  // An indirect operand's address register and the registers the compiled code bounds
+  // its access by (read_channel, write_channel): [first, end).
+  struct Indirect {
+    uint32_t bits = 0;  // address register | its channel << 2
+    uint32_t first = 0, end = 0;
+  };
+  auto indirect = [&](const SourceLoc& loc, const RegisterRef& r) {
+    Indirect ind;
+    if (r.indirect.file != RegFile::ADDR || r.indirect.index > 3) {
+      refuse(loc, "this indirect register");
+    }
+    ind.bits = r.indirect.index | uint32_t(r.indirect.component & 3) << 2;
+    switch (r.file) {
+      case RegFile::TEMP:
+        if (temp_file_array_) {
+          ind.end = num_temps_;
+          break;
+        }
+        for (const TempArray& a : temp_arrays_) {
+          if (a.id != r.indirect.array_id) continue;
+          ind.first = a.first;
+          ind.end = a.last + 1;
+        }
+        if (ind.end == 0) refuse(loc, "indirect TEMP access through an unknown array");
+        break;
+      case RegFile::IN:
+        ind.end = info_.num_inputs;  // the compiled program's CLP_NUM_INPUTS
+        break;
+      case RegFile::OUT:
+        ind.end = info_.num_outputs;
+        break;
+      case RegFile::CONST:
+        break;
+      default:
+        refuse(loc, std::string("indirect ") + file_name(r.file) + " operands");
+    }
+    if (ind.end > 0xffffu) refuse(loc, "this indirect register");
+    return ind;
+  };
+
   // `modifiers`: how the compiled code applies the source's negate and absolute.
   auto source = [&](const Instruction& inst, unsigned s, uint8_t modifiers) {
     const SrcOperand& o = inst.src[s];
     const RegisterRef& r = o.reg;
-    if (r.indirect.is_indirect() || r.dim_indirect.is_indirect() || r.index < 0) {
-      refuse(o.loc, "indirect addressing");
-    }
+    const bool ind = r.indirect.is_indirect();
+    if (r.dim_indirect.is_indirect() || (!ind && r.index < 0)) refuse(o.loc, "this operand");
     const uint32_t idx = uint32_t(r.index);
     uint32_t file = 0, reg = idx, buffer = 0;
     switch (r.file) {
       case RegFile::TEMP:
-        if (idx >= info_.num_temps) refuse(o.loc, "this register");
+        if (!ind && idx >= info_.num_temps) refuse(o.loc, "this register");
         file = CLP_IF_TEMP;
         break;
       case RegFile::IN:
-        if (r.has_dimension || idx >= info_.num_inputs) refuse(o.loc, "this input");
+        if (r.has_dimension || (!ind && idx >= info_.num_inputs)) refuse(o.loc, "this input");
         file = CLP_IF_IN;
         break;
       case RegFile::OUT:
-        if (r.has_dimension || idx >= info_.num_outputs) refuse(o.loc, "this output");
+        if (r.has_dimension || (!ind && idx >= info_.num_outputs)) refuse(o.loc, "this output");
         file = CLP_IF_OUT;
         break;
       case RegFile::CONST:
         buffer = r.has_dimension ? uint32_t(r.dimension) : 0u;
-        if (r.dimension < 0 || buffer > 0xffffu || !has_param(ParamKind::kConstBuffer, buffer)) {
+        if (r.dimension < 0 || buffer > 0xffu || !has_param(ParamKind::kConstBuffer, buffer)) {
           refuse(o.loc, "this constant buffer");
         }
         file = CLP_IF_CONST;
         break;
       case RegFile::IMM:
-        if (idx >= s_.immediates.size()) refuse(o.loc, "this immediate");
+        if (ind || idx >= s_.immediates.size()) refuse(o.loc, "this immediate");
         file = CLP_IF_IMM;
         break;
       case RegFile::SV: {
         const SystemValueInfo* found = nullptr;
         for (const SystemValueInfo& sv : info_.system_values)
           if (sv.reg == idx) found = &sv;
-        if (!found) refuse(o.loc, "this system value");
+        if (ind || !found) refuse(o.loc, "this system value");
         file = CLP_IF_SV;
         reg = uint32_t(found->semantic);
         break;
@@ -237,8 +275,15 @@ std::vector<uint32_t> Emitter::interp_encode() {
                   (integer ? uint32_t(CLP_IT_INT) << 14 : 0u) | buffer << 16;
     for (unsigned c = 0; c < 4; ++c)
       w0 |= uint32_t(o.swizzle[c] & 3) << (4 + 2 * c);
+    uint32_t range = 0;
+    if (ind) {
+      const Indirect in = indirect(o.loc, r);
+      w0 |= 1u << 24 | in.bits << 25;
+      range = in.first | in.end << 16;
+    }
     w.push_back(w0);
     w.push_back(reg);
+    w.push_back(range);
   };
 
   std::vector<uint32_t> word_of(s_.instructions.size(), 0);
@@ -306,24 +351,38 @@ std::vector<uint32_t> Emitter::interp_encode() {
       if (k.op == inst.opcode) c = &k;
     if (!c) refuse(inst.loc, inst.info().name);
     const DstOperand& d = inst.dst[0];
-    if (d.reg.indirect.is_indirect() || d.reg.has_dimension || d.reg.index < 0) {
-      refuse(d.loc, "this destination");
-    }
+    const bool ind = d.reg.indirect.is_indirect();
+    if (d.reg.has_dimension || (!ind && d.reg.index < 0)) refuse(d.loc, "this destination");
     const uint32_t idx = uint32_t(d.reg.index);
     uint32_t file = 0;
-    if (d.reg.file == RegFile::TEMP && idx < info_.num_temps) {
+    if (d.reg.file == RegFile::TEMP && (ind || idx < info_.num_temps)) {
       file = CLP_IF_TEMP;
-    } else if (d.reg.file == RegFile::OUT && idx < info_.num_outputs) {
+    } else if (d.reg.file == RegFile::OUT && (ind || idx < info_.num_outputs)) {
       file = CLP_IF_OUT;
+    } else if (d.reg.file == RegFile::ADDR && !ind && idx < 4) {
+      file = CLP_IF_ADDR;
     } else {
       refuse(d.loc, "this destination");
+    }
+    // ARL / UARL / ARR write address registers, and only they.
+    if ((file == CLP_IF_ADDR) !=
+        (inst.opcode == Opcode::ARL || inst.opcode == Opcode::UARL || inst.opcode == Opcode::ARR)) {
+      refuse(d.loc, "this destination");
+    }
+    uint32_t d0 = file | uint32_t(d.write_mask & 15) << 4, range = 0;
+    if (ind) {
+      const Indirect in = indirect(d.loc, d.reg);
+      d0 |= 1u << 8 | in.bits << 9;
+      range = in.first | in.end << 16;
     }
     // write_channel() saturates float results only.
     const OperandType dt = inst.info().dst[0];
     const bool sat = inst.saturate && (dt == OperandType::F32 || dt == OperandType::ANY);
     w.push_back(CLP_IK_ALU | (sat ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
                 uint32_t(inst.opcode) << 16);
-    w.push_back(file | uint32_t(d.write_mask & 15) << 4 | idx << 16);
+    w.push_back(d0);
+    w.push_back(idx);
+    w.push_back(range);
     for (unsigned s = 0; s < inst.num_src; ++s)
       source(inst, s, c->modifiers[s]);
   }

@@ -252,6 +252,56 @@ IMM[0] INT32 {0, 1, 3, 7}
   compare(vs, 4);
 }
 
+TEST_CASE("interpreter: indirect addressing keeps the compiled code's bounds", "[interp]") {
+  // ARL / UARL / ARR, CONST, IN, OUT and TEMP (an ARRAY, and the whole file) read and
+  // written through address registers; the random inputs put many indices out of range.
+  const std::string vs = R"(VERT
+DCL IN[0..2]
+DCL OUT[0], POSITION
+DCL OUT[1..3], GENERIC[0]
+DCL CONST[0][0..7]
+DCL TEMP[0..1]
+DCL TEMP[2..5], ARRAY(1)
+DCL ADDR[0..1]
+IMM[0] INT32 {0, 1, 2, 3}
+  0: ARL ADDR[0], IN[0]
+  1: UARL ADDR[1].xy, IN[1]
+  2: ARR ADDR[1].zw, IN[2]
+  3: MOV TEMP[0], CONST[0][ADDR[0].x+1]
+  4: ADD TEMP[0], TEMP[0], CONST[0][ADDR[1].y-2].wzyx
+  5: MOV TEMP[2], IN[1]
+  6: MOV TEMP[3], IN[2]
+  7: MOV TEMP[ADDR[1].x+2](1), TEMP[0]
+  8: MOV TEMP[1], TEMP[ADDR[0].y+3](1)
+  9: ADD TEMP[1], TEMP[1], IN[ADDR[1].z]
+ 10: UIF IN[0].xxxx
+ 11:   MOV OUT[ADDR[0].z+1].xy, TEMP[1]
+ 12:   MOV TEMP[ADDR[0].w+4](1).zw, -TEMP[0]
+ 13: ENDIF
+ 14: MOV OUT[0], TEMP[0]
+ 15: MOV OUT[1].zw, TEMP[4]
+ 16: MOV OUT[2], OUT[ADDR[1].w]
+ 17: MOV OUT[3], TEMP[5]
+ 18: END
+)";
+  for (uint64_t seed : {5u, 6u, 7u})
+    compare(vs, seed, 32);
+  // Indirect TEMP without an ARRAY: the whole file is the bound.
+  const std::string fs = R"(FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL TEMP[0..3]
+DCL ADDR[0]
+  0: MOV TEMP[0], IN[0]
+  1: MOV TEMP[1], -IN[0].wzyx
+  2: UARL ADDR[0].x, IN[0].yyyy
+  3: MOV TEMP[ADDR[0].x], IN[0].zzzz
+  4: ADD OUT[0], TEMP[ADDR[0].x+1], TEMP[1]
+  5: END
+)";
+  compare(fs, 8, 32);
+}
+
 TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]") {
   auto body = [](const std::string& op) {
     const CompiledShader c = compile_tgsi(
@@ -281,10 +331,12 @@ TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
                      "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
                      "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n"),
              Catch::Contains("the interpreter does not run TEX"));
-  CHECK_THAT(refusal("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL ADDR[0]\nDCL TEMP[0..3]\n"
-                     "  0: ARL ADDR[0].x, IN[0].xxxx\n  1: MOV OUT[0], TEMP[ADDR[0].x]\n"
-                     "  2: END\n"),
-             Catch::Contains("the interpreter does not run"));
+  CHECK_THAT(refusal("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0]\n"
+                     "IMM[0] INT32 {1, 0, 0, 0}\n"
+                     "  0: MOV TEMP[0], IN[0]\n  1: SWITCH IMM[0].xxxx\n  2: CASE IMM[0].xxxx\n"
+                     "  3: MOV TEMP[0], -IN[0]\n  4: BRK\n  5: ENDSWITCH\n"
+                     "  6: MOV OUT[0], TEMP[0]\n  7: END\n"),
+             Catch::Contains("the interpreter does not run SWITCH"));
   CHECK_THAT(refusal("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\n"
                      "PROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n"
                      "DCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
