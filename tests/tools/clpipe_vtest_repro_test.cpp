@@ -30,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/scoped_env.h"
 #include "vtest/capture.h"
 #include "vtest/connection.h"
 #include "vtest/socket_test_util.h"
@@ -468,8 +469,11 @@ pid_t wait_for_pool_child(pid_t server, pid_t not_this = -1) {
 
 TEST_CASE("vtest server: clients build in the server's builder pool, which replaces its children",
           "[tools][vtest][repro]") {
-  // PoCL's own cache off, so that the sessions' programs are built, not loaded.
+  // PoCL's own cache off, so that the sessions' programs are built, not loaded; and the
+  // shaders compiled rather than interpreted (an interpreter program of the first session
+  // could serve the second, which would then build nothing).
   ::setenv("POCL_KERNEL_CACHE", "0", 1);
+  clpipe::test::ScopedEnv compiled("CLPIPE_INTERPRETER", "off");
   ServerProcess server(120, {"--cache-dir=" + temp_dir() + "/cache", "--build-pool=1"});
   const pid_t child = wait_for_pool_child(server.pid);
   REQUIRE(child > 0);
