@@ -319,10 +319,7 @@ std::vector<uint32_t> Emitter::interp_encode() {
         --depth;
         op_word(CLP_IK_ENDLOOP);
         continue;
-      case CfRole::BRK:
-        if (s_.instructions[size_t(cf_.partner[i])].opcode != Opcode::BGNLOOP) {
-          refuse(inst.loc, "switches");
-        }
+      case CfRole::BRK:  // of a loop: SWITCH was refused before its BRKs
         op_word(CLP_IK_BRK);
         continue;
       case CfRole::CONT:
@@ -350,6 +347,7 @@ std::vector<uint32_t> Emitter::interp_encode() {
     for (const AluCase& k : cases)
       if (k.op == inst.opcode) c = &k;
     if (!c) refuse(inst.loc, inst.info().name);
+    uses_quad_ops_ |= c->reads_quads;
     const DstOperand& d = inst.dst[0];
     const bool ind = d.reg.indirect.is_indirect();
     if (d.reg.has_dimension || (!ind && d.reg.index < 0)) refuse(d.loc, "this destination");
@@ -446,18 +444,11 @@ EmittedShader Emitter::run_interpreted() {
   const std::vector<uint32_t> code = interp_encode();
   // Temporaries by size class too (at least 32: most shaders fit, and fewer classes mean
   // fewer programs).
-  uint32_t temps = 32;
-  while (temps < info_.num_temps)
-    temps *= 2;
-  bool quads = false;
-  for (const AluCase& c : alu_cases(s_.stage, info_.props.legacy_math_rules, opt_)) {
-    for (const Instruction& inst : s_.instructions)
-      quads |= c.reads_quads && inst.opcode == c.op;
-  }
+  const uint32_t temps = size_class(info_.num_temps, 32);
   EmittedShader out;
   out.stage = s_.stage;
   out.lanes = lanes_;
-  out.reads_quads = quads;
+  out.reads_quads = uses_quad_ops_;  // set by interp_encode for derivative opcodes
   out.params = params_;
   interpreting_ = true;
   out.num_inputs = prelude_inputs();

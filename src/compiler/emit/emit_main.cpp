@@ -338,17 +338,12 @@ void Emitter::plan_params() {
   }
 }
 
-namespace {
-
-// The size class of a register count: `least`, or the next power of two.
 uint32_t size_class(uint32_t n, uint32_t least) {
   uint32_t c = least;
   while (c < n)
     c *= 2;
   return c;
 }
-
-}  // namespace
 
 // An interpreted shader's program serves every shader of its prelude, so the register
 // counts that only size arrays take a size class: fragment inputs (only the shader

@@ -281,5 +281,7 @@ std::string u32_lit(uint32_t v);
 std::string i32_lit(int32_t v);
 std::string vf_cast(ValType t, const std::string& expr);  // typed expr -> vf expression
 const char* lane_vec_type(ValType t);
+// The size class of a register count: `least`, or the next power of two.
+uint32_t size_class(uint32_t n, uint32_t least);
 
 }  // namespace clpipe::compiler::emit_detail

@@ -6,11 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <set>
 #include <system_error>
 #include <thread>
-
-#include "runtime/sha256.h"
+#include <unordered_set>
 
 namespace clpipe::frontend::draw {
 
@@ -28,24 +26,20 @@ bool interpreter_enabled() {
 
 namespace {
 
-// Interpreter programs that failed to build (by source hash): the shaders of their
-// prelude are compiled instead of each trying the same build again.
+// Interpreter programs that failed to build: the shaders of their prelude are compiled
+// instead of each trying the same build again.
 std::mutex failed_mutex;
-std::set<std::string> failed_interpreters;
-
-std::string source_key(const std::string& source) {
-  return runtime::Sha256::hex(runtime::Sha256::of(source));
-}
+std::unordered_set<std::string> failed_interpreters;
 
 bool interpreter_failed(const std::string& source) {
   std::lock_guard<std::mutex> lock(failed_mutex);
-  return failed_interpreters.count(source_key(source)) != 0;
+  return failed_interpreters.count(source) != 0;
 }
 
 // Returns whether this is the first failure of `source`.
 bool note_interpreter_failure(const std::string& source) {
   std::lock_guard<std::mutex> lock(failed_mutex);
-  return failed_interpreters.insert(source_key(source)).second;
+  return failed_interpreters.insert(source).second;
 }
 
 std::mutex slots_mutex;

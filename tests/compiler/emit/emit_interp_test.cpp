@@ -92,11 +92,10 @@ bool interpreted(const std::string& tgsi) {
 }
 
 // One instruction of `op` writing TEMP[0] from IN registers with the given modifiers.
-std::string instruction(Opcode op, unsigned k, uint64_t& seed, bool* float_dst) {
+std::string instruction(Opcode op, unsigned k, uint64_t& seed) {
   const OpcodeInfo& info = opcode_info(op);
   std::string t = std::string(info.name);
-  *float_dst = info.dst[0] == OperandType::F32;
-  if (*float_dst && splitmix(seed) % 3 == 0) t += "_SAT";
+  if (info.dst[0] == OperandType::F32 && splitmix(seed) % 3 == 0) t += "_SAT";
   t += " TEMP[" + std::to_string(k) + "]";
   static const char* swz[] = {".xyzw", ".yzwx", ".zzxy", ".wxyx"};
   for (unsigned s = 0; s < info.num_src; ++s) {
@@ -126,10 +125,9 @@ TEST_CASE("interpreter: every interpreted opcode gives the compiled code's bits"
       if (info.cf != CfRole::NONE || info.num_dst != 1 || info.is_tex || opcode_is_memory(op))
         continue;
       uint64_t seed = o;
-      bool f = false;
       const std::string text = std::string(stage) + in_decl(stage) + "DCL OUT[0], " +
                                (stage[0] == 'F' ? "COLOR" : "GENERIC[0]") +
-                               "\nDCL TEMP[0]\n  0: " + instruction(op, 0, seed, &f) +
+                               "\nDCL TEMP[0]\n  0: " + instruction(op, 0, seed) +
                                "\n  1: MOV OUT[0], TEMP[0]\n  2: END\n";
       bool ok = false;
       try {
@@ -162,9 +160,8 @@ TEST_CASE("interpreter: every interpreted opcode gives the compiled code's bits"
       text += "DCL TEMP[0.." + std::to_string(n - 1) + "]\n";
       unsigned line = 0;
       for (size_t k = 0; k < n; ++k) {
-        bool f = false;
-        text += "  " + std::to_string(line++) + ": " +
-                instruction(ops[g + k], unsigned(k), seed, &f) + "\n";
+        text += "  " + std::to_string(line++) + ": " + instruction(ops[g + k], unsigned(k), seed) +
+                "\n";
       }
       for (size_t k = 0; k < n; ++k) {
         static const char* masks[] = {"", ".x", ".yw", ".xyz"};
