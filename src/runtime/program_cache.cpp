@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include "runtime/error.h"
@@ -45,6 +47,46 @@ std::string build_log(const cl::Program& p, const cl::Device& d) {
     log.pop_back();
   return log;
 }
+
+// A lock on one disk entry between the processes that share the cache directory
+// (flock on `<entry>.lock`), so that processes wanting the same program at once build it
+// once: the others wait, then read the entry, or on PoCL build from its cache what the
+// builder left there. The kernel drops the lock when its holder exits or is killed, so a
+// crashed builder never blocks the others; a wait longer than kMaxWait builds anyway,
+// as does a directory where the lock file cannot be made. Lock files stay (empty; a
+// file removed while another process waits on it would let a third build beside it).
+class EntryLock {
+ public:
+  static constexpr auto kMaxWait = std::chrono::seconds(120);
+
+  explicit EntryLock(const std::string& entry) {
+    fd_ = ::open((entry + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return;
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    waited_ = true;
+    const auto deadline = std::chrono::steady_clock::now() + kMaxWait;
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::close(fd_);
+        fd_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  ~EntryLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
+  }
+  EntryLock(const EntryLock&) = delete;
+  EntryLock& operator=(const EntryLock&) = delete;
+
+  // Another process held the entry: it may have written it meanwhile.
+  bool waited() const { return waited_; }
+
+ private:
+  int fd_ = -1;
+  bool waited_ = false;
+};
 
 }  // namespace
 
@@ -148,10 +190,21 @@ ProgramRef ProgramCache::get(const std::string& source, const std::string& optio
 ProgramRef ProgramCache::build(const std::string& source, const std::string& options,
                                const ProgramHints& hints) {
   std::string path;
+  std::unique_ptr<EntryLock> entry_lock;
   if (!disk_dir_.empty()) {
     path = disk_path(source, options);
-    std::string key = path;  // the file name is the key hash; the header repeats it
+    const std::string key = path;  // the file name is the key hash; the header repeats it
     if (ProgramRef p = load_from_disk(path, key, source, options)) return p;
+    std::error_code ec;
+    std::filesystem::create_directories(disk_dir_, ec);
+    entry_lock = std::make_unique<EntryLock>(path);
+    if (entry_lock->waited()) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++stats_.entry_waits;
+      }
+      if (ProgramRef p = load_from_disk(path, key, source, options)) return p;
+    }
   }
   auto t0 = std::chrono::steady_clock::now();
   const std::string opts = full_options(options);

@@ -22,7 +22,9 @@
 // a binary (a build from the compiler's cache, here). Where that cache lost the program,
 // the marker's build is a whole one, in this process, without the child's budget (the
 // source built within it).
-// Thread-safe; a program requested by two threads at once is built once.
+// Thread-safe; a program requested by two threads at once is built once, and by two
+// processes sharing the disk cache at once, built by one while the other waits for its
+// entry (EntryLock, program_cache.cpp).
 #pragma once
 
 #include <cstdint>
@@ -58,6 +60,7 @@ struct ProgramCacheStats {
   uint64_t children_started = 0;  // builder children spawned
   uint64_t pool_builds = 0;       // child builds served by a builder pool's children
   uint64_t disk_rejects = 0;      // disk entries found corrupt or unusable, then rebuilt
+  uint64_t entry_waits = 0;       // builds that waited for another process's of the entry
   uint64_t evictions = 0;
 };
 

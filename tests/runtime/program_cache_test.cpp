@@ -4,6 +4,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "runtime/error.h"
 #include "runtime/program_cache.h"
@@ -105,6 +110,39 @@ TEST_CASE("a fresh cache loads a program from disk", "[runtime][cache]") {
   CHECK(cache.stats().disk_hits == 1);
   CHECK(cache.stats().builds == 0);
   CHECK(run_add(p, -1) == std::vector<int>{0, 1, 2, 3});
+}
+
+TEST_CASE("a cache waits for another process's build of the same entry and reads it",
+          "[runtime][cache]") {
+  const std::string dir = test::make_temp_dir("entry-lock");
+  const std::string other = test::make_temp_dir("entry-lock-other");
+  const std::string src = add_kernel("entry lock");
+  ProgramCache cache(test::test_device(), dir);
+  const std::string entry = cache.disk_path(src, "");
+  // Another process builds the entry: it holds the entry's lock.
+  const int fd = ::open((entry + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX) == 0);
+  auto got = std::async(std::launch::async, [&] { return cache.get(src); });
+  CHECK(got.wait_for(std::chrono::milliseconds(500)) == std::future_status::timeout);
+  // It writes the entry (the binary of a build by a cache of another folder), then lets
+  // go.
+  {
+    ProgramCache builder(test::test_device(), other);
+    std::vector<std::vector<unsigned char>> binaries;
+    REQUIRE(builder.get(src)->program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS);
+    REQUIRE(write_program_entry(entry, entry, binaries.at(0)));
+  }
+  ::close(fd);
+  const ProgramRef p = got.get();
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(cache.stats().entry_waits == 1);
+  CHECK(cache.stats().builds == 0);
+  CHECK(run_add(p, 2) == std::vector<int>{3, 4, 5, 6});
+  // Nobody holds it now: a build of another source takes its lock without waiting.
+  (void)cache.get(add_kernel("entry lock 2"));
+  CHECK(cache.stats().entry_waits == 1);
+  CHECK(cache.stats().builds == 1);
 }
 
 TEST_CASE("corrupt or foreign disk entries are rebuilt, never trusted", "[runtime][cache]") {
