@@ -6,14 +6,11 @@
 // The generated body (compiler/emit/emit_interp.cpp) defines, before including this file,
 //   CLP_INTERP_TEMPS    the temporaries the interpreter keeps (>= the shader's)
 //   CLP_INTERP_CBS      constant buffers: the highest the shader binds + 1 (>= 1)
-//   CLP_INTERP_UNITS    texture units (the view table's size), when it samples, and
-//   clp_interp_tex_call() the sampling library's calls of the texture forms it uses
 //   clp_interp_alu()    the arithmetic of every opcode it interprets: for each, the
 //                       compiled code's own statements for sources t0..t3 and result t4,
 //                       with the running lanes `m`, `io` and `stage` as the compiled code
 //                       names them
-// and calls clp_interp_run() from clp_shader_main with its constant buffers (and
-// textures).
+// and calls clp_interp_run() from clp_shader_main with its constant buffers.
 //
 // Invariants it keeps, each the compiled code's (compiler/emit/emit_cf.cpp):
 //  * `m` is the set of running lanes; writes inside an IF or loop are merged under it,
@@ -94,72 +91,6 @@ static vf clp_interp_src(ClpShaderIo* io, ClpStageCtx* stage, global const uint*
   return negate ? -x : x;
 }
 
-#ifdef CLP_INTERP_UNITS
-// The texture units of the program (CLP_INTERP_UNITS: the view table's size): the tables
-// and each unit's texel data (0 where the shader declares no view).
-typedef struct {
-  global const ClpTexView* views;
-  global const ClpSamplerState* samplers;
-  global const uchar* data[CLP_INTERP_UNITS];
-} ClpInterpTex;
-#define CLP_INTERP_TEX_PARAM , const ClpInterpTex *tx
-#define CLP_INTERP_TEX_ARG , tx
-
-// Field `f` (CLP_ITF_*) of a texture instruction's plan `p`, from its loaded sources.
-static vf clp_interp_tex_field(global const uint* p, int f, const vf* s, vf q) {
-  const uint b = (p[2 + f / 4] >> (8 * (f % 4))) & 0xffu;
-  if (b == 0xffu) return (vf)(0.0f);
-  const vf x = s[4u * (b & 3u) + ((b >> 2) & 3u)];
-  return ((b >> 4) & 1u) ? x / q : x;
-}
-
-// A texture instruction (emit_tex.cpp's calls for the same plan): results for the
-// running lanes, 0 for the others.
-static void clp_interp_tex(const ClpInterpTex* tx, global const uint* p, const vf* s, vi m,
-                           vf* r) {
-  r[0] = r[1] = r[2] = r[3] = (vf)(0.0f);
-  if (!CLP_ANY(m)) return;
-  const uint a = p[0];
-  const uint unit = p[1] & 0xffffu, sunit = p[1] >> 16;
-  global const ClpTexView* view = tx->views + unit;
-  global const uchar* data = tx->data[unit];
-  global const ClpSamplerState* smp = tx->samplers + sunit;
-  const vf q = clp_interp_tex_field(p, CLP_ITF_Q, s, (vf)(1.0f));
-  ClpTexCoords tc;
-  tc.s = clp_interp_tex_field(p, CLP_ITF_S, s, q);
-  tc.t = clp_interp_tex_field(p, CLP_ITF_S + 1, s, q);
-  tc.r = clp_interp_tex_field(p, CLP_ITF_S + 2, s, q);
-  tc.layer = clp_interp_tex_field(p, CLP_ITF_LAYER, s, q);
-  tc.ref = clp_interp_tex_field(p, CLP_ITF_REF, s, q);
-  tc.lod = clp_interp_tex_field(p, CLP_ITF_LOD, s, q);
-  const uint ncoord = (a >> 18) & 3u;
-  for (int c = 0; c < 3; ++c) {
-    tc.ddx[c] = clp_interp_tex_field(p, CLP_ITF_DDX + c, s, q);
-    tc.ddy[c] = clp_interp_tex_field(p, CLP_ITF_DDY + c, s, q);
-  }
-#ifdef CLP_STAGE_FRAGMENT
-  if ((a >> 14) & 1u) {
-    const vf x[3] = {tc.s, tc.t, tc.r};
-    for (uint c = 0; c < ncoord; ++c) {
-      tc.ddx[c] = clp_ddx(x[c]);
-      tc.ddy[c] = clp_ddy(x[c]);
-    }
-  }
-#endif
-  const uint os = (a >> 16) & 3u;
-  for (uint k = 0; k < 3u; ++k)
-    tc.offset[k] = ((a >> 15) & 1u) ? CLP_AS_VI(s[4u * os + k]) : (vi)(0);
-  tc.mask = m;
-  clp_interp_tex_call(a & CLP_INTERP_TEX_FORM, view, data, smp, &tc,
-                      CLP_AS_VI(clp_interp_tex_field(p, CLP_ITF_COMP, s, q)), r);
-  for (int c = 0; c < 4; ++c)
-    r[c] = select((vf)(0.0f), r[c], m);
-}
-#else
-#define CLP_INTERP_TEX_PARAM
-#define CLP_INTERP_TEX_ARG
-#endif
-
 // The lanes a re-enable point may turn back on: not killed, not returned, and (as asked)
 // not gone through BRK or CONT of the innermost loop (Emitter::enabled_terms).
 static vi clp_interp_enabled(vi alive, vi mret, int depth, const uint* kind, const vi* brk,
@@ -175,7 +106,7 @@ static vi clp_interp_enabled(vi alive, vi mret, int depth, const uint* kind, con
 }
 
 static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code,
-                           global const uint** cbs, const uint* cbsz CLP_INTERP_TEX_PARAM) {
+                           global const uint** cbs, const uint* cbsz) {
   vf tr[CLP_INTERP_TEMPS][4];
   for (int i = 0; i < CLP_INTERP_TEMPS; ++i)
     tr[i][0] = tr[i][1] = tr[i][2] = tr[i][3] = (vf)(0.0f);
@@ -207,7 +138,7 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
   for (;;) {
     const uint w = code[pc];
     const uint k = w & 0xffu;
-    if (k == CLP_IK_ALU || k == CLP_IK_TEX) {
+    if (k == CLP_IK_ALU) {
       const uint ns = (w >> 9) & 7u;
       vf s[16];  // source k, channel c at 4k + c
       for (uint i = 0; i < 4u; ++i) {
@@ -218,12 +149,7 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
         }
       }
       vf r[4];
-#ifdef CLP_INTERP_UNITS
-      if (k == CLP_IK_TEX)
-        clp_interp_tex(tx, code + pc + 4u + 3u * ns, s, m, r);
-      else
-#endif
-        clp_interp_alu(w >> 16, m, io, stage, s, r);
+      clp_interp_alu(w >> 16, m, io, stage, s, r);
       const uint d0 = code[pc + 1u], d1 = code[pc + 2u];
       const uint file = d0 & 15u;
       const bool merge = depth > 0 || masked_top;
@@ -246,7 +172,7 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
                                       : &tr[d1][c];
         *d = merge ? select(*d, v, m) : v;
       }
-      pc += 4u + 3u * ns + (k == CLP_IK_TEX ? (uint)CLP_INTERP_TEX_WORDS : 0u);
+      pc += 4u + 3u * ns;
       continue;
     }
     switch (k) {

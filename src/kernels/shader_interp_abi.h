@@ -13,14 +13,6 @@
 //                then for ALU the destination's 3 words, then 3 words per source, then
 //                for IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of
 //                the jump target
-//                TEX (texture opcodes) is laid out as ALU, its sources being the operands
-//                before the unit (then the texel offsets, if any, as one more), followed
-//                by CLP_INTERP_TEX_WORDS words of its plan (compiler TexPlan):
-//                call (bits 0..3, CLP_ITC_*) | target (bits 4..11) | LOD mode (bits
-//                12..13) | implicit gradients (bit 14) | offsets (bit 15) | their source
-//                (bits 16..17) | spatial coordinates (bits 18..19); the view unit | the
-//                sampler unit << 16; then one byte per field (CLP_ITF_*, 4 per word):
-//                0xff for none, else source | channel << 2 | divided by the q field << 4
 //   destination  word 0: file (bits 0..3: TEMP, OUT or ADDR) | write mask << 4 |
 //                indirect (bit 8) | address register (bits 9..10) | its channel (bits
 //                11..12); word 1: register (indirect: the offset added to the address);
@@ -60,31 +52,6 @@
 #define CLP_IK_KILL_IF 10
 #define CLP_IK_RET 11
 #define CLP_IK_END 12
-#define CLP_IK_TEX 13
-
-// Texture calls (sampling_abi.h), as compiler::TexCall.
-#define CLP_ITC_SAMPLE 0
-#define CLP_ITC_GATHER 1
-#define CLP_ITC_QUERY_LOD 2
-#define CLP_ITC_FETCH 3
-#define CLP_ITC_SIZE 4
-
-// Fields of a texture instruction's plan: coordinates s, t, r (fetch: x, y, z), layer,
-// shadow reference, LOD (fetch: level or sample; size: level), the projective divisor,
-// the gather component, explicit gradients.
-#define CLP_ITF_S 0
-#define CLP_ITF_LAYER 3
-#define CLP_ITF_REF 4
-#define CLP_ITF_LOD 5
-#define CLP_ITF_Q 6
-#define CLP_ITF_COMP 7
-#define CLP_ITF_DDX 8
-#define CLP_ITF_DDY 11
-#define CLP_ITF_COUNT 14
-#define CLP_INTERP_TEX_WORDS 6  // 2 + CLP_ITF_COUNT bytes
-// The bits of a plan's first word that make its form: call, target and LOD mode. The
-// interpreter's program has the library calls of the forms its shader uses.
-#define CLP_INTERP_TEX_FORM 0x3fffu
 
 // Register files of operands.
 #define CLP_IF_TEMP 0

@@ -290,11 +290,10 @@ const char* kFsInterpreted =
 
 // Draws a full-screen quad with kVs and `fs_tgsi` until the shaders' optimised programs
 // draw, and requires the same bits from the first program and the optimised one.
-// `interpreted`: whether both shaders' first programs are the interpreted ones (else
-// the interpreter is off and they are quick builds).
+// `interpreted`: whether the fragment shader's first program is the interpreted one (the
+// vertex shader's is).
 void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
   ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
-  ScopedEnv interpreter("CLPIPE_INTERPRETER", interpreted ? "on" : "off");
   // The generic tile program counts its pixels towards its optimised build only when no
   // specialised variant is to come.
   ScopedEnv variants("CLPIPE_TILE_VARIANTS", "generic");
@@ -394,7 +393,7 @@ void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
   const auto fs_program = programs(fs, "tile.cl");
   CHECK_FALSE(vs_program->tiers->optimised());
   CHECK_FALSE(fs_program->tile_variants->generic_optimised());
-  CHECK(vs_program->tiers->interpreted() == interpreted);
+  CHECK(vs_program->tiers->interpreted());
   CHECK(fs_program->tile_variants->generic_interpreted() == interpreted);
   // The fourth scene reaches kDuePixels and starts both builds; the fifth takes them.
   for (int scene = 2; scene <= 4; ++scene)
@@ -424,11 +423,6 @@ TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
 TEST_CASE("tiered programs: a shader draws the same pixels interpreted and optimised",
           "[draw][tiers]") {
   same_pixels_until_optimised(kFsInterpreted, true);
-}
-
-TEST_CASE("tiered programs: a textured shader draws the same pixels interpreted and optimised",
-          "[draw][tiers][tex]") {
-  same_pixels_until_optimised(kFs, true);
 }
 
 TEST_CASE("tiered programs: compute programs are optimised from the first launch",

@@ -19,12 +19,6 @@
 
 namespace clpipe::compiler::emit_detail {
 
-static_assert(unsigned(TexCall::kSample) == CLP_ITC_SAMPLE &&
-              unsigned(TexCall::kGather) == CLP_ITC_GATHER &&
-              unsigned(TexCall::kQueryLod) == CLP_ITC_QUERY_LOD &&
-              unsigned(TexCall::kFetch) == CLP_ITC_FETCH &&
-              unsigned(TexCall::kSize) == CLP_ITC_SIZE);
-
 namespace {
 
 // Opcodes emit_alu() may translate one channel-wise 32-bit result of: what the
@@ -135,52 +129,6 @@ static const std::vector<AluCase>& alu_cases(ShaderType stage, bool legacy_math,
   return cache.emplace(key, std::move(cases)).first->second;
 }
 
-// The plan of a texture instruction the interpreter runs; refuses the others.
-TexPlan Emitter::interp_tex_plan(const Instruction& inst) const {
-  auto refuse = [&](const std::string& what) {
-    throw CompileError(inst.loc, "the interpreter does not run " + what);
-  };
-  TexPlan plan;
-  switch (inst.opcode) {
-    case Opcode::TEX:
-    case Opcode::TXP:
-    case Opcode::TXB:
-    case Opcode::TXL:
-    case Opcode::TXD:
-    case Opcode::TEX2:
-    case Opcode::TXB2:
-    case Opcode::TXL2:
-    case Opcode::TEX_LZ:
-    case Opcode::TG4:
-    case Opcode::LODQ:
-      plan = tex_plan_classic(inst, s_.stage == ShaderType::FRAGMENT);
-      break;
-    case Opcode::TXF:
-    case Opcode::TXF_LZ:
-      plan = tex_plan_fetch(inst.texture, 1, inst.opcode == Opcode::TXF_LZ, -1);
-      break;
-    case Opcode::TXQ:
-      plan = tex_plan_query(inst.texture, 1, 0);
-      break;
-    default:
-      refuse(inst.info().name);
-  }
-  // One unit, declared: SAMP[u] names both the view and the sampler (plan_params binds
-  // u in both tables).
-  const RegisterRef& unit = inst.src[plan.view_src].reg;
-  bool sampler = false;
-  for (const ResourceParam& p : params_)
-    sampler |= p.kind == ParamKind::kSamplers && int64_t(p.index) > unit.index;
-  if (unit.file != RegFile::SAMP || unit.indirect.is_indirect() || unit.index < 0 ||
-      unit.index > 0xffff || !sampler || !has_param(ParamKind::kTexture, uint32_t(unit.index))) {
-    refuse(std::string(inst.info().name) + " with this unit");
-  }
-  if (inst.num_tex_offsets > 1) refuse(std::string(inst.info().name) + " with four offsets");
-  // Derivatives need quads in a work-item (the compiled code is emitted at 4 lanes then).
-  if (plan.implicit && lanes_ < 4) refuse("implicit derivatives with fewer than 4 lanes");
-  return plan;
-}
-
 std::vector<uint32_t> Emitter::interp_encode() {
   auto refuse = [](const SourceLoc& loc, const std::string& what) {
     throw CompileError(loc, "the interpreter does not run " + what);
@@ -275,7 +223,8 @@ std::vector<uint32_t> Emitter::interp_encode() {
   };
 
   // `modifiers`: how the compiled code applies the source's negate and absolute.
-  auto operand = [&](const SrcOperand& o, uint8_t modifiers) {
+  auto source = [&](const Instruction& inst, unsigned s, uint8_t modifiers) {
+    const SrcOperand& o = inst.src[s];
     const RegisterRef& r = o.reg;
     const bool ind = r.indirect.is_indirect();
     if (r.dim_indirect.is_indirect() || (!ind && r.index < 0)) refuse(o.loc, "this operand");
@@ -336,9 +285,6 @@ std::vector<uint32_t> Emitter::interp_encode() {
     w.push_back(reg);
     w.push_back(range);
   };
-  auto source = [&](const Instruction& inst, unsigned s, uint8_t modifiers) {
-    operand(inst.src[s], modifiers);
-  };
 
   std::vector<uint32_t> word_of(s_.instructions.size(), 0);
   std::vector<std::pair<size_t, uint32_t>> targets;  // (word, instruction it names)
@@ -397,20 +343,11 @@ std::vector<uint32_t> Emitter::interp_encode() {
       if (inst.opcode == Opcode::KILL_IF) source(inst, 0, kFloatModifiers);
       continue;
     }
-    const bool tex = inst.info().is_tex;
     const AluCase* c = nullptr;
-    TexPlan plan;
-    unsigned ns = inst.num_src;
-    if (tex) {
-      plan = interp_tex_plan(inst);
-      ns = plan.view_src + (inst.num_tex_offsets > 0 ? 1u : 0u);
-      uses_quad_ops_ |= plan.implicit;
-    } else {
-      for (const AluCase& k : cases)
-        if (k.op == inst.opcode) c = &k;
-      if (!c) refuse(inst.loc, inst.info().name);
-      uses_quad_ops_ |= c->reads_quads;
-    }
+    for (const AluCase& k : cases)
+      if (k.op == inst.opcode) c = &k;
+    if (!c) refuse(inst.loc, inst.info().name);
+    uses_quad_ops_ |= c->reads_quads;
     const DstOperand& d = inst.dst[0];
     const bool ind = d.reg.indirect.is_indirect();
     if (d.reg.has_dimension || (!ind && d.reg.index < 0)) refuse(d.loc, "this destination");
@@ -439,48 +376,13 @@ std::vector<uint32_t> Emitter::interp_encode() {
     // write_channel() saturates float results only.
     const OperandType dt = inst.info().dst[0];
     const bool sat = inst.saturate && (dt == OperandType::F32 || dt == OperandType::ANY);
-    w.push_back((tex ? CLP_IK_TEX : CLP_IK_ALU) | (sat ? 1u << 8 : 0u) | uint32_t(ns) << 9 |
+    w.push_back(CLP_IK_ALU | (sat ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
                 uint32_t(inst.opcode) << 16);
     w.push_back(d0);
     w.push_back(idx);
     w.push_back(range);
-    if (!tex) {
-      for (unsigned s = 0; s < inst.num_src; ++s)
-        source(inst, s, c->modifiers[s]);
-      continue;
-    }
-    // The operands before the unit, then the texel offsets as one more source (raw bits,
-    // as read_channel() reads them), then the plan.
-    for (unsigned s = 0; s < plan.view_src; ++s)
-      source(inst, s, ((plan.int_sources >> s) & 1u) ? kIntModifiers : kFloatModifiers);
-    if (inst.num_tex_offsets > 0) {
-      const TexOffset& t = inst.tex_offsets[0];
-      SrcOperand o;
-      o.reg.file = t.file;
-      o.reg.index = int32_t(t.index);
-      o.swizzle = {t.swizzle[0], t.swizzle[1], t.swizzle[2], 0};
-      o.loc = t.loc;
-      operand(o, kNoModifiers);
-    }
-    const uint32_t unit = uint32_t(inst.src[plan.view_src].reg.index);
-    w.push_back(uint32_t(plan.call) | uint32_t(plan.target) << 4 | uint32_t(plan.mode) << 12 |
-                (plan.implicit ? 1u << 14 : 0u) | (inst.num_tex_offsets > 0 ? 1u << 15 : 0u) |
-                plan.view_src << 16 | plan.ncoord << 18);
-    w.push_back(unit | unit << 16);  // classic opcodes: the view's unit is the sampler's
-    interp_tex_forms_.insert(w[w.size() - 2] & CLP_INTERP_TEX_FORM);
-    const TexField* fields[CLP_ITF_COUNT] = {
-        &plan.coord[0], &plan.coord[1], &plan.coord[2], &plan.layer,  &plan.ref,
-        &plan.lod,      &plan.q,        &plan.comp,     &plan.ddx[0], &plan.ddx[1],
-        &plan.ddx[2],   &plan.ddy[0],   &plan.ddy[1],   &plan.ddy[2]};
-    uint32_t bytes[CLP_INTERP_TEX_WORDS - 2] = {};
-    for (unsigned f = 0; f < CLP_ITF_COUNT; ++f) {
-      const TexField& x = *fields[f];
-      const uint32_t b =
-          x.src < 0 ? 0xffu : uint32_t(x.src) | uint32_t(x.chan) << 2 | (x.project ? 16u : 0u);
-      bytes[f / 4] |= b << (8 * (f % 4));
-    }
-    for (uint32_t b : bytes)
-      w.push_back(b);
+    for (unsigned s = 0; s < inst.num_src; ++s)
+      source(inst, s, c->modifiers[s]);
   }
   for (const auto& [word, inst] : targets)
     w[word] = word_of[inst];
@@ -492,19 +394,10 @@ std::string Emitter::interp_body(uint32_t temps) {
   uint32_t cbs = 1;
   for (const ResourceParam& p : params_)
     if (p.kind == ParamKind::kConstBuffer) cbs = std::max(cbs, p.index + 1);
-  uint32_t units = 0;
-  bool samplers = false;
-  for (const ResourceParam& p : params_) {
-    if (p.kind == ParamKind::kSamplerViews) units = p.index;
-    samplers |= p.kind == ParamKind::kSamplers;
-  }
   std::string b;
   b += "#define CLP_INTERP_TEMPS " + std::to_string(temps) + "\n";
   b += "#define CLP_INTERP_CBS " + std::to_string(cbs) + "\n";
-  if (units > 0) b += "#define CLP_INTERP_UNITS " + std::to_string(units) + "\n";
-  b += "#include \"shader_lib.h\"\n";
-  if (units > 0) b += "#include \"sampling_abi.h\"\n#include \"sampling.h\"\n";
-  b += "\n";
+  b += "#include \"shader_lib.h\"\n\n";
   // `m`, `io` and `stage` are the compiled code's names: votes, READ_* and helper tests
   // read the running lanes and the invocation's masks.
   b += "static void clp_interp_alu(uint op, vi m, ClpShaderIo* io, ClpStageCtx* stage, "
@@ -523,40 +416,6 @@ std::string Emitter::interp_body(uint32_t temps) {
     b += "      break;\n    }\n";
   }
   b += "  }\n  r[0] = t4_0;\n  r[1] = t4_1;\n  r[2] = t4_2;\n  r[3] = t4_3;\n}\n\n";
-  if (units > 0) {
-    // The library calls of the texture forms the shader uses (call, target, LOD mode),
-    // with the constants the compiled code passes: the sampling code of one form, not of
-    // every target and call.
-    b += "static void clp_interp_tex_call(uint form, global const ClpTexView* view, "
-         "global const uchar* data, global const ClpSamplerState* smp, const ClpTexCoords* tc, "
-         "vi comp, vf* r) {\n  switch (form) {\n";
-    for (uint32_t f : interp_tex_forms_) {
-      const std::string target = std::to_string((f >> 4) & 0xffu);
-      const std::string mode = std::to_string((f >> 12) & 3u);
-      std::string call;
-      switch (f & 15u) {
-        case CLP_ITC_SAMPLE:
-          call = "clp_tex_sample(view, data, smp, " + target + ", " + mode + ", tc, r)";
-          break;
-        case CLP_ITC_GATHER:
-          call = "clp_tex_gather(view, data, smp, " + target + ", tc, comp, 0, r)";
-          break;
-        case CLP_ITC_QUERY_LOD:
-          call = "clp_tex_query_lod(view, smp, " + target + ", tc, r)";
-          break;
-        case CLP_ITC_FETCH:
-          call = "clp_tex_fetch(view, data, " + target +
-                 ", CLP_AS_VI(tc->s), CLP_AS_VI(tc->t), CLP_AS_VI(tc->r), CLP_AS_VI(tc->lod), "
-                 "tc->offset, tc->mask, r)";
-          break;
-        default:  // CLP_ITC_SIZE
-          call = "clp_tex_size(view, " + target + ", CLP_AS_VI(tc->lod), r)";
-          break;
-      }
-      b += "    case " + std::to_string(f) + "u:\n      " + call + ";\n      break;\n";
-    }
-    b += "  }\n}\n\n";
-  }
   b += "#include \"shader_interp.h\"\n\n";
   b += "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS) {\n";
   body_.clear();
@@ -575,18 +434,7 @@ std::string Emitter::interp_body(uint32_t temps) {
     const std::string i = std::to_string(p.index);
     b += "  cbs[" + i + "] = clp_cb" + i + ";\n  cbsz[" + i + "] = cbsz" + i + ";\n";
   }
-  if (units > 0) {
-    b += "  ClpInterpTex tex;\n  tex.views = clp_views;\n";
-    b += samplers ? "  tex.samplers = clp_samplers;\n" : "  tex.samplers = 0;\n";
-    b += "  for (int i = 0; i < CLP_INTERP_UNITS; ++i)\n    tex.data[i] = 0;\n";
-    for (const ResourceParam& p : params_) {
-      if (p.kind == ParamKind::kTexture) {
-        b += "  tex.data[" + std::to_string(p.index) + "] = " + p.name + ";\n";
-      }
-    }
-    b += "  const ClpInterpTex* tx = &tex;\n";
-  }
-  b += "  clp_interp_run(io, stage, clp_icode, cbs, cbsz CLP_INTERP_TEX_ARG);\n}\n";
+  b += "  clp_interp_run(io, stage, clp_icode, cbs, cbsz);\n}\n";
   return b;
 }
 

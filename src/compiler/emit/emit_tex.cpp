@@ -208,19 +208,11 @@ std::string Emitter::tex_offsets(const Instruction& inst, const std::string& coo
   return coords;
 }
 
-TexPlan tex_plan_classic(const Instruction& inst, bool fragment) {
+void Emitter::tex_classic(const Instruction& inst) {
   const Opcode op = inst.opcode;
-  TexPlan p;
-  p.target = inst.texture;
-  const Layout lay = layout_of(p.target);
-  p.ncoord = lay.ncoord;
-  auto at = [](unsigned s, unsigned c, bool project = false) {
-    TexField f;
-    f.src = int8_t(s);
-    f.chan = uint8_t(c);
-    f.project = project;
-    return f;
-  };
+  const TexTarget target = inst.texture;
+  const Layout lay = layout_of(target);
+  const bool fs = s_.stage == ShaderType::FRAGMENT;
   // Operand positions.
   unsigned samp = 1;
   switch (op) {
@@ -236,148 +228,85 @@ TexPlan tex_plan_classic(const Instruction& inst, bool fragment) {
     default:
       break;
   }
-  p.view_src = samp;
-  p.sampler_src = int(samp);
+  const std::string tc = tex_offsets(inst, fresh("tc"));
   // Coordinates (TXP: divided by .w).
-  const bool proj = op == Opcode::TXP;
-  if (proj) p.q = at(0, 3);
-  for (unsigned c = 0; c < lay.ncoord; ++c)
-    p.coord[c] = at(0, c, proj);
-  if (lay.layer >= 0) p.layer = at(0, unsigned(lay.layer));
-  if (p.target == TexTarget::SHADOWCUBE_ARRAY) {
-    if (op == Opcode::TEX2 || op == Opcode::TG4) p.ref = at(1, 0);
-    if (op == Opcode::TXB2 || op == Opcode::TXL2) p.ref = at(1, 1);
-  } else if (lay.ref >= 0) {
-    p.ref = at(0, unsigned(lay.ref), proj);
+  std::string q;
+  if (op == Opcode::TXP) q = let("vf", src_f(inst, 0, 3));
+  auto coord = [&](unsigned c) {
+    std::string e = src_f(inst, 0, c);
+    if (!q.empty()) e = "(" + e + ") / " + q;
+    return let("vf", e);
+  };
+  const char* axes[3] = {".s", ".t", ".r"};
+  std::string xs[3];
+  for (unsigned c = 0; c < lay.ncoord; ++c) {
+    xs[c] = coord(c);
+    line(tc + axes[c] + " = " + xs[c] + ";");
   }
-  // Level of detail: implicit only in the fragment stage, elsewhere level 0 (+ bias).
+  if (lay.layer >= 0) line(tc + ".layer = " + let("vf", src_f(inst, 0, unsigned(lay.layer))) + ";");
+  if (target == TexTarget::SHADOWCUBE_ARRAY) {
+    const unsigned ch = (op == Opcode::TXB2 || op == Opcode::TXL2) ? 1 : 0;
+    if (op == Opcode::TEX2 || op == Opcode::TXB2 || op == Opcode::TXL2 || op == Opcode::TG4) {
+      line(tc + ".ref = " + let("vf", src_f(inst, 1, ch)) + ";");
+    }
+  } else if (lay.ref >= 0) {
+    line(tc + ".ref = " + coord(unsigned(lay.ref)) + ";");
+  }
+  // Level of detail.
+  int mode = 2;  // CLP_LOD_EXPLICIT, lod 0
   auto implicit = [&](bool bias) {
-    if (!fragment) return;
-    p.implicit = true;
-    p.mode = bias ? 1 : 0;
+    if (fs) {
+      for (unsigned c = 0; c < lay.ncoord; ++c) {
+        const std::string ks = "[" + std::to_string(c) + "]";
+        line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
+        line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
+      }
+      mode = bias ? 1 : 0;
+    }
   };
   switch (op) {
     case Opcode::TEX:
     case Opcode::TXP:
     case Opcode::TEX2:
-    case Opcode::LODQ:
       implicit(false);
       break;
     case Opcode::TXB:
-      p.lod = at(0, 3);
+      line(tc + ".lod = " + let("vf", src_f(inst, 0, 3)) + ";");
       implicit(true);
       break;
     case Opcode::TXB2:
-      p.lod = at(1, 0);
+      line(tc + ".lod = " + let("vf", src_f(inst, 1, 0)) + ";");
       implicit(true);
       break;
     case Opcode::TXL:
-      p.lod = at(0, 3);
+      line(tc + ".lod = " + let("vf", src_f(inst, 0, 3)) + ";");
       break;
     case Opcode::TXL2:
-      p.lod = at(1, 0);
+      line(tc + ".lod = " + let("vf", src_f(inst, 1, 0)) + ";");
       break;
     case Opcode::TXD:
       for (unsigned c = 0; c < lay.ncoord; ++c) {
-        p.ddx[c] = at(1, c);
-        p.ddy[c] = at(2, c);
+        const std::string ks = "[" + std::to_string(c) + "]";
+        line(tc + ".ddx" + ks + " = " + let("vf", src_f(inst, 1, c)) + ";");
+        line(tc + ".ddy" + ks + " = " + let("vf", src_f(inst, 2, c)) + ";");
       }
-      p.mode = 0;
+      mode = 0;
+      break;
+    case Opcode::LODQ:
+      implicit(false);
       break;
     default:  // TEX_LZ, TG4: level 0
       break;
   }
-  if (op == Opcode::LODQ) p.call = TexCall::kQueryLod;
-  if (op == Opcode::TG4) {
-    p.call = TexCall::kGather;
-    if (p.target != TexTarget::SHADOWCUBE_ARRAY) {
-      p.comp = at(1, 0);
-      p.int_sources = 1u << 1;
-    }
-  }
-  return p;
-}
-
-TexPlan tex_plan_fetch(TexTarget target, unsigned view_src, bool lz, int sample_src) {
-  TexPlan p;
-  p.call = TexCall::kFetch;
-  p.target = target;
-  p.view_src = view_src;
-  p.int_sources = 0xf;
-  const Layout lay = layout_of(target);
-  p.ncoord = lay.ncoord;
-  auto at = [](unsigned s, unsigned c) {
-    TexField f;
-    f.src = int8_t(s);
-    f.chan = uint8_t(c);
-    return f;
-  };
-  // x, y, z: the spatial coordinates, a 1D array's layer in y, a 2D array's in z.
-  p.coord[0] = at(0, 0);
-  if (lay.ncoord >= 2 || lay.layer == 1) p.coord[1] = at(0, 1);
-  if (lay.ncoord >= 3 || lay.layer == 2) p.coord[2] = at(0, 2);
-  if (!lz && target != TexTarget::BUFFER) p.lod = at(0, 3);
-  if (sample_src >= 0) p.lod = at(unsigned(sample_src), 0);
-  return p;
-}
-
-TexPlan tex_plan_query(TexTarget target, unsigned view_src, int lod_src) {
-  TexPlan p;
-  p.call = TexCall::kSize;
-  p.target = target;
-  p.view_src = view_src;
-  p.int_sources = 0xf;
-  if (lod_src >= 0) {
-    p.lod.src = int8_t(lod_src);
-    p.lod.chan = 0;
-  }
-  return p;
-}
-
-// The value of a field of `plan` as a bound vf (or, for integer sources, vi) expression;
-// "" when the field reads no operand.
-std::string Emitter::tex_field(const Instruction& inst, const TexPlan& plan, const TexField& f,
-                               const std::string& q) {
-  if (f.src < 0) return "";
-  if ((plan.int_sources >> f.src) & 1u) return let("vi", src_i(inst, unsigned(f.src), f.chan));
-  std::string e = src_f(inst, unsigned(f.src), f.chan);
-  if (f.project) e = "(" + e + ") / " + q;
-  return let("vf", e);
-}
-
-void Emitter::tex_classic(const Instruction& inst) {
-  const TexPlan p = tex_plan_classic(inst, s_.stage == ShaderType::FRAGMENT);
-  const std::string tc = tex_offsets(inst, fresh("tc"));
-  std::string q;
-  if (p.q.src >= 0) q = let("vf", src_f(inst, unsigned(p.q.src), p.q.chan));
-  const char* axes[3] = {".s", ".t", ".r"};
-  std::string xs[3];
-  for (unsigned c = 0; c < p.ncoord; ++c) {
-    xs[c] = tex_field(inst, p, p.coord[c], q);
-    line(tc + axes[c] + " = " + xs[c] + ";");
-  }
-  if (p.layer.src >= 0) line(tc + ".layer = " + tex_field(inst, p, p.layer, q) + ";");
-  if (p.ref.src >= 0) line(tc + ".ref = " + tex_field(inst, p, p.ref, q) + ";");
-  if (p.lod.src >= 0) line(tc + ".lod = " + tex_field(inst, p, p.lod, q) + ";");
-  for (unsigned c = 0; c < p.ncoord; ++c) {
-    const std::string ks = "[" + std::to_string(c) + "]";
-    if (p.implicit) {
-      line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
-      line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
-    } else if (p.ddx[c].src >= 0) {
-      line(tc + ".ddx" + ks + " = " + tex_field(inst, p, p.ddx[c], q) + ";");
-      line(tc + ".ddy" + ks + " = " + tex_field(inst, p, p.ddy[c], q) + ";");
-    }
-  }
-  const std::string target = tgt(p.target);
-  if (p.call == TexCall::kQueryLod) {
-    tex_dispatch(inst, p.view_src, p.sampler_src,
-                 tc + ".mask = $M; clp_tex_query_lod($V, $S, " + target + ", &" + tc + ", $R)");
+  if (op == Opcode::LODQ) {
+    tex_dispatch(
+        inst, samp, int(samp),
+        tc + ".mask = $M; clp_tex_query_lod($V, $S, " + tgt(target) + ", &" + tc + ", $R)");
     return;
   }
-  if (p.call == TexCall::kGather) {
+  if (op == Opcode::TG4) {
     std::string comp = "(vi)(0)";
-    if (p.comp.src >= 0) comp = tex_field(inst, p, p.comp, q);
+    if (target != TexTarget::SHADOWCUBE_ARRAY) comp = let("vi", src_i(inst, 1, 0));
     std::string offs = "0";
     if (inst.num_tex_offsets == 4) {
       offs = fresh("o4");
@@ -393,22 +322,29 @@ void Emitter::tex_classic(const Instruction& inst) {
         }
       }
     }
-    tex_dispatch(inst, p.view_src, p.sampler_src,
-                 tc + ".mask = $M; clp_tex_gather($V, $D, $S, " + target + ", &" + tc + ", " +
+    tex_dispatch(inst, samp, int(samp),
+                 tc + ".mask = $M; clp_tex_gather($V, $D, $S, " + tgt(target) + ", &" + tc + ", " +
                      comp + ", " + offs + ", $R)");
     return;
   }
-  tex_dispatch(inst, p.view_src, p.sampler_src,
-               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + target + ", " +
-                   std::to_string(p.mode) + ", &" + tc + ", $R)");
+  tex_dispatch(inst, samp, int(samp),
+               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + tgt(target) + ", " +
+                   std::to_string(mode) + ", &" + tc + ", $R)");
 }
 
-void Emitter::tex_fetch(const Instruction& inst, const TexPlan& p) {
-  std::string xyz[3];
-  for (unsigned k = 0; k < 3; ++k) {
-    xyz[k] = p.coord[k].src >= 0 ? tex_field(inst, p, p.coord[k], "") : "(vi)(0)";
-  }
-  const std::string level = p.lod.src >= 0 ? tex_field(inst, p, p.lod, "") : "(vi)(0)";
+void Emitter::tex_fetch(const Instruction& inst, TexTarget target, unsigned view_src, bool lz,
+                        int sample_src) {
+  const Layout lay = layout_of(target);
+  auto ch = [&](unsigned c) { return let("vi", src_i(inst, 0, c)); };
+  const std::string x = ch(0);
+  std::string y = "(vi)(0)", z = "(vi)(0)";
+  if (lay.ncoord >= 2) y = ch(1);
+  if (lay.ncoord >= 3) z = ch(2);
+  if (lay.layer == 1) y = ch(1);
+  if (lay.layer == 2) z = ch(2);
+  std::string level = lz ? "(vi)(0)" : ch(3);
+  if (target == TexTarget::BUFFER) level = "(vi)(0)";
+  if (sample_src >= 0) level = let("vi", src_i(inst, unsigned(sample_src), 0));
   const std::string off = fresh("off");
   line("vi " + off + "[3];");
   for (unsigned k = 0; k < 3; ++k) {
@@ -422,14 +358,14 @@ void Emitter::tex_fetch(const Instruction& inst, const TexPlan& p) {
     }
     line(off + "[" + std::to_string(k) + "] = " + o + ";");
   }
-  tex_dispatch(inst, p.view_src, -1,
-               "clp_tex_fetch($V, $D, " + tgt(p.target) + ", " + xyz[0] + ", " + xyz[1] + ", " +
-                   xyz[2] + ", " + level + ", " + off + ", $M, $R)");
+  tex_dispatch(inst, view_src, -1,
+               "clp_tex_fetch($V, $D, " + tgt(target) + ", " + x + ", " + y + ", " + z + ", " +
+                   level + ", " + off + ", $M, $R)");
 }
 
-void Emitter::tex_query(const Instruction& inst, const TexPlan& p) {
-  const std::string lod = p.lod.src >= 0 ? tex_field(inst, p, p.lod, "") : "(vi)(0)";
-  tex_dispatch(inst, p.view_src, -1, "clp_tex_size($V, " + tgt(p.target) + ", " + lod + ", $R)");
+void Emitter::tex_query(const Instruction& inst, TexTarget target, unsigned view_src, int lod_src) {
+  const std::string lod = lod_src >= 0 ? let("vi", src_i(inst, unsigned(lod_src), 0)) : "(vi)(0)";
+  tex_dispatch(inst, view_src, -1, "clp_tex_size($V, " + tgt(target) + ", " + lod + ", $R)");
 }
 
 void Emitter::tex_sample_family(const Instruction& inst) {
@@ -444,13 +380,13 @@ void Emitter::tex_sample_family(const Instruction& inst) {
   }
   switch (op) {
     case Opcode::SAMPLE_I:
-      tex_fetch(inst, tex_plan_fetch(target, 1, false, -1));
+      tex_fetch(inst, target, 1, false, -1);
       return;
     case Opcode::SAMPLE_I_MS:
-      tex_fetch(inst, tex_plan_fetch(target, 1, false, 2));
+      tex_fetch(inst, target, 1, false, 2);
       return;
     case Opcode::SVIEWINFO:
-      tex_query(inst, tex_plan_query(target, 1, 0));
+      tex_query(inst, target, 1, 0);
       return;
     default:
       break;
@@ -541,10 +477,10 @@ bool Emitter::emit_tex(const Instruction& inst) {
       return true;
     case Opcode::TXF:
     case Opcode::TXF_LZ:
-      tex_fetch(inst, tex_plan_fetch(inst.texture, 1, inst.opcode == Opcode::TXF_LZ, -1));
+      tex_fetch(inst, inst.texture, 1, inst.opcode == Opcode::TXF_LZ, -1);
       return true;
     case Opcode::TXQ:
-      tex_query(inst, tex_plan_query(inst.texture, 1, 0));
+      tex_query(inst, inst.texture, 1, 0);
       return true;
     case Opcode::TXQS: {
       const std::string v[4] = {

@@ -26,7 +26,6 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,42 +48,6 @@ struct Construct {
   size_t next_case = 0;                 // SWITCH: next label to open
   bool open_any = false;                // an `if (CLP_ANY(m)) {` is open inside
 };
-
-// Where one value of a texture call comes from: channel `chan` of source `src` (-1: 0),
-// divided by the projective divisor (TXP's src0.w) when `project`.
-struct TexField {
-  int8_t src = -1;
-  uint8_t chan = 0;
-  bool project = false;
-};
-
-// The library call a texture opcode makes (sampling_abi.h).
-enum class TexCall : uint8_t { kSample, kGather, kQueryLod, kFetch, kSize };
-
-// How the operands of a texture opcode become the arguments of its call (tgsi.md §11.2,
-// §11.3): made once by tex_plan_*() and read by both the compiled code (emit_tex.cpp)
-// and the interpreter's encoder (emit_interp.cpp), so both read the same operands.
-struct TexPlan {
-  TexCall call = TexCall::kSample;
-  TexTarget target = TexTarget::T2D;
-  int mode = 2;           // LOD mode: implicit 0, bias 1, explicit 2 (CLP_LOD_*)
-  unsigned view_src = 1;  // the operand naming the view (classic opcodes: and the sampler)
-  int sampler_src = -1;
-  unsigned ncoord = 2;  // spatial coordinates
-  // Sample / gather / LOD query: coordinates (float). Fetch: x, y, z (integers). Size: none.
-  TexField coord[3];
-  TexField layer, ref, q;
-  TexField lod;             // fetch: the level or sample; size: the level (integers)
-  TexField comp;            // gather: the component (integer); none: 0
-  bool implicit = false;    // gradients are the coordinates' coarse quad derivatives
-  TexField ddx[3], ddy[3];  // explicit gradients (TXD)
-  uint8_t int_sources = 0;  // sources read as integers (bit per source)
-};
-
-// The plan of TEX, TXP, TXB, TXL, TXD, TEX2, TXB2, TXL2, TEX_LZ, TG4, LODQ.
-TexPlan tex_plan_classic(const Instruction& inst, bool fragment);
-TexPlan tex_plan_fetch(TexTarget target, unsigned view_src, bool lz, int sample_src);
-TexPlan tex_plan_query(TexTarget target, unsigned view_src, int lod_src);
 
 // A typed value expression: `text` has C type vf, vi, vu, vd, vl or vul.
 enum class ValType : uint8_t { F, I, U, D, L, UL };
@@ -216,10 +179,9 @@ class Emitter {
  private:
   void tex_classic(const Instruction& inst);
   void tex_sample_family(const Instruction& inst);
-  void tex_fetch(const Instruction& inst, const TexPlan& plan);
-  void tex_query(const Instruction& inst, const TexPlan& plan);
-  std::string tex_field(const Instruction& inst, const TexPlan& plan, const TexField& f,
-                        const std::string& q);
+  void tex_fetch(const Instruction& inst, TexTarget target, unsigned view_src, bool lz,
+                 int sample_src);
+  void tex_query(const Instruction& inst, TexTarget target, unsigned view_src, int lod_src);
   // Units a SAMP / SVIEW operand may name: the one unit, or every declared one when
   // indirect. `lane` gets the vi expression of the per-lane unit.
   std::vector<uint32_t> units(const Instruction& inst, unsigned s, RegFile file, std::string* lane);
@@ -261,9 +223,6 @@ class Emitter {
 
  private:
   std::vector<uint32_t> interp_encode();
-  TexPlan interp_tex_plan(const Instruction& inst) const;
-  // The texture forms (CLP_INTERP_TEX_FORM bits of a plan) interp_encode() met.
-  std::set<uint32_t> interp_tex_forms_;
   std::string interp_body(uint32_t temps);
 
   // --- state

@@ -8,7 +8,6 @@
 #include <set>
 
 #include "compiler/emit/harness.h"
-#include "compiler/emit/sampling_util.h"
 #include "compiler/tgsi/parser.h"
 #include "compiler/tgsi_test_util.h"
 #include "compiler/validate.h"
@@ -300,177 +299,6 @@ DCL ADDR[0]
   compare(fs, 8, 32);
 }
 
-namespace {
-
-// A target of the texture test: its TGSI name, the view's target and layers.
-struct TargetCase {
-  const char* name;
-  uint32_t view;
-  bool shadow;
-  uint32_t layers;
-};
-
-// Texture instructions of every kind the interpreter runs on one target, each writing
-// its own output (to keep the compiled programs few): their results, compiled and
-// interpreted, on random textures, sampler states and coordinates.
-// Fragment shaders have at most 8 outputs: the instructions come in shaders of 8.
-std::vector<std::string> texture_shaders(const TargetCase& t, bool fragment, uint64_t& seed) {
-  const std::string n = t.name;
-  const bool cube_array = n == "CUBEARRAY" || n == "SHADOWCUBEARRAY";
-  const bool cube = n == "CUBE" || n == "SHADOWCUBE" || cube_array;
-  const bool array = n.find("ARRAY") != std::string::npos;
-  std::vector<std::string> ops;
-  // Sources with random swizzles and modifiers (the operand encoding), destinations
-  // with random write masks and saturation.
-  auto coords = [&]() {
-    const uint64_t r = splitmix(seed);
-    std::string x = r % 3 == 0 ? "IN[0].yxzw" : "IN[0]";
-    if ((r >> 8) % 5 == 0) x = "|" + x + "|";
-    if ((r >> 4) % 5 == 0) x = "-" + x;
-    return x;
-  };
-  if (n != "SHADOWCUBEARRAY") {
-    for (const char* op : {"TEX", "TXB", "TXL", "TEX_LZ"})
-      ops.push_back(std::string(op) + " $D, " + coords() + ", SAMP[0], " + n);
-    if (fragment) ops.push_back("LODQ $D, " + coords() + ", SAMP[0], " + n);
-    ops.push_back("TXD $D, " + coords() + ", IN[3], IN[2].yxzw, SAMP[0], " + n);
-    if (!cube && !array) ops.push_back("TXP $D, " + coords() + ", SAMP[0], " + n);
-    if (!cube) ops.push_back("TEX $D, " + coords() + ", SAMP[0], " + n + ", IMM[1].xyz");
-    if (!t.shadow && !cube) {
-      ops.push_back("TXF $D, IN[1], SAMP[0], " + n);
-      ops.push_back("TXF_LZ $D, IN[1].yxzw, SAMP[0], " + n + ", IMM[1].yxz");
-    }
-  }
-  if (cube_array) {
-    ops.push_back("TEX2 $D, " + coords() + ", IN[2], SAMP[0], " + n);
-    ops.push_back("TXB2 $D, " + coords() + ", IN[2], SAMP[0], " + n);
-    ops.push_back("TXL2 $D, " + coords() + ", IN[2], SAMP[0], " + n);
-  }
-  if (n.find("1D") == std::string::npos && n != "3D") {
-    ops.push_back("TG4 $D, " + coords() + (n == "SHADOWCUBEARRAY" ? ", IN[2]" : ", IMM[0].xxxx") +
-                  ", SAMP[0], " + n);
-  }
-  ops.push_back("TXQ $D, IN[1].wwww, SAMP[0], " + n);
-  std::vector<std::string> shaders;
-  const size_t per = fragment ? 8 : ops.size();
-  for (size_t first = 0; first < ops.size(); first += per) {
-    const size_t n = std::min(per, ops.size() - first);
-    std::string s =
-        fragment ? "FRAG\nDCL IN[0..3], GENERIC[0], PERSPECTIVE\n" : "VERT\nDCL IN[0..3]\n";
-    s += "DCL OUT[0.." + std::to_string(n - 1) + (fragment ? "], COLOR" : "], GENERIC[0]");
-    s += "\nDCL SAMP[0]\n";
-    s += "IMM[0] INT32 {1, 0, 0, 0}\nIMM[1] INT32 {1, -1, 2, 0}\n";
-    static const char* masks[] = {"", "", ".xz", ".yw", ".x"};
-    for (size_t i = 0; i < n; ++i) {
-      std::string op = ops[first + i];
-      const uint64_t r = splitmix(seed);
-      const std::string d = "OUT[" + std::to_string(i) + "]" + masks[r % 5];
-      if ((r >> 8) % 4 == 0 && op.compare(0, 4, "TXQ ") != 0 && op.compare(0, 3, "TXF") != 0) {
-        op.insert(op.find(' '), "_SAT");
-      }
-      op.replace(op.find("$D"), 2, d);
-      s += "  " + std::to_string(i) + ": " + op + "\n";
-    }
-    s += "  " + std::to_string(n) + ": END\n";
-    shaders.push_back(s);
-  }
-  return shaders;
-}
-
-}  // namespace
-
-TEST_CASE("interpreter: texture opcodes give the compiled code's bits", "[interp]") {
-  using clpipe::test::sampling::random_texture;
-  using clpipe::test::sampling::TexShape;
-  static const TargetCase targets[] = {
-      {"1D", CLP_TEXTARGET_1D, false, 1},
-      {"2D", CLP_TEXTARGET_2D, false, 1},
-      {"3D", CLP_TEXTARGET_3D, false, 1},
-      {"CUBE", CLP_TEXTARGET_CUBE, false, 6},
-      {"RECT", CLP_TEXTARGET_RECT, false, 1},
-      {"1D_ARRAY", CLP_TEXTARGET_1D_ARRAY, false, 3},
-      {"2D_ARRAY", CLP_TEXTARGET_2D_ARRAY, false, 3},
-      {"CUBEARRAY", CLP_TEXTARGET_CUBE_ARRAY, false, 12},
-      {"SHADOW1D", CLP_TEXTARGET_1D, true, 1},
-      {"SHADOW2D", CLP_TEXTARGET_2D, true, 1},
-      {"SHADOWRECT", CLP_TEXTARGET_RECT, true, 1},
-      {"SHADOW1D_ARRAY", CLP_TEXTARGET_1D_ARRAY, true, 3},
-      {"SHADOW2D_ARRAY", CLP_TEXTARGET_2D_ARRAY, true, 3},
-      {"SHADOWCUBE", CLP_TEXTARGET_CUBE, true, 6},
-      {"SHADOWCUBEARRAY", CLP_TEXTARGET_CUBE_ARRAY, true, 12},
-  };
-  std::mt19937 rng(7);
-  uint64_t seed = 11;
-  size_t k = 0;
-  for (const TargetCase& t : targets) {
-    // Every target in the fragment stage (implicit gradients from the quads), some in
-    // the vertex stage too.
-    for (const bool fragment : {true, false}) {
-      if (!fragment && k++ % 4 != 0) continue;
-      for (const std::string& tgsi : texture_shaders(t, fragment, seed)) {
-        INFO(tgsi);
-        HarnessInput in;
-        in.tgsi = tgsi;
-        in.count = 32;
-        auto uniform = [&](float lo, float hi) {
-          const float u = float(splitmix(seed) % 100001) / 100000.0f;
-          return lo + (hi - lo) * u;
-        };
-        for (uint32_t i = 0; i < in.count; ++i) {
-          // IN[0]: coordinates (w: divisor, bias or level); IN[1]: texel coordinates and
-          // level; IN[2], IN[3]: references, levels, gradients. A few special values.
-          for (unsigned c = 0; c < 4; ++c) {
-            const bool special = splitmix(seed) % 16 == 0;
-            in.in.push_back(special ? value(seed)
-                                    : fbits(c == 3 ? uniform(0.25f, 3.0f) : uniform(-1.2f, 1.3f)));
-          }
-          for (unsigned c = 0; c < 4; ++c)
-            in.in.push_back(uint32_t(int32_t(splitmix(seed) % 11) - 1));
-          for (unsigned c = 0; c < 4; ++c)
-            in.in.push_back(fbits(uniform(-1.0f, 3.0f)));
-          for (unsigned c = 0; c < 4; ++c)
-            in.in.push_back(fbits(uniform(-0.5f, 0.5f)));
-          in.exec.push_back(i % 7 == 3 ? 0 : -1);
-        }
-        TexShape shape;
-        shape.target = t.view;
-        shape.w = 8;
-        shape.h = t.view == CLP_TEXTARGET_1D || t.view == CLP_TEXTARGET_1D_ARRAY ? 1 : 8;
-        shape.d = t.view == CLP_TEXTARGET_3D ? 4 : 1;
-        shape.layers = t.layers;
-        shape.levels = 3;
-        const Format fmt = t.shadow ? Format::Z32_FLOAT
-                           : k % 2  ? Format::R16G16B16A16_FLOAT
-                                    : Format::R8G8B8A8_UNORM;
-        TextureBinding tex = random_texture(shape, fmt, rng);
-        ClpSamplerState& smp = tex.sampler;
-        for (unsigned c = 0; c < 3; ++c)
-          smp.wrap[c] = uint32_t(rng() % 8);
-        smp.min_img_filter = uint32_t(rng() % 2);
-        smp.mag_img_filter = uint32_t(rng() % 2);
-        smp.min_mip_filter = uint32_t(rng() % 3);
-        smp.compare_mode = t.shadow ? 1u : 0u;
-        smp.compare_func = uint32_t(rng() % 8);
-        smp.unnormalized_coords = t.view == CLP_TEXTARGET_RECT ? 1u : 0u;
-        smp.seamless_cube_map = uint32_t(rng() % 2);
-        in.textures[0] = tex;
-        const HarnessResult compiled = run_shader(in);
-        in.interpret = true;
-        const HarnessResult interpreted = run_shader(in);
-        REQUIRE(interpreted.compiled.code.interp_code.size() > 0);
-        REQUIRE(interpreted.out.size() == compiled.out.size());
-        auto nan = [](uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu); };
-        for (size_t i = 0; i < compiled.out.size(); ++i) {
-          INFO("invocation " << i / (compiled.num_outputs * 4) << " output "
-                             << (i / 4) % compiled.num_outputs << " channel " << i % 4);
-          if (nan(interpreted.out[i]) && nan(compiled.out[i])) continue;
-          REQUIRE(interpreted.out[i] == compiled.out[i]);
-        }
-      }
-    }
-  }
-}
-
 TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]") {
   auto body = [](const std::string& op) {
     const CompiledShader c = compile_tgsi(
@@ -484,23 +312,6 @@ TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]
   REQUIRE(a.body == b.body);
   REQUIRE(a.interp_code != b.interp_code);
   REQUIRE(a.params.back().kind == ParamKind::kInterpCode);
-  // Textured: the same texture forms (call, target, LOD mode) share the body too; the
-  // body has the sampling calls of its forms only.
-  auto textured = [](const std::string& op, const std::string& tex) {
-    const CompiledShader c = compile_tgsi(
-        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
-        "DCL TEMP[0]\n  0: " +
-        tex + " TEMP[0], IN[0], SAMP[0], 2D\n  1: " + op + " OUT[0], TEMP[0], IN[0]\n  2: END\n");
-    return emit_interpreted(c.ir, c.info, EmitOptions{});
-  };
-  const EmittedShader t1 = textured("ADD", "TEX"), t2 = textured("MUL", "TEX");
-  const EmittedShader t3 = textured("ADD", "TXL");
-  REQUIRE(t1.prelude == t2.prelude);
-  REQUIRE(t1.body == t2.body);
-  REQUIRE(t1.interp_code != t2.interp_code);
-  REQUIRE(t1.prelude == t3.prelude);
-  REQUIRE(t1.body != t3.body);
-  REQUIRE(t1.body.find("clp_tex_fetch(") == std::string::npos);
 }
 
 TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
@@ -515,13 +326,8 @@ TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
   };
   CHECK_THAT(refusal("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
                      "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
-                     "  0: SAMPLE OUT[0], IN[0], SVIEW[0], SAMP[0]\n  1: END\n"),
-             Catch::Contains("the interpreter does not run SAMPLE"));
-  CHECK_THAT(refusal("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-                     "DCL SAMP[0..1]\nDCL ADDR[0]\n"
-                     "  0: UARL ADDR[0].x, IN[0].xxxx\n"
-                     "  1: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n  2: END\n"),
-             Catch::Contains("the interpreter does not run TEX with this unit"));
+                     "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n"),
+             Catch::Contains("the interpreter does not run TEX"));
   CHECK_THAT(refusal("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0]\n"
                      "IMM[0] INT32 {1, 0, 0, 0}\n"
                      "  0: MOV TEMP[0], IN[0]\n  1: SWITCH IMM[0].xxxx\n  2: CASE IMM[0].xxxx\n"
