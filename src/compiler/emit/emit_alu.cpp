@@ -138,12 +138,13 @@ std::string Emitter::comp_expr(const Instruction& inst, unsigned c) {
       auto a = f(0), b = i(1);
       return "ldexp(" + a + ", " + b + ")";
     }
+    // DDX / DDY may be coarse, but take each row's / column's difference, as the fine
+    // ones and llvmpipe do: GL programs (piglit's fs-dfdx-accuracy) expect dFdx(x * y) to
+    // be y on every row. Implicit texture LOD stays per quad (emit_tex.cpp).
     case Opcode::DDX:
-      return quad_op("clp_ddx", f(0));
-    case Opcode::DDY:
-      return quad_op("clp_ddy", f(0));
     case Opcode::DDX_FINE:
       return quad_op("clp_ddx_fine", f(0));
+    case Opcode::DDY:
     case Opcode::DDY_FINE:
       return quad_op("clp_ddy_fine", f(0));
     case Opcode::I2F:

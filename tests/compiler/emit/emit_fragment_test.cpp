@@ -20,7 +20,7 @@ float quad_value(uint32_t q, uint32_t l, float a, float b, float c) {
 
 }  // namespace
 
-TEST_CASE("emit: coarse and fine derivatives on known quads", "[emit][fs]") {
+TEST_CASE("emit: derivatives on known quads, each row's and column's", "[emit][fs]") {
   HarnessInput in;
   in.tgsi = R"(FRAG
 DCL IN[0], GENERIC[0], PERSPECTIVE
@@ -49,10 +49,12 @@ DCL OUT[1], COLOR[1]
     for (uint32_t l = 0; l < 4; ++l) {
       const uint32_t i = q * 4 + l, y = l >> 1, x = l & 1;
       INFO("quad " << q << " lane " << l);
-      CHECK(r.f(i, 0, 0) == 2.0f);          // coarse: top row
-      CHECK(r.f(i, 0, 1) == 5.0f);          // coarse: left column
-      CHECK(r.f(i, 0, 2) == 2.0f + c * y);  // fine: this row
-      CHECK(r.f(i, 0, 3) == 5.0f + c * x);  // fine: this column
+      // DDX / DDY as DDX_FINE / DDY_FINE: this row, this column (as llvmpipe; a coarse
+      // DDX would give the top row's 2.0 on the bottom row too).
+      CHECK(r.f(i, 0, 0) == 2.0f + c * y);
+      CHECK(r.f(i, 0, 1) == 5.0f + c * x);
+      CHECK(r.f(i, 0, 2) == 2.0f + c * y);
+      CHECK(r.f(i, 0, 3) == 5.0f + c * x);
       for (int ch = 0; ch < 4; ++ch)
         CHECK(r.f(i, 1, ch) == 1.5f);
     }
@@ -136,7 +138,9 @@ IMM[0] FLT32 {0x3f000000, 0x00000000, 0x3f800000, 0x00000000}
     INFO("invocation " << i);
     CHECK((r.exec[i] != 0) == !demoted);
     CHECK(r.u(i, 0, 0) == ((demoted || i == 3) ? ~0u : 0u));
-    CHECK(r.f(i, 0, 1) == v[(i / 4) * 4 + 1] - v[(i / 4) * 4]);  // helpers still feed DDX
+    // Helpers still feed DDX (this row's difference).
+    const uint32_t row = (i / 4) * 4 + (i & 2);
+    CHECK(r.f(i, 0, 1) == v[row + 1] - v[row]);
   }
 }
 
