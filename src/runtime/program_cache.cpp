@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -190,14 +191,14 @@ ProgramRef ProgramCache::get(const std::string& source, const std::string& optio
 ProgramRef ProgramCache::build(const std::string& source, const std::string& options,
                                const ProgramHints& hints) {
   std::string path;
-  std::unique_ptr<EntryLock> entry_lock;
+  std::optional<EntryLock> entry_lock;
   if (!disk_dir_.empty()) {
     path = disk_path(source, options);
     const std::string key = path;  // the file name is the key hash; the header repeats it
     if (ProgramRef p = load_from_disk(path, key, source, options)) return p;
     std::error_code ec;
     std::filesystem::create_directories(disk_dir_, ec);
-    entry_lock = std::make_unique<EntryLock>(path);
+    entry_lock.emplace(path);
     if (entry_lock->waited()) {
       {
         std::lock_guard<std::mutex> lock(mutex_);
