@@ -13,6 +13,7 @@
 #include <string>
 
 #include "clpipe/screen.h"
+#include "runtime/driver_preload.h"
 #include "vtest/caps.h"
 #include "vtest/capture.h"
 #include "vtest/formats.h"
@@ -76,6 +77,10 @@ options:
                           (default: log it and go on, like a GL error)
   --no-fork               serve clients one after another in this process (debugging;
                           a crash then ends the server)
+  --no-preload            do not load the OpenCL drivers (the ICD loader's vendor
+                          libraries) before forking: by default they are loaded once,
+                          not initialised, so that each client's process starts with
+                          them mapped (~0.2 s of processor time less per client on PoCL)
   --print-caps            print the caps this device yields and the GL version Mesa will
                           expose, then exit
   --replay=FILE           replay a recorded session (.vtcap or .vtcap.gz from
@@ -108,6 +113,7 @@ struct Args {
   bool print_caps = false;
   std::string replay;
   unsigned build_pool = 2;
+  bool preload_drivers = true;
 };
 
 bool parse_number(const std::string& s, unsigned long long* out) {
@@ -194,6 +200,8 @@ Args parse(int argc, char** argv) {
       a.server.connection.decoder.strict = true;
     } else if (arg == "--no-fork") {
       a.server.fork_per_client = false;
+    } else if (arg == "--no-preload") {
+      a.preload_drivers = false;
     } else if (arg == "--print-caps") {
       a.print_caps = true;
     } else if (arg == "--replay") {
@@ -302,6 +310,13 @@ int main(int argc, char** argv) {
   if (args.print_caps) return print_caps(args, factory);
   if (!args.replay.empty()) return replay(args, factory);
 
+  if (args.preload_drivers && args.server.fork_per_client) {
+    std::string failures;
+    const size_t loaded = clpipe::runtime::preload_drivers(
+        clpipe::runtime::DriverSources::from_environment(), &failures);
+    vt::log_at(vt::LogLevel::kDebug, "OpenCL drivers loaded before forking: ", loaded,
+               failures.empty() ? "" : "; not loaded: ", failures);
+  }
   vt::Server::install_signal_handlers();
   vt::Server server(args.server, factory);
   const clpipe::Status s = server.start();
