@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <future>
 #include <string>
 #include <thread>
@@ -101,6 +103,39 @@ TEST_CASE(
   // not at the first launch on the drawing thread (ProgramBuilder::build_primed).
   if (test_device().generates_code_late())
     CHECK(work_group_functions(kcache, "tiered").count("64-1-1-goffs0-smallgrid") == 1);
+}
+#endif
+
+#ifdef CLPIPE_VTEST_TOOL
+TEST_CASE(
+    "tiered programs: an interpreter program's disk entry is a binary, a quick program's a marker",
+    "[draw][tiers]") {
+  const std::string kcache = make_temp_dir("tiers-kcache");
+  ScopedEnv pocl_cache("POCL_CACHE_DIR", kcache.c_str());
+  ProgramBuilderOptions builder;
+  builder.executable = CLPIPE_VTEST_TOOL;
+  runtime::ProgramCache cache(test_device(), make_temp_dir("tiers-entries"), 512, builder);
+  const std::string source = "kernel void k(global int* p) { p[0] = 1; }\n";
+  const std::string interpreter = "// the interpreter\n" + source;
+  const std::string compiled = "// a shader the interpreter does not run\n" + source;
+  TieredProgram first(cache, source, ProgramTierMode::kAuto, {64}, interpreter);
+  REQUIRE(first.interpreted());
+  TieredProgram second(cache, compiled, ProgramTierMode::kAuto, {64});
+  const auto entry_size = [&](const std::string& s) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(cache.disk_path(s, kQuickBuildOptions), ec);
+    return ec ? 0 : uint64_t(size);
+  };
+  constexpr uint64_t kMarkerSize = 88;  // a header without a payload
+  // Where the device caches its builds, a quick program's entry is a marker, and the child
+  // writes the interpreter's binary entry after its reply (child_entries counts it);
+  // elsewhere both are binaries.
+  const bool markers = test_device().generates_code_late() && test_device().caches_builds();
+  CHECK(cache.stats().child_entries == (markers ? 1u : 0u));
+  CHECK((entry_size(compiled) == kMarkerSize) == markers);
+  for (int i = 0; i < 600 && entry_size(interpreter) <= kMarkerSize; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(entry_size(interpreter) > kMarkerSize);
 }
 #endif
 

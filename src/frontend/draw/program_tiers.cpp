@@ -87,7 +87,10 @@ TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, P
   quick.stand_in = true;
   if (!interpreted.empty() && !interpreter_failed(interpreted)) {
     try {
-      current_ = cache_.get(interpreted, kQuickBuildOptions, quick);
+      // Not a stand-in for the program cache: the interpreter program of a prelude serves
+      // every shader of that prelude, so nearly every later process loads it (a
+      // shader_runner test draws with two), where a binary entry loads without compiling.
+      current_ = cache_.get(interpreted, kQuickBuildOptions);
       interpreted_ = true;
       return;
     } catch (const std::exception& err) {
