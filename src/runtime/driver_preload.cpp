@@ -47,7 +47,15 @@ std::vector<std::string> driver_libraries(const DriverSources& sources) {
   }
   std::error_code ec;
   std::vector<std::filesystem::path> icds;
-  for (std::filesystem::directory_iterator it(sources.vendors_dir, ec), end; !ec && it != end;
+  const std::filesystem::path vendors(sources.vendors_dir);
+  if (!std::filesystem::is_directory(vendors, ec)) {
+    // ocl-icd also takes one .icd file, or a library (a shared object's name), there.
+    if (vendors.extension() == ".icd")
+      icds.push_back(vendors);
+    else if (vendors.filename().string().find(".so") != std::string::npos)
+      add(&out, trimmed(sources.vendors_dir));
+  }
+  for (std::filesystem::directory_iterator it(vendors, ec), end; !ec && it != end;
        it.increment(ec)) {
     if (it->path().extension() == ".icd") icds.push_back(it->path());
   }

@@ -19,7 +19,8 @@ namespace clpipe::runtime {
 // Where the ICD loader finds its vendor libraries, as ocl-icd and the Khronos loader read
 // it: `filenames` ($OCL_ICD_FILENAMES, ':'-separated libraries) when not empty, else the
 // first line of each `*.icd` file of `vendors_dir` ($OCL_ICD_VENDORS, else
-// /etc/OpenCL/vendors), in name order.
+// /etc/OpenCL/vendors), in name order; a `vendors_dir` that is not a folder is one .icd
+// file (its name ends so) or a library.
 struct DriverSources {
   std::string filenames;
   std::string vendors_dir;

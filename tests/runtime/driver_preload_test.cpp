@@ -35,7 +35,15 @@ TEST_CASE("driver_libraries reads the ICD loader's vendor files", "[runtime][pre
     s.filenames = "libx.so: liby.so::libx.so";
     CHECK(driver_libraries(s) == std::vector<std::string>{"libx.so", "liby.so"});
   }
-  SECTION("a folder that does not exist names none") {
+  SECTION("in place of the folder, one .icd file or a library") {
+    s.vendors_dir = dir + "/b.icd";
+    CHECK(driver_libraries(s) == std::vector<std::string>{"/opt/b/libb.so"});
+    s.vendors_dir = "/opt/c/libc-icd.so";
+    CHECK(driver_libraries(s) == std::vector<std::string>{"/opt/c/libc-icd.so"});
+  }
+  SECTION("an .icd file or folder that does not exist names none") {
+    s.vendors_dir = dir + "/missing.icd";
+    CHECK(driver_libraries(s).empty());
     s.vendors_dir = dir + "/missing";
     CHECK(driver_libraries(s).empty());
   }
