@@ -36,8 +36,8 @@ ClpRasterParams sample_params() {
   rp.zs_format = uint32_t(Format::Z24_UNORM_S8_UINT);
   rp.depth_func = uint32_t(CompareFunc::LESS);
   // Each scene draws kDuePixels of framebuffer: in auto, keys are due by their scenes.
-  rp.fb_width = rp.fb_height = 4096;
-  static_assert(TileVariants::kDuePixels == 4096 * 4096, "sample_params: one scene is due");
+  rp.fb_width = rp.fb_height = 2048;
+  static_assert(TileVariants::kDuePixels == 2048 * 2048, "sample_params: one scene is due");
   return rp;
 }
 

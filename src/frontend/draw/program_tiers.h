@@ -108,17 +108,10 @@ class TieredProgram {
   void wait_for_build() const;
 
   // Framebuffer pixels a shader draws into (over all its scenes) before its optimised
-  // program is built: 16M, 21 frames of 1024x768 or 655 scenes of a 160x160 piglit window.
-  // The build costs ~2-4 s of CPU on PoCL (with the work-group function PoCL generates
-  // for the binary of the disk entry); what a quick program loses against the optimised
-  // one is ~14 ns a pixel in a fill (bench_draw, 1024x768: 12.6 against 1.8 ms), ~0.25 s
-  // at 16M pixels: the build
-  // starts well before the quick program has lost what it costs (ski rental), and a
-  // program that draws this much goes on drawing. At 4M pixels, tests that draw many
-  // small scenes (multisample-accuracy, fbo-depth-array, texsubimage-unpack) fell due
-  // and paid builds they never won back: 7 such tests with empty caches, `--jobs 2`,
-  // 222 s against 161 s at 16M (2026-11-29).
-  static constexpr uint64_t kDuePixels = uint64_t(1) << 24;
+  // program is built: 4M, 6 frames of 1024x768 or 164 scenes of a 160x160 piglit window.
+  // The build costs ~3-4 s of CPU on PoCL; a program that draws this much goes on
+  // drawing, a test that draws a frame or two does not.
+  static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
 
  private:
   runtime::ProgramCache& cache_;

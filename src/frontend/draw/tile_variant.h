@@ -168,12 +168,11 @@ class TileVariants {
   // cold with one).
   static constexpr size_t kMaxTextureVariants = 1;
   // In kAuto, a key is due only once the framebuffers of the scenes it drew in add up to
-  // this many pixels: a build costs ~2-4 s of CPU, which the variant wins back only over
-  // tens of millions of shaded pixels. 16M pixels: 21 frames of 1024x768, 655 scenes of a
-  // 160x160 piglit window (most piglit tests draw a few scenes each with shaders of their
-  // own: the dev list spent 240 s of its 1892 s building variants it hardly used, stop
-  // 36; at 4M, tests of many small scenes still fell due: TieredProgram::kDuePixels).
-  static constexpr uint64_t kDuePixels = uint64_t(1) << 24;
+  // this many pixels: a build costs ~1 s of CPU, which the variant wins back only over
+  // millions of shaded pixels. 4M pixels: 6 frames of 1024x768, 164 scenes of a 160x160
+  // piglit window (most piglit tests draw a few scenes each with shaders of their own:
+  // the dev list spent 240 s of its 1892 s building variants it hardly used, stop 36).
+  static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
   // repeat a state.
   static constexpr size_t kMaxTrackedKeys = 64;
