@@ -104,9 +104,7 @@ TEST_CASE(
   if (test_device().generates_code_late())
     CHECK(work_group_functions(kcache, "tiered").count("64-1-1-goffs0-smallgrid") == 1);
 }
-#endif
 
-#ifdef CLPIPE_VTEST_TOOL
 TEST_CASE(
     "tiered programs: an interpreter program's disk entry is a binary, a quick program's a marker",
     "[draw][tiers]") {
