@@ -208,107 +208,257 @@ std::string Emitter::tex_offsets(const Instruction& inst, const std::string& coo
   return coords;
 }
 
-void Emitter::tex_classic(const Instruction& inst) {
+bool Emitter::tex_plan(const Instruction& inst, TexPlan* plan) const {
   const Opcode op = inst.opcode;
-  const TexTarget target = inst.texture;
-  const Layout lay = layout_of(target);
   const bool fs = s_.stage == ShaderType::FRAGMENT;
-  // Operand positions.
-  unsigned samp = 1;
+  TexPlan p;
+  auto slot = [](unsigned s, unsigned c) { return TexSlot{int8_t(s), uint8_t(c)}; };
+  // Integer texel coordinates in src0 (TXF, SAMPLE_I): x, then y or the 1D layer, then
+  // z or the 2D layer; the level in .w unless `lz`; a sample index in `sample_src`.x.
+  auto fetch = [&](TexTarget target, unsigned view_src, bool lz, int sample_src) {
+    const Layout lay = layout_of(target);
+    p.call = TexCall::kFetch;
+    p.target = target;
+    p.view_src = uint8_t(view_src);
+    p.coord[0] = slot(0, 0);
+    if (lay.ncoord >= 2 || lay.layer == 1) p.coord[1] = slot(0, 1);
+    if (lay.ncoord >= 3 || lay.layer == 2) p.coord[2] = slot(0, 2);
+    if (!lz && target != TexTarget::BUFFER) p.lod = slot(0, 3);
+    if (sample_src >= 0) p.lod = slot(unsigned(sample_src), 0);
+  };
+  auto size = [&](TexTarget target) {
+    p.call = TexCall::kSize;
+    p.target = target;
+    p.lod = slot(0, 0);
+  };
+  // Implicit LOD: gradients from the quad in the fragment stage; elsewhere level 0 (+
+  // the bias, as an explicit LOD).
+  auto implicit = [&](bool bias) {
+    if (!fs) return;
+    p.implicit_gradients = true;
+    p.lod_mode = bias ? 1 : 0;
+  };
+  auto spatial = [&](const Layout& lay) {
+    for (unsigned c = 0; c < lay.ncoord; ++c)
+      p.coord[c] = slot(0, c);
+  };
   switch (op) {
-    case Opcode::TXD:
-      samp = 3;
+    case Opcode::TXF:
+    case Opcode::TXF_LZ:
+      fetch(inst.texture, 1, op == Opcode::TXF_LZ, -1);
       break;
+    case Opcode::TXQ:
+      size(inst.texture);
+      break;
+    case Opcode::TEX:
+    case Opcode::TXP:
+    case Opcode::TXB:
+    case Opcode::TXL:
+    case Opcode::TXD:
     case Opcode::TEX2:
     case Opcode::TXB2:
     case Opcode::TXL2:
+    case Opcode::TEX_LZ:
     case Opcode::TG4:
-      samp = 2;
+    case Opcode::LODQ: {
+      // Classic opcodes: one SAMP names both the view and the sampler.
+      p.target = inst.texture;
+      const Layout lay = layout_of(p.target);
+      unsigned samp = 1;
+      if (op == Opcode::TXD) samp = 3;
+      if (op == Opcode::TEX2 || op == Opcode::TXB2 || op == Opcode::TXL2 || op == Opcode::TG4)
+        samp = 2;
+      p.view_src = uint8_t(samp);
+      p.sampler_src = int8_t(samp);
+      spatial(lay);
+      if (op == Opcode::TXP) p.divisor = slot(0, 3);
+      if (lay.layer >= 0) p.layer = slot(0, unsigned(lay.layer));
+      if (p.target == TexTarget::SHADOWCUBE_ARRAY) {
+        if (op == Opcode::TEX2 || op == Opcode::TG4) p.ref = slot(1, 0);
+        if (op == Opcode::TXB2 || op == Opcode::TXL2) p.ref = slot(1, 1);
+      } else if (lay.ref >= 0) {
+        p.ref = slot(0, unsigned(lay.ref));
+        p.divide_ref = true;
+      }
+      switch (op) {
+        case Opcode::TEX:
+        case Opcode::TXP:
+        case Opcode::TEX2:
+        case Opcode::LODQ:
+          implicit(false);
+          break;
+        case Opcode::TXB:
+          p.lod = slot(0, 3);
+          implicit(true);
+          break;
+        case Opcode::TXB2:
+          p.lod = slot(1, 0);
+          implicit(true);
+          break;
+        case Opcode::TXL:
+          p.lod = slot(0, 3);
+          break;
+        case Opcode::TXL2:
+          p.lod = slot(1, 0);
+          break;
+        case Opcode::TXD:
+          for (unsigned c = 0; c < lay.ncoord; ++c) {
+            p.ddx[c] = slot(1, c);
+            p.ddy[c] = slot(2, c);
+          }
+          p.lod_mode = 0;
+          break;
+        default:  // TEX_LZ, TG4: level 0
+          break;
+      }
+      if (op == Opcode::LODQ) p.call = TexCall::kQueryLod;
+      if (op == Opcode::TG4) {
+        p.call = TexCall::kGather;
+        if (p.target != TexTarget::SHADOWCUBE_ARRAY) p.comp = slot(1, 0);
+      }
       break;
+    }
+    case Opcode::SAMPLE:
+    case Opcode::SAMPLE_I:
+    case Opcode::SAMPLE_I_MS:
+    case Opcode::SAMPLE_B:
+    case Opcode::SAMPLE_C:
+    case Opcode::SAMPLE_C_LZ:
+    case Opcode::SAMPLE_D:
+    case Opcode::SAMPLE_L:
+    case Opcode::GATHER4:
+    case Opcode::SVIEWINFO:
+    case Opcode::LOD: {
+      // SAMPLE_*: src0 coords, src1 SVIEW, src2 SAMP, then the extra operands. The
+      // target is the view declaration's; a compare makes it the shadow target.
+      const RegisterRef& view = inst.src[1].reg;
+      TexTarget target = TexTarget::T2D;
+      for (const SamplerViewInfo& v : info_.sampler_views) {
+        if (view.indirect.is_indirect() || int32_t(v.index) == view.index) target = v.target;
+      }
+      if (op == Opcode::SAMPLE_I || op == Opcode::SAMPLE_I_MS) {
+        fetch(target, 1, false, op == Opcode::SAMPLE_I_MS ? 2 : -1);
+        break;
+      }
+      if (op == Opcode::SVIEWINFO) {
+        size(target);
+        break;
+      }
+      const bool compare = op == Opcode::SAMPLE_C || op == Opcode::SAMPLE_C_LZ;
+      p.target = compare ? shadow_of(target) : target;
+      const Layout lay = layout_of(p.target);
+      p.view_src = 1;
+      p.sampler_src = 2;
+      spatial(lay);
+      // D3D10 layout: the layer follows the spatial coordinates.
+      if (texture_is_array(p.target)) p.layer = slot(0, lay.ncoord);
+      if (compare) p.ref = slot(3, 0);
+      switch (op) {
+        case Opcode::SAMPLE:
+        case Opcode::SAMPLE_C:
+        case Opcode::GATHER4:
+        case Opcode::LOD:
+          implicit(false);
+          break;
+        case Opcode::SAMPLE_B:
+          p.lod = slot(3, 0);
+          implicit(true);
+          break;
+        case Opcode::SAMPLE_L:
+          p.lod = slot(3, 0);
+          break;
+        case Opcode::SAMPLE_D:
+          for (unsigned c = 0; c < lay.ncoord; ++c) {
+            p.ddx[c] = slot(3, c);
+            p.ddy[c] = slot(4, c);
+          }
+          p.lod_mode = 0;
+          break;
+        default:  // SAMPLE_C_LZ: level 0
+          break;
+      }
+      if (op == Opcode::LOD) p.call = TexCall::kQueryLod;
+      if (op == Opcode::GATHER4) {
+        p.call = TexCall::kGather;
+        p.comp_const = uint8_t(inst.src[2].swizzle[0] & 3);
+      }
+      break;
+    }
     default:
-      break;
+      return false;
+  }
+  *plan = p;
+  return true;
+}
+
+void Emitter::tex_emit(const Instruction& inst, const TexPlan& p) {
+  const std::string target = tgt(p.target);
+  auto ival = [&](const TexSlot& s) {
+    return s.some() ? let("vi", src_i(inst, unsigned(s.src), s.chan)) : std::string("(vi)(0)");
+  };
+  auto fval = [&](const TexSlot& s) { return let("vf", src_f(inst, unsigned(s.src), s.chan)); };
+  if (p.call == TexCall::kSize) {
+    const std::string lod = ival(p.lod);
+    tex_dispatch(inst, p.view_src, -1, "clp_tex_size($V, " + target + ", " + lod + ", $R)");
+    return;
+  }
+  if (p.call == TexCall::kFetch) {
+    const std::string x = ival(p.coord[0]), y = ival(p.coord[1]), z = ival(p.coord[2]);
+    const std::string level = ival(p.lod);
+    const std::string off = fresh("off");
+    line("vi " + off + "[3];");
+    for (unsigned k = 0; k < 3; ++k) {
+      std::string o = "(vi)(0)";
+      if (inst.num_tex_offsets > 0) {
+        const TexOffset& t = inst.tex_offsets[0];
+        RegisterRef r;
+        r.file = t.file;
+        r.index = int32_t(t.index);
+        o = "CLP_AS_VI(" + read_channel(inst, r, t.swizzle[k] & 3) + ")";
+      }
+      line(off + "[" + std::to_string(k) + "] = " + o + ";");
+    }
+    tex_dispatch(inst, p.view_src, -1,
+                 "clp_tex_fetch($V, $D, " + target + ", " + x + ", " + y + ", " + z + ", " + level +
+                     ", " + off + ", $M, $R)");
+    return;
   }
   const std::string tc = tex_offsets(inst, fresh("tc"));
-  // Coordinates (TXP: divided by .w).
-  std::string q;
-  if (op == Opcode::TXP) q = let("vf", src_f(inst, 0, 3));
-  auto coord = [&](unsigned c) {
-    std::string e = src_f(inst, 0, c);
-    if (!q.empty()) e = "(" + e + ") / " + q;
-    return let("vf", e);
+  const std::string q = p.divisor.some() ? fval(p.divisor) : std::string();
+  auto divided = [&](const TexSlot& s) {
+    if (q.empty()) return fval(s);
+    return let("vf", "(" + src_f(inst, unsigned(s.src), s.chan) + ") / " + q);
   };
   const char* axes[3] = {".s", ".t", ".r"};
   std::string xs[3];
-  for (unsigned c = 0; c < lay.ncoord; ++c) {
-    xs[c] = coord(c);
+  for (unsigned c = 0; c < 3; ++c) {
+    if (!p.coord[c].some()) continue;
+    xs[c] = divided(p.coord[c]);
     line(tc + axes[c] + " = " + xs[c] + ";");
   }
-  if (lay.layer >= 0) line(tc + ".layer = " + let("vf", src_f(inst, 0, unsigned(lay.layer))) + ";");
-  if (target == TexTarget::SHADOWCUBE_ARRAY) {
-    const unsigned ch = (op == Opcode::TXB2 || op == Opcode::TXL2) ? 1 : 0;
-    if (op == Opcode::TEX2 || op == Opcode::TXB2 || op == Opcode::TXL2 || op == Opcode::TG4) {
-      line(tc + ".ref = " + let("vf", src_f(inst, 1, ch)) + ";");
+  if (p.layer.some()) line(tc + ".layer = " + fval(p.layer) + ";");
+  if (p.ref.some()) line(tc + ".ref = " + (p.divide_ref ? divided(p.ref) : fval(p.ref)) + ";");
+  if (p.lod.some()) line(tc + ".lod = " + fval(p.lod) + ";");
+  for (unsigned c = 0; c < 3; ++c) {
+    const std::string ks = "[" + std::to_string(c) + "]";
+    if (p.implicit_gradients && !xs[c].empty()) {
+      line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
+      line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
     }
-  } else if (lay.ref >= 0) {
-    line(tc + ".ref = " + coord(unsigned(lay.ref)) + ";");
+    if (p.ddx[c].some()) line(tc + ".ddx" + ks + " = " + fval(p.ddx[c]) + ";");
+    if (p.ddy[c].some()) line(tc + ".ddy" + ks + " = " + fval(p.ddy[c]) + ";");
   }
-  // Level of detail.
-  int mode = 2;  // CLP_LOD_EXPLICIT, lod 0
-  auto implicit = [&](bool bias) {
-    if (fs) {
-      for (unsigned c = 0; c < lay.ncoord; ++c) {
-        const std::string ks = "[" + std::to_string(c) + "]";
-        line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
-        line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
-      }
-      mode = bias ? 1 : 0;
-    }
-  };
-  switch (op) {
-    case Opcode::TEX:
-    case Opcode::TXP:
-    case Opcode::TEX2:
-      implicit(false);
-      break;
-    case Opcode::TXB:
-      line(tc + ".lod = " + let("vf", src_f(inst, 0, 3)) + ";");
-      implicit(true);
-      break;
-    case Opcode::TXB2:
-      line(tc + ".lod = " + let("vf", src_f(inst, 1, 0)) + ";");
-      implicit(true);
-      break;
-    case Opcode::TXL:
-      line(tc + ".lod = " + let("vf", src_f(inst, 0, 3)) + ";");
-      break;
-    case Opcode::TXL2:
-      line(tc + ".lod = " + let("vf", src_f(inst, 1, 0)) + ";");
-      break;
-    case Opcode::TXD:
-      for (unsigned c = 0; c < lay.ncoord; ++c) {
-        const std::string ks = "[" + std::to_string(c) + "]";
-        line(tc + ".ddx" + ks + " = " + let("vf", src_f(inst, 1, c)) + ";");
-        line(tc + ".ddy" + ks + " = " + let("vf", src_f(inst, 2, c)) + ";");
-      }
-      mode = 0;
-      break;
-    case Opcode::LODQ:
-      implicit(false);
-      break;
-    default:  // TEX_LZ, TG4: level 0
-      break;
-  }
-  if (op == Opcode::LODQ) {
-    tex_dispatch(
-        inst, samp, int(samp),
-        tc + ".mask = $M; clp_tex_query_lod($V, $S, " + tgt(target) + ", &" + tc + ", $R)");
+  const int samp = p.sampler_src;
+  if (p.call == TexCall::kQueryLod) {
+    tex_dispatch(inst, p.view_src, samp,
+                 tc + ".mask = $M; clp_tex_query_lod($V, $S, " + target + ", &" + tc + ", $R)");
     return;
   }
-  if (op == Opcode::TG4) {
-    std::string comp = "(vi)(0)";
-    if (target != TexTarget::SHADOWCUBE_ARRAY) comp = let("vi", src_i(inst, 1, 0));
+  if (p.call == TexCall::kGather) {
+    const std::string comp =
+        p.comp.some() ? ival(p.comp) : "(vi)(" + std::to_string(p.comp_const) + ")";
     std::string offs = "0";
-    if (inst.num_tex_offsets == 4) {
+    if (inst.opcode == Opcode::TG4 && inst.num_tex_offsets == 4) {
       offs = fresh("o4");
       line("vi " + offs + "[8];");
       for (unsigned k = 0; k < 4; ++k) {
@@ -322,166 +472,23 @@ void Emitter::tex_classic(const Instruction& inst) {
         }
       }
     }
-    tex_dispatch(inst, samp, int(samp),
-                 tc + ".mask = $M; clp_tex_gather($V, $D, $S, " + tgt(target) + ", &" + tc + ", " +
+    tex_dispatch(inst, p.view_src, samp,
+                 tc + ".mask = $M; clp_tex_gather($V, $D, $S, " + target + ", &" + tc + ", " +
                      comp + ", " + offs + ", $R)");
     return;
   }
-  tex_dispatch(inst, samp, int(samp),
-               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + tgt(target) + ", " +
-                   std::to_string(mode) + ", &" + tc + ", $R)");
-}
-
-void Emitter::tex_fetch(const Instruction& inst, TexTarget target, unsigned view_src, bool lz,
-                        int sample_src) {
-  const Layout lay = layout_of(target);
-  auto ch = [&](unsigned c) { return let("vi", src_i(inst, 0, c)); };
-  const std::string x = ch(0);
-  std::string y = "(vi)(0)", z = "(vi)(0)";
-  if (lay.ncoord >= 2) y = ch(1);
-  if (lay.ncoord >= 3) z = ch(2);
-  if (lay.layer == 1) y = ch(1);
-  if (lay.layer == 2) z = ch(2);
-  std::string level = lz ? "(vi)(0)" : ch(3);
-  if (target == TexTarget::BUFFER) level = "(vi)(0)";
-  if (sample_src >= 0) level = let("vi", src_i(inst, unsigned(sample_src), 0));
-  const std::string off = fresh("off");
-  line("vi " + off + "[3];");
-  for (unsigned k = 0; k < 3; ++k) {
-    std::string o = "(vi)(0)";
-    if (inst.num_tex_offsets > 0) {
-      const TexOffset& t = inst.tex_offsets[0];
-      RegisterRef r;
-      r.file = t.file;
-      r.index = int32_t(t.index);
-      o = "CLP_AS_VI(" + read_channel(inst, r, t.swizzle[k] & 3) + ")";
-    }
-    line(off + "[" + std::to_string(k) + "] = " + o + ";");
-  }
-  tex_dispatch(inst, view_src, -1,
-               "clp_tex_fetch($V, $D, " + tgt(target) + ", " + x + ", " + y + ", " + z + ", " +
-                   level + ", " + off + ", $M, $R)");
-}
-
-void Emitter::tex_query(const Instruction& inst, TexTarget target, unsigned view_src, int lod_src) {
-  const std::string lod = lod_src >= 0 ? let("vi", src_i(inst, unsigned(lod_src), 0)) : "(vi)(0)";
-  tex_dispatch(inst, view_src, -1, "clp_tex_size($V, " + tgt(target) + ", " + lod + ", $R)");
-}
-
-void Emitter::tex_sample_family(const Instruction& inst) {
-  const Opcode op = inst.opcode;
-  // SAMPLE_*: src0 coords, src1 SVIEW, src2 SAMP, then the extra operands. The target is
-  // the view declaration's; a compare makes it the shadow target.
-  const RegisterRef& view = inst.src[1].reg;
-  TexTarget target = TexTarget::T2D;
-  for (const SamplerViewInfo& v : info_.sampler_views) {
-    if (!view.indirect.is_indirect() && int32_t(v.index) == view.index) target = v.target;
-    if (view.indirect.is_indirect()) target = v.target;
-  }
-  switch (op) {
-    case Opcode::SAMPLE_I:
-      tex_fetch(inst, target, 1, false, -1);
-      return;
-    case Opcode::SAMPLE_I_MS:
-      tex_fetch(inst, target, 1, false, 2);
-      return;
-    case Opcode::SVIEWINFO:
-      tex_query(inst, target, 1, 0);
-      return;
-    default:
-      break;
-  }
-  const bool compare = op == Opcode::SAMPLE_C || op == Opcode::SAMPLE_C_LZ;
-  if (compare) target = shadow_of(target);
-  const Layout lay = layout_of(target);
-  const bool fs = s_.stage == ShaderType::FRAGMENT;
-  const std::string tc = tex_offsets(inst, fresh("tc"));
-  const char* axes[3] = {".s", ".t", ".r"};
-  std::string xs[3];
-  for (unsigned c = 0; c < lay.ncoord; ++c) {
-    xs[c] = let("vf", src_f(inst, 0, c));
-    line(tc + axes[c] + " = " + xs[c] + ";");
-  }
-  // D3D10 layout: the layer follows the spatial coordinates.
-  if (texture_is_array(target)) {
-    line(tc + ".layer = " + let("vf", src_f(inst, 0, lay.ncoord)) + ";");
-  }
-  if (compare) line(tc + ".ref = " + let("vf", src_f(inst, 3, 0)) + ";");
-  int mode = 2;
-  auto implicit = [&](bool bias) {
-    if (!fs) return;
-    for (unsigned c = 0; c < lay.ncoord; ++c) {
-      const std::string ks = "[" + std::to_string(c) + "]";
-      line(tc + ".ddx" + ks + " = " + quad_op("clp_ddx", xs[c]) + ";");
-      line(tc + ".ddy" + ks + " = " + quad_op("clp_ddy", xs[c]) + ";");
-    }
-    mode = bias ? 1 : 0;
-  };
-  switch (op) {
-    case Opcode::SAMPLE:
-    case Opcode::SAMPLE_C:
-    case Opcode::GATHER4:
-    case Opcode::LOD:
-      implicit(false);
-      break;
-    case Opcode::SAMPLE_B:
-      line(tc + ".lod = " + let("vf", src_f(inst, 3, 0)) + ";");
-      implicit(true);
-      break;
-    case Opcode::SAMPLE_L:
-      line(tc + ".lod = " + let("vf", src_f(inst, 3, 0)) + ";");
-      break;
-    case Opcode::SAMPLE_D:
-      for (unsigned c = 0; c < lay.ncoord; ++c) {
-        const std::string ks = "[" + std::to_string(c) + "]";
-        line(tc + ".ddx" + ks + " = " + let("vf", src_f(inst, 3, c)) + ";");
-        line(tc + ".ddy" + ks + " = " + let("vf", src_f(inst, 4, c)) + ";");
-      }
-      mode = 0;
-      break;
-    default:  // SAMPLE_C_LZ: level 0
-      break;
-  }
-  if (op == Opcode::LOD) {
-    tex_dispatch(
-        inst, 1, 2,
-        tc + ".mask = $M; clp_tex_query_lod($V, $S, " + tgt(target) + ", &" + tc + ", $R)");
-    return;
-  }
-  if (op == Opcode::GATHER4) {
-    const std::string comp = "(vi)(" + std::to_string(inst.src[2].swizzle[0] & 3) + ")";
-    tex_dispatch(inst, 1, 2,
-                 tc + ".mask = $M; clp_tex_gather($V, $D, $S, " + tgt(target) + ", &" + tc + ", " +
-                     comp + ", 0, $R)");
-    return;
-  }
-  tex_dispatch(inst, 1, 2,
-               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + tgt(target) + ", " +
-                   std::to_string(mode) + ", &" + tc + ", $R)");
+  tex_dispatch(inst, p.view_src, samp,
+               tc + ".mask = $M; CLP_TEX_SAMPLE($U, $V, $D, $S, " + target + ", " +
+                   std::to_string(p.lod_mode) + ", &" + tc + ", $R)");
 }
 
 bool Emitter::emit_tex(const Instruction& inst) {
+  TexPlan plan;
+  if (tex_plan(inst, &plan)) {
+    tex_emit(inst, plan);
+    return true;
+  }
   switch (inst.opcode) {
-    case Opcode::TEX:
-    case Opcode::TXP:
-    case Opcode::TXB:
-    case Opcode::TXL:
-    case Opcode::TXD:
-    case Opcode::TEX2:
-    case Opcode::TXB2:
-    case Opcode::TXL2:
-    case Opcode::TEX_LZ:
-    case Opcode::TG4:
-    case Opcode::LODQ:
-      tex_classic(inst);
-      return true;
-    case Opcode::TXF:
-    case Opcode::TXF_LZ:
-      tex_fetch(inst, inst.texture, 1, inst.opcode == Opcode::TXF_LZ, -1);
-      return true;
-    case Opcode::TXQ:
-      tex_query(inst, inst.texture, 1, 0);
-      return true;
     case Opcode::TXQS: {
       const std::string v[4] = {
           "CLP_AS_VF(clp_tex_samples(&clp_views[" + std::to_string(inst.src[0].reg.index) + "]))",
@@ -490,19 +497,6 @@ bool Emitter::emit_tex(const Instruction& inst) {
       write_results(inst, 0, v);
       return true;
     }
-    case Opcode::SAMPLE:
-    case Opcode::SAMPLE_I:
-    case Opcode::SAMPLE_I_MS:
-    case Opcode::SAMPLE_B:
-    case Opcode::SAMPLE_C:
-    case Opcode::SAMPLE_C_LZ:
-    case Opcode::SAMPLE_D:
-    case Opcode::SAMPLE_L:
-    case Opcode::GATHER4:
-    case Opcode::SVIEWINFO:
-    case Opcode::LOD:
-      tex_sample_family(inst);
-      return true;
     case Opcode::SAMPLE_INFO: {
       // Sample count of the view operand (or of the single-sampled rasterizer).
       std::string x = "CLP_AS_VF((vu)(1u))";

@@ -49,6 +49,33 @@ struct Construct {
   bool open_any = false;                // an `if (CLP_ANY(m)) {` is open inside
 };
 
+// Where a texture instruction's operands go (Emitter::tex_plan): the compiled code
+// (tex_emit) and the interpreter's words (interp_encode) both follow it, so the operand
+// layout of each opcode and target (tgsi.md §11.2, §11.3) is written once.
+struct TexSlot {
+  int8_t src = -1;   // source operand; -1: none
+  uint8_t chan = 0;  // its channel, before the swizzle
+  bool some() const { return src >= 0; }
+};
+
+enum class TexCall : uint8_t { kSample, kGather, kQueryLod, kFetch, kSize };
+
+struct TexPlan {
+  TexCall call = TexCall::kSample;
+  TexTarget target = TexTarget::T2D;
+  uint8_t lod_mode = 2;             // CLP_LOD_*: 0 gradients, 1 bias, 2 explicit (lod)
+  bool implicit_gradients = false;  // ddx / ddy of the coordinates across the quad
+  uint8_t view_src = 1;             // the SAMP or SVIEW operand
+  int8_t sampler_src = -1;          // the SAMP operand; -1: none (fetch, size)
+  // kSample, kGather, kQueryLod: floats; s, t, r and (divide_ref) ref divided by
+  // `divisor` when there is one (TXP). kFetch: x, y, z and `lod` (the level, or the
+  // sample index) as integers. kSize: `lod`, the level, an integer.
+  TexSlot coord[3], layer, ref, lod, divisor, ddx[3], ddy[3];
+  bool divide_ref = false;
+  TexSlot comp;            // kGather: the component, an integer; none: comp_const
+  uint8_t comp_const = 0;  //
+};
+
 // A typed value expression: `text` has C type vf, vi, vu, vd, vl or vul.
 enum class ValType : uint8_t { F, I, U, D, L, UL };
 
@@ -177,11 +204,10 @@ class Emitter {
   bool emit_tex(const Instruction& inst);
 
  private:
-  void tex_classic(const Instruction& inst);
-  void tex_sample_family(const Instruction& inst);
-  void tex_fetch(const Instruction& inst, TexTarget target, unsigned view_src, bool lz,
-                 int sample_src);
-  void tex_query(const Instruction& inst, TexTarget target, unsigned view_src, int lod_src);
+  // The plan of a texture opcode that samples, gathers, queries the LOD, fetches or
+  // queries the size; false for the others (TXQS, SAMPLE_INFO, SAMPLE_POS).
+  bool tex_plan(const Instruction& inst, TexPlan* plan) const;
+  void tex_emit(const Instruction& inst, const TexPlan& plan);
   // Units a SAMP / SVIEW operand may name: the one unit, or every declared one when
   // indirect. `lane` gets the vi expression of the per-lane unit.
   std::vector<uint32_t> units(const Instruction& inst, unsigned s, RegFile file, std::string* lane);
