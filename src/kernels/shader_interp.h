@@ -105,8 +105,125 @@ static vi clp_interp_enabled(vi alive, vi mret, int depth, const uint* kind, con
   return e;
 }
 
+// Writes result `r` to the destination of the instruction at `pc` (its words at pc + 1)
+// the way write_channel() does: saturated when bit 8 of its word 0 says so, merged under
+// the running lanes inside a construct (or everywhere when main returns early), indirect
+// writes always under them.
+static void clp_interp_write(ClpShaderIo* io, global const uint* code, uint pc, vf (*tr)[4],
+                             vf (*ar)[4], vi m, bool merge, const vf* r) {
+  const uint w = code[pc];
+  const uint d0 = code[pc + 1u], d1 = code[pc + 2u];
+  const uint file = d0 & 15u;
+  for (int c = 0; c < 4; ++c) {
+    if (!((d0 >> (4 + c)) & 1u)) continue;
+    const vf v = ((w >> 8) & 1u) ? clp_sat(r[c]) : r[c];
+    if ((d0 >> 8) & 1u) {
+      const vi idx = clp_interp_index(ar, d0, d1, 9);
+      const uint range = code[pc + 3u];
+      const int first = (int)(range & 0xffffu), end = (int)(range >> 16);
+      if (file == CLP_IF_OUT)
+        clp_reg_scatter(&io->out[0][0], end, idx, c, v, m);
+      else
+        clp_reg_scatter(&tr[first][0], end - first, idx - (vi)(first), c, v, m);
+      continue;
+    }
+    vf* d = file == CLP_IF_OUT ? &io->out[d1][c] : file == CLP_IF_ADDR ? &ar[d1][c] : &tr[d1][c];
+    *d = merge ? select(*d, v, m) : v;
+  }
+}
+
+#ifdef CLP_INTERP_VIEWS
+// The shader's texture units (clp_shader_main of the interpreted body fills it): the
+// views and samplers of its draw, and the data of each view unit it has a parameter for.
+typedef struct {
+  global const ClpTexView* views;
+  global const ClpSamplerState* samplers;
+  global const uchar* data[CLP_INTERP_VIEWS];
+} ClpInterpTex;
+#define CLP_INTERP_TEX_PARAM , const ClpInterpTex* tex
+
+// The result of the CLP_IK_TEX instruction at `pc` (shader_interp_abi.h): its plan's
+// operands in the ClpTexCoords fields the compiled code (Emitter::tex_emit) fills, the
+// same sampling call, and zeros in the lanes that do not run (tex_dispatch).
+static void clp_interp_tex(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code, uint imm,
+                           vf (*tr)[4], vf (*ar)[4], global const uint** cbs, const uint* cbsz,
+                           uint pc, vi m, const ClpInterpTex* tex, vf* r) {
+  const uint w = code[pc];
+  for (int c = 0; c < 4; ++c)
+    r[c] = (vf)(0.0f);
+  if (!CLP_ANY(m)) return;
+  const uint call = (w >> 12) & 7u;
+  const int target = (int)((w >> 16) & 0xffu);
+  const uint units = code[pc + 4u];
+  const uint vu = units & 0xffffu, su = units >> 16;
+  const uint slots = pc + 5u, sources = slots + CLP_INTERP_TEX_SLOT_WORDS;
+  vf x[CLP_ITS_COUNT];
+  bool has[CLP_ITS_COUNT];
+  for (int k = 0; k < CLP_ITS_COUNT; ++k) {
+    const uint b = (code[slots + (uint)k / 4u] >> (8 * (k % 4))) & 0xffu;
+    has[k] = b != 0u;
+    x[k] = has[k] ? clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz,
+                                   sources + 3u * ((b >> 2) & 7u), (int)(b & 3u))
+                  : (vf)(0.0f);
+  }
+  vi off[3] = {(vi)(0), (vi)(0), (vi)(0)};
+  if ((w >> 27) & 1u) {
+    const uint o = sources + 3u * ((w >> 9) & 7u);
+    for (int k = 0; k < 3; ++k)
+      off[k] = CLP_AS_VI(clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, o, k));
+  }
+  global const ClpTexView* view = tex->views + vu;
+  global const uchar* data = tex->data[vu];
+  global const ClpSamplerState* smp = su == 0xffffu ? tex->samplers : tex->samplers + su;
+  vf res[4];
+  if (call == CLP_ITC_SIZE) {
+    clp_tex_size(view, target, CLP_AS_VI(x[CLP_ITS_LOD]), res);
+  } else if (call == CLP_ITC_FETCH) {
+    clp_tex_fetch(view, data, target, CLP_AS_VI(x[CLP_ITS_COORD]), CLP_AS_VI(x[CLP_ITS_COORD + 1]),
+                  CLP_AS_VI(x[CLP_ITS_COORD + 2]), CLP_AS_VI(x[CLP_ITS_LOD]), off, m, res);
+  } else {
+    ClpTexCoords tc;
+    if (has[CLP_ITS_DIVISOR]) {
+      for (int c = 0; c < 3; ++c)
+        x[CLP_ITS_COORD + c] = x[CLP_ITS_COORD + c] / x[CLP_ITS_DIVISOR];
+      if ((w >> 28) & 1u) x[CLP_ITS_REF] = x[CLP_ITS_REF] / x[CLP_ITS_DIVISOR];
+    }
+    tc.s = x[CLP_ITS_COORD];
+    tc.t = x[CLP_ITS_COORD + 1];
+    tc.r = x[CLP_ITS_COORD + 2];
+    tc.layer = x[CLP_ITS_LAYER];
+    tc.ref = x[CLP_ITS_REF];
+    tc.lod = x[CLP_ITS_LOD];
+    for (int c = 0; c < 3; ++c) {
+      tc.ddx[c] = x[CLP_ITS_DDX + c];
+      tc.ddy[c] = x[CLP_ITS_DDY + c];
+#ifdef CLP_STAGE_FRAGMENT
+      if (((w >> 26) & 1u) && has[CLP_ITS_COORD + c]) {
+        tc.ddx[c] = clp_ddx(x[CLP_ITS_COORD + c]);
+        tc.ddy[c] = clp_ddy(x[CLP_ITS_COORD + c]);
+      }
+#endif
+      tc.offset[c] = off[c];
+    }
+    tc.mask = m;
+    if (call == CLP_ITC_GATHER) {
+      const vi comp = has[CLP_ITS_COMP] ? CLP_AS_VI(x[CLP_ITS_COMP]) : (vi)((int)((w >> 29) & 3u));
+      clp_tex_gather(view, data, smp, target, &tc, comp, 0, res);
+    } else if (call == CLP_ITC_QUERY_LOD) {
+      clp_tex_query_lod(view, smp, target, &tc, res);
+    } else {
+      clp_tex_sample(view, data, smp, target, (int)((w >> 24) & 3u), &tc, res);
+    }
+  }
+  for (int c = 0; c < 4; ++c)
+    r[c] = select((vf)(0.0f), res[c], m);
+}
+#else
+#define CLP_INTERP_TEX_PARAM
+#endif
+
 static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code,
-                           global const uint** cbs, const uint* cbsz) {
+                           global const uint** cbs, const uint* cbsz CLP_INTERP_TEX_PARAM) {
   vf tr[CLP_INTERP_TEMPS][4];
   for (int i = 0; i < CLP_INTERP_TEMPS; ++i)
     tr[i][0] = tr[i][1] = tr[i][2] = tr[i][3] = (vf)(0.0f);
@@ -150,32 +267,20 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
       }
       vf r[4];
       clp_interp_alu(w >> 16, m, io, stage, s, r);
-      const uint d0 = code[pc + 1u], d1 = code[pc + 2u];
-      const uint file = d0 & 15u;
-      const bool merge = depth > 0 || masked_top;
-      for (int c = 0; c < 4; ++c) {
-        if (!((d0 >> (4 + c)) & 1u)) continue;
-        const vf v = ((w >> 8) & 1u) ? clp_sat(r[c]) : r[c];
-        if ((d0 >> 8) & 1u) {
-          // Indirect writes go through the running lanes at any depth (write_channel).
-          const vi idx = clp_interp_index(ar, d0, d1, 9);
-          const uint range = code[pc + 3u];
-          const int first = (int)(range & 0xffffu), end = (int)(range >> 16);
-          if (file == CLP_IF_OUT)
-            clp_reg_scatter(&io->out[0][0], end, idx, c, v, m);
-          else
-            clp_reg_scatter(&tr[first][0], end - first, idx - (vi)(first), c, v, m);
-          continue;
-        }
-        vf* d = file == CLP_IF_OUT    ? &io->out[d1][c]
-                : file == CLP_IF_ADDR ? &ar[d1][c]
-                                      : &tr[d1][c];
-        *d = merge ? select(*d, v, m) : v;
-      }
+      clp_interp_write(io, code, pc, tr, ar, m, depth > 0 || masked_top, r);
       pc += 4u + 3u * ns;
       continue;
     }
     switch (k) {
+#ifdef CLP_INTERP_VIEWS
+      case CLP_IK_TEX: {
+        vf r[4];
+        clp_interp_tex(io, stage, code, imm, tr, ar, cbs, cbsz, pc, m, tex, r);
+        clp_interp_write(io, code, pc, tr, ar, m, depth > 0 || masked_top, r);
+        pc += 5u + CLP_INTERP_TEX_SLOT_WORDS + 3u * (((w >> 9) & 7u) + ((w >> 27) & 1u));
+        break;
+      }
+#endif
       case CLP_IK_IF:
       case CLP_IK_UIF: {
         const vf x = clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 1u, 0);

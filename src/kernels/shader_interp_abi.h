@@ -13,6 +13,14 @@
 //                then for ALU the destination's 3 words, then 3 words per source, then
 //                for IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of
 //                the jump target
+//   texture      (CLP_IK_TEX, compiler/emit/emitter.h TexPlan): word 0 = kind | saturate
+//                (bit 8) | sources (bits 9..11) | call (bits 12..14, TexCall) | target
+//                (bits 16..23) | lod mode (bits 24..25) | implicit gradients (bit 26) |
+//                offset (bit 27) | reference divided (bit 28) | gather component (bits
+//                29..30); the destination's 3 words; view unit | sampler unit << 16
+//                (0xffff: none); 4 words of slots, one byte each in CLP_ITS_* order
+//                (0: none, else 0x80 | source << 2 | channel); 3 words per source; the
+//                offset's 3 words as a source when bit 27 is set
 //   destination  word 0: file (bits 0..3: TEMP, OUT or ADDR) | write mask << 4 |
 //                indirect (bit 8) | address register (bits 9..10) | its channel (bits
 //                11..12); word 1: register (indirect: the offset added to the address);
@@ -52,6 +60,24 @@
 #define CLP_IK_KILL_IF 10
 #define CLP_IK_RET 11
 #define CLP_IK_END 12
+#define CLP_IK_TEX 13
+
+// Texture calls (TexCall) and operand slots of CLP_IK_TEX.
+#define CLP_ITC_SAMPLE 0
+#define CLP_ITC_GATHER 1
+#define CLP_ITC_QUERY_LOD 2
+#define CLP_ITC_FETCH 3
+#define CLP_ITC_SIZE 4
+#define CLP_ITS_COORD 0  // 3 slots: s, t, r (fetch: x, y, z)
+#define CLP_ITS_LAYER 3
+#define CLP_ITS_REF 4
+#define CLP_ITS_LOD 5
+#define CLP_ITS_DIVISOR 6
+#define CLP_ITS_DDX 7   // 3 slots
+#define CLP_ITS_DDY 10  // 3 slots
+#define CLP_ITS_COMP 13
+#define CLP_ITS_COUNT 14
+#define CLP_INTERP_TEX_SLOT_WORDS 4
 
 // Register files of operands.
 #define CLP_IF_TEMP 0

@@ -285,6 +285,32 @@ const char* kFs =
     " 14: ADD OUT[0], TEMP[0], TEMP[3]\n"
     " 15: END\n";
 
+// kFs with a SWITCH, which the interpreter does not run: compiled, quick first.
+const char* kFsCompiled =
+    "FRAG\n"
+    "DCL IN[0], GENERIC[0], PERSPECTIVE\n"
+    "DCL OUT[0], COLOR\n"
+    "DCL SAMP[0]\n"
+    "DCL SVIEW[0], 2D, FLOAT\n"
+    "DCL TEMP[0..3]\n"
+    "IMM[0] FLT32 { 7.5, 0.37, 1.7, 255.0 }\n"
+    "IMM[1] UINT32 { 2654435761, 13, 255, 0 }\n"
+    "IMM[2] INT32 { 1, 0, 0, 0 }\n"
+    "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+    "  1: MUL TEMP[1], IN[0].xyxy, IMM[0].xxyz\n"
+    "  2: COS TEMP[2].x, TEMP[1].xxxx\n"
+    "  3: F2U TEMP[3].x, TEMP[1].xxxx\n"
+    "  4: UMUL TEMP[3].x, TEMP[3].xxxx, IMM[1].xxxx\n"
+    "  5: AND TEMP[3].x, TEMP[3].xxxx, IMM[2].xxxx\n"
+    "  6: SWITCH TEMP[3].xxxx\n"
+    "  7: CASE IMM[2].xxxx\n"
+    "  8: MUL TEMP[0], TEMP[0], TEMP[2].xxxx\n"
+    "  9: BRK\n"
+    " 10: ENDSWITCH\n"
+    " 11: DDX TEMP[1], TEMP[0]\n"
+    " 12: ADD OUT[0], TEMP[0], TEMP[1]\n"
+    " 13: END\n";
+
 // Interpreted (compiler::emit_interpreted): arithmetic, a loop with BRK around a
 // divergent IF / ELSE, derivatives after it, and a KILL_IF.
 const char* kFsInterpreted =
@@ -450,7 +476,12 @@ void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
 
 TEST_CASE("tiered programs: a shader draws the same pixels quick and optimised",
           "[draw][tiers][tex]") {
-  same_pixels_until_optimised(kFs, false);
+  same_pixels_until_optimised(kFsCompiled, false);
+}
+
+TEST_CASE("tiered programs: a textured shader draws the same pixels interpreted and optimised",
+          "[draw][tiers][tex]") {
+  same_pixels_until_optimised(kFs, true);
 }
 
 TEST_CASE("tiered programs: a shader draws the same pixels interpreted and optimised",

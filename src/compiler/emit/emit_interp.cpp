@@ -8,6 +8,9 @@
 // emits for that opcode in a one-instruction shader reading TEMP[0..3] and writing
 // TEMP[4] (alu_cases below). The interpreter loads the sources into those names with the
 // modifiers Emitter::src() applies, and stores TEMP[4] the way write_channel() does.
+// Nor is the texture operands' layout: a texture instruction's words are its TexPlan
+// (tex_plan, emit_tex.cpp), which the compiled code is emitted from too, and the
+// interpreter makes the compiled code's sampling calls with the descriptors' state.
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -18,6 +21,13 @@
 #include "kernels/shader_interp_abi.h"
 
 namespace clpipe::compiler::emit_detail {
+
+static_assert(unsigned(TexCall::kSample) == CLP_ITC_SAMPLE &&
+                  unsigned(TexCall::kGather) == CLP_ITC_GATHER &&
+                  unsigned(TexCall::kQueryLod) == CLP_ITC_QUERY_LOD &&
+                  unsigned(TexCall::kFetch) == CLP_ITC_FETCH &&
+                  unsigned(TexCall::kSize) == CLP_ITC_SIZE,
+              "the interpreter's texture calls");
 
 namespace {
 
@@ -223,8 +233,7 @@ std::vector<uint32_t> Emitter::interp_encode() {
   };
 
   // `modifiers`: how the compiled code applies the source's negate and absolute.
-  auto source = [&](const Instruction& inst, unsigned s, uint8_t modifiers) {
-    const SrcOperand& o = inst.src[s];
+  auto operand = [&](const SrcOperand& o, uint8_t modifiers) {
     const RegisterRef& r = o.reg;
     const bool ind = r.indirect.is_indirect();
     if (r.dim_indirect.is_indirect() || (!ind && r.index < 0)) refuse(o.loc, "this operand");
@@ -285,6 +294,106 @@ std::vector<uint32_t> Emitter::interp_encode() {
     w.push_back(reg);
     w.push_back(range);
   };
+  auto source = [&](const Instruction& inst, unsigned s, uint8_t modifiers) {
+    operand(inst.src[s], modifiers);
+  };
+  // The destination's three words (write_channel's rules).
+  auto destination = [&](const Instruction& inst) {
+    const DstOperand& d = inst.dst[0];
+    const bool ind = d.reg.indirect.is_indirect();
+    if (d.reg.has_dimension || (!ind && d.reg.index < 0)) refuse(d.loc, "this destination");
+    const uint32_t idx = uint32_t(d.reg.index);
+    uint32_t file = 0;
+    if (d.reg.file == RegFile::TEMP && (ind || idx < info_.num_temps)) {
+      file = CLP_IF_TEMP;
+    } else if (d.reg.file == RegFile::OUT && (ind || idx < info_.num_outputs)) {
+      file = CLP_IF_OUT;
+    } else if (d.reg.file == RegFile::ADDR && !ind && idx < 4) {
+      file = CLP_IF_ADDR;
+    } else {
+      refuse(d.loc, "this destination");
+    }
+    // ARL / UARL / ARR write address registers, and only they.
+    if ((file == CLP_IF_ADDR) !=
+        (inst.opcode == Opcode::ARL || inst.opcode == Opcode::UARL || inst.opcode == Opcode::ARR)) {
+      refuse(d.loc, "this destination");
+    }
+    uint32_t d0 = file | uint32_t(d.write_mask & 15) << 4, range = 0;
+    if (ind) {
+      const Indirect in = indirect(d.loc, d.reg);
+      d0 |= 1u << 8 | in.bits << 9;
+      range = in.first | in.end << 16;
+    }
+    w.push_back(d0);
+    w.push_back(idx);
+    w.push_back(range);
+  };
+  // write_channel() saturates float results only.
+  auto saturates = [](const Instruction& inst) {
+    const OperandType dt = inst.info().dst[0];
+    return inst.saturate && (dt == OperandType::F32 || dt == OperandType::ANY);
+  };
+
+  // A texture instruction: its plan (tex_plan) as the words of shader_interp_abi.h.
+  auto texture = [&](const Instruction& inst, const TexPlan& p) {
+    const RegisterRef& view = inst.src[p.view_src].reg;
+    if (view.indirect.is_indirect() ||
+        (p.sampler_src >= 0 && inst.src[p.sampler_src].reg.indirect.is_indirect())) {
+      refuse(inst.loc, "indirect texture units");
+    }
+    const uint32_t vu = uint32_t(view.index);
+    const uint32_t su = p.sampler_src >= 0 ? uint32_t(inst.src[p.sampler_src].reg.index) : 0xffffu;
+    // The compiled code reads 0 from a view it has no parameter for (tex_dispatch); the
+    // samplers' parameter counts the units up to the highest declared.
+    bool sampler_ok = p.sampler_src < 0;
+    for (const ResourceParam& rp : params_)
+      sampler_ok |= rp.kind == ParamKind::kSamplers && su < rp.index;
+    if (!has_param(ParamKind::kTexture, vu) || vu > 0xfffeu || !sampler_ok) {
+      refuse(inst.loc, "this texture unit");
+    }
+    if (inst.num_tex_offsets > 1) refuse(inst.loc, "more than one texture offset");
+    const bool integer = p.call == TexCall::kFetch || p.call == TexCall::kSize;
+    // The slots, in CLP_ITS_* order, and whether each reads its source as an integer.
+    const std::pair<TexSlot, bool> slots[CLP_ITS_COUNT] = {
+        {p.coord[0], integer}, {p.coord[1], integer}, {p.coord[2], integer}, {p.layer, false},
+        {p.ref, false},        {p.lod, integer},      {p.divisor, false},    {p.ddx[0], false},
+        {p.ddx[1], false},     {p.ddx[2], false},     {p.ddy[0], false},     {p.ddy[1], false},
+        {p.ddy[2], false},     {p.comp, true}};
+    std::vector<std::pair<unsigned, bool>> sources;  // (operand, integer), in list order
+    uint32_t slot_words[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < CLP_ITS_COUNT; ++k) {
+      const auto& [slot, as_int] = slots[k];
+      if (!slot.some()) continue;
+      size_t n = 0;
+      while (n < sources.size() && sources[n].first != unsigned(slot.src))
+        ++n;
+      if (n == sources.size()) sources.emplace_back(unsigned(slot.src), as_int);
+      // A source read both ways would need both modifiers.
+      if (sources[n].second != as_int) refuse(inst.loc, "this source");
+      slot_words[k / 4] |= (0x80u | uint32_t(n) << 2 | slot.chan) << (8 * (k % 4));
+    }
+    if (p.implicit_gradients) uses_quad_ops_ = true;
+    const bool offset = inst.num_tex_offsets > 0;
+    w.push_back(CLP_IK_TEX | (saturates(inst) ? 1u << 8 : 0u) | uint32_t(sources.size()) << 9 |
+                uint32_t(p.call) << 12 | uint32_t(p.target) << 16 | uint32_t(p.lod_mode) << 24 |
+                (p.implicit_gradients ? 1u << 26 : 0u) | (offset ? 1u << 27 : 0u) |
+                (p.divide_ref ? 1u << 28 : 0u) | uint32_t(p.comp_const & 3) << 29);
+    destination(inst);
+    w.push_back(vu | su << 16);
+    for (uint32_t sw : slot_words)
+      w.push_back(sw);
+    for (const auto& [src, as_int] : sources)
+      source(inst, src, as_int ? kIntModifiers : kFloatModifiers);
+    if (offset) {
+      const TexOffset& t = inst.tex_offsets[0];
+      SrcOperand o;
+      o.reg.file = t.file;
+      o.reg.index = int32_t(t.index);
+      o.swizzle = {t.swizzle[0], t.swizzle[1], t.swizzle[2], t.swizzle[2]};
+      o.loc = t.loc;
+      operand(o, kIntModifiers);
+    }
+  };
 
   std::vector<uint32_t> word_of(s_.instructions.size(), 0);
   std::vector<std::pair<size_t, uint32_t>> targets;  // (word, instruction it names)
@@ -343,44 +452,18 @@ std::vector<uint32_t> Emitter::interp_encode() {
       if (inst.opcode == Opcode::KILL_IF) source(inst, 0, kFloatModifiers);
       continue;
     }
+    if (TexPlan plan; tex_plan(inst, &plan)) {
+      texture(inst, plan);
+      continue;
+    }
     const AluCase* c = nullptr;
     for (const AluCase& k : cases)
       if (k.op == inst.opcode) c = &k;
     if (!c) refuse(inst.loc, inst.info().name);
     uses_quad_ops_ |= c->reads_quads;
-    const DstOperand& d = inst.dst[0];
-    const bool ind = d.reg.indirect.is_indirect();
-    if (d.reg.has_dimension || (!ind && d.reg.index < 0)) refuse(d.loc, "this destination");
-    const uint32_t idx = uint32_t(d.reg.index);
-    uint32_t file = 0;
-    if (d.reg.file == RegFile::TEMP && (ind || idx < info_.num_temps)) {
-      file = CLP_IF_TEMP;
-    } else if (d.reg.file == RegFile::OUT && (ind || idx < info_.num_outputs)) {
-      file = CLP_IF_OUT;
-    } else if (d.reg.file == RegFile::ADDR && !ind && idx < 4) {
-      file = CLP_IF_ADDR;
-    } else {
-      refuse(d.loc, "this destination");
-    }
-    // ARL / UARL / ARR write address registers, and only they.
-    if ((file == CLP_IF_ADDR) !=
-        (inst.opcode == Opcode::ARL || inst.opcode == Opcode::UARL || inst.opcode == Opcode::ARR)) {
-      refuse(d.loc, "this destination");
-    }
-    uint32_t d0 = file | uint32_t(d.write_mask & 15) << 4, range = 0;
-    if (ind) {
-      const Indirect in = indirect(d.loc, d.reg);
-      d0 |= 1u << 8 | in.bits << 9;
-      range = in.first | in.end << 16;
-    }
-    // write_channel() saturates float results only.
-    const OperandType dt = inst.info().dst[0];
-    const bool sat = inst.saturate && (dt == OperandType::F32 || dt == OperandType::ANY);
-    w.push_back(CLP_IK_ALU | (sat ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
+    w.push_back(CLP_IK_ALU | (saturates(inst) ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
                 uint32_t(inst.opcode) << 16);
-    w.push_back(d0);
-    w.push_back(idx);
-    w.push_back(range);
+    destination(inst);
     for (unsigned s = 0; s < inst.num_src; ++s)
       source(inst, s, c->modifiers[s]);
   }
@@ -397,7 +480,19 @@ std::string Emitter::interp_body(uint32_t temps) {
   std::string b;
   b += "#define CLP_INTERP_TEMPS " + std::to_string(temps) + "\n";
   b += "#define CLP_INTERP_CBS " + std::to_string(cbs) + "\n";
-  b += "#include \"shader_lib.h\"\n\n";
+  b += "#include \"shader_lib.h\"\n";
+  // The texture units of the parameters: views up to the highest (the sampler views'
+  // parameter counts them), each with its data parameter where it has one.
+  uint32_t views = 0, samplers = 0;
+  for (const ResourceParam& p : params_) {
+    if (p.kind == ParamKind::kSamplerViews) views = p.index;
+    if (p.kind == ParamKind::kSamplers) samplers = p.index;
+  }
+  if (uses_sampling_) {
+    b += "#include \"sampling_abi.h\"\n#include \"sampling.h\"\n";
+    b += "#define CLP_INTERP_VIEWS " + std::to_string(std::max(views, 1u)) + "\n";
+  }
+  b += "\n";
   // `m`, `io` and `stage` are the compiled code's names: votes, READ_* and helper tests
   // read the running lanes and the invocation's masks.
   b += "static void clp_interp_alu(uint op, vi m, ClpShaderIo* io, ClpStageCtx* stage, "
@@ -434,7 +529,20 @@ std::string Emitter::interp_body(uint32_t temps) {
     const std::string i = std::to_string(p.index);
     b += "  cbs[" + i + "] = clp_cb" + i + ";\n  cbsz[" + i + "] = cbsz" + i + ";\n";
   }
-  b += "  clp_interp_run(io, stage, clp_icode, cbs, cbsz);\n}\n";
+  std::string tex;
+  if (uses_sampling_) {
+    tex = ", &tex";
+    b += "  ClpInterpTex tex;\n";
+    b += "  tex.views = " + std::string(views ? "clp_views" : "0") + ";\n";
+    b += "  tex.samplers = " + std::string(samplers ? "clp_samplers" : "0") + ";\n";
+    b += "  for (int i = 0; i < CLP_INTERP_VIEWS; ++i)\n    tex.data[i] = 0;\n";
+    for (const ResourceParam& p : params_) {
+      if (p.kind == ParamKind::kTexture) {
+        b += "  tex.data[" + std::to_string(p.index) + "] = " + p.name + ";\n";
+      }
+    }
+  }
+  b += "  clp_interp_run(io, stage, clp_icode, cbs, cbsz" + tex + ");\n}\n";
   return b;
 }
 

@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "clpipe/format.h"
 #include "compiler/emit/harness.h"
 #include "compiler/tgsi/parser.h"
 #include "compiler/tgsi_test_util.h"
@@ -15,6 +16,7 @@
 using namespace clpipe;
 using namespace clpipe::compiler;
 using namespace clpipe::test::emit;
+using clpipe::Format;
 
 namespace {
 
@@ -45,11 +47,13 @@ uint32_t value(uint64_t& seed) {
 
 // Runs `tgsi` compiled and interpreted on the same random inputs and requires the same
 // bits. `count` invocations; some lanes start outside the exec mask.
-void compare(const std::string& tgsi, uint64_t seed, uint32_t count = 32) {
+void compare(const std::string& tgsi, uint64_t seed, uint32_t count = 32,
+             const std::map<uint32_t, TextureBinding>& textures = {}) {
   INFO(tgsi);
   const CompiledShader c = compile_tgsi(tgsi);
   HarnessInput in;
   in.tgsi = tgsi;
+  in.textures = textures;
   in.count = count;
   const uint32_t nin = std::max<uint32_t>(c.info.num_inputs, 1);
   for (size_t i = 0; i < size_t(count) * nin * 4; ++i)
@@ -299,6 +303,121 @@ DCL ADDR[0]
   compare(fs, 8, 32);
 }
 
+namespace {
+
+// An RGBA32F 2D texture of 8x8 texels with 4 levels, hashed values in [0, 1); or (`depth`)
+// R32F depths compared LEQUAL. Linear filtering, repeat on s, mirrored on t.
+TextureBinding hashed_texture(uint32_t seed, bool depth) {
+  TextureBinding b;
+  ClpTexView& v = b.view;
+  v.format = uint32_t(depth ? Format::R32_FLOAT : Format::R32G32B32A32_FLOAT);
+  v.target = CLP_TEXTARGET_2D;
+  v.width = v.height = 8;
+  v.depth = v.layers = 1;
+  v.last_level = 3;
+  for (uint32_t c = 0; c < 4; ++c)
+    v.swizzle[c] = c;
+  const uint32_t bpp = depth ? 4 : 16;
+  uint32_t off = 0;
+  for (uint32_t l = 0; l < 4; ++l) {
+    const uint32_t n = 8u >> l;
+    v.level_offset[l] = off;
+    v.row_pitch[l] = n * bpp;
+    v.layer_pitch[l] = n * n * bpp;
+    for (uint32_t i = 0; i < n * n * bpp / 4; ++i) {
+      const float f = float((i * 2654435761u + seed * 40503u + l * 977u) >> 8 & 0xffffu) / 65536.0f;
+      const uint32_t w = fbits(f);
+      b.data.insert(b.data.end(), reinterpret_cast<const uint8_t*>(&w),
+                    reinterpret_cast<const uint8_t*>(&w) + 4);
+    }
+    off += n * n * bpp;
+  }
+  b.sampler.wrap[0] = CLP_WRAP_REPEAT;
+  b.sampler.wrap[1] = CLP_WRAP_MIRROR_REPEAT;
+  b.sampler.min_img_filter = b.sampler.mag_img_filter = 1;
+  b.sampler.min_mip_filter = CLP_MIP_LINEAR;
+  b.sampler.min_lod = -1000.0f;
+  b.sampler.max_lod = 1000.0f;
+  if (depth) {
+    b.sampler.compare_mode = 1;
+    b.sampler.compare_func = 3;  // LEQUAL
+  }
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("interpreter: texture instructions give the compiled code's bits", "[interp][tex]") {
+  // Every call of the sampling library, operands from every slot of the plan (TXP's
+  // divide of coordinates and reference, bias and LOD from src0 and src1, gradients,
+  // gather components, integer fetch coordinates, an offset), source modifiers, write
+  // masks, saturation, implicit gradients after divergence and a sample inside an IF.
+  const std::string fs = R"(FRAG
+DCL IN[0], GENERIC[0], PERSPECTIVE
+DCL IN[1], GENERIC[1], PERSPECTIVE
+DCL OUT[0], COLOR
+DCL OUT[1], COLOR[1]
+DCL OUT[2], COLOR[2]
+DCL OUT[3], COLOR[3]
+DCL OUT[4], COLOR[4]
+DCL OUT[5], COLOR[5]
+DCL OUT[6], COLOR[6]
+DCL OUT[7], COLOR[7]
+DCL SAMP[0..2]
+DCL SVIEW[0], 2D, FLOAT
+DCL SVIEW[1], 2D, FLOAT
+DCL SVIEW[2], 2D, FLOAT
+DCL TEMP[0..3]
+IMM[0] FLT32 {0.5000, 2.0000, -0.2500, 1.0000}
+IMM[1] INT32 {1, -2, 0, 3}
+  0: TXP OUT[0], IN[0], SAMP[0], 2D
+  1: TXP_SAT OUT[1].xyw, IN[1], SAMP[1], SHADOW2D
+  2: TEX_LZ OUT[2].xz, -IN[0], SAMP[2], 2D, IMM[1].xyz
+  3: TXB2 TEMP[0], |IN[0]|, IN[1].wwww, SAMP[0], 2D
+  4: TXD TEMP[1], IN[1], IN[0].wzyx, IMM[0].zxyw, SAMP[2], 2D
+  5: ADD OUT[3], TEMP[0], TEMP[1]
+  6: SAMPLE_C OUT[4], IN[0], SVIEW[1], SAMP[1], IN[1].zzzz
+  7: FSLT TEMP[2].x, IN[1].xxxx, IMM[0].xxxx
+  8: UIF TEMP[2].xxxx
+  9:   SAMPLE_B TEMP[3], IN[1].yxzw, SVIEW[2], SAMP[0], IMM[0].zzzz
+ 10: ELSE
+ 11:   GATHER4 TEMP[3], IN[0], SVIEW[0], SAMP[2].yyyy
+ 12: ENDIF
+ 13: TXL TEMP[2], IN[1].xyzz, SAMP[0], 2D
+ 14: ADD OUT[5], TEMP[3], TEMP[2]
+ 15: LOD OUT[6].xy, IN[0], SVIEW[2], SAMP[2]
+ 16: F2I TEMP[0], IN[1]
+ 17: AND TEMP[0], TEMP[0], IMM[1].wwww
+ 18: TXF TEMP[1], TEMP[0], SAMP[0], 2D, IMM[1].xzz
+ 19: SAMPLE_I TEMP[2], TEMP[0].yxzw, SVIEW[2]
+ 20: TXQ TEMP[3], IMM[1].xxxx, SAMP[1], 2D
+ 21: MAD TEMP[1], TEMP[2], IMM[0].xxxx, TEMP[1]
+ 22: ADD OUT[7], TEMP[1], TEMP[3]
+ 23: END
+)";
+  REQUIRE(interpreted(fs));
+  std::map<uint32_t, TextureBinding> textures = {
+      {0, hashed_texture(1, false)}, {1, hashed_texture(2, true)}, {2, hashed_texture(3, false)}};
+  compare(fs, 11, 32, textures);
+  // The vertex stage: no quads, implicit LOD is level 0.
+  const std::string vs = R"(VERT
+DCL IN[0..1]
+DCL OUT[0], POSITION
+DCL OUT[1], GENERIC[0]
+DCL OUT[2], GENERIC[1]
+DCL SAMP[0..1]
+DCL SVIEW[0..1], 2D, FLOAT
+IMM[0] FLT32 {1.5000, 0.0000, 0.0000, 0.0000}
+  0: MOV OUT[0], IN[0]
+  1: TXB OUT[1], IN[1], SAMP[0], 2D
+  2: TEX OUT[2].yz, IN[0].wzyx, SAMP[1], SHADOW2D
+  3: END
+)";
+  REQUIRE(interpreted(vs));
+  textures.erase(2);
+  compare(vs, 12, 32, textures);
+}
+
 TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]") {
   auto body = [](const std::string& op) {
     const CompiledShader c = compile_tgsi(
@@ -325,9 +444,14 @@ TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
     return std::string();
   };
   CHECK_THAT(refusal("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-                     "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
-                     "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n"),
-             Catch::Contains("the interpreter does not run TEX"));
+                     "DCL SAMP[0]\nDCL SVIEW[0], 2D_MSAA, FLOAT\n"
+                     "  0: TXQS OUT[0], SAMP[0], 2D_MSAA\n  1: END\n"),
+             Catch::Contains("the interpreter does not run TXQS"));
+  CHECK_THAT(refusal("FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                     "DCL SAMP[0..1]\nDCL SVIEW[0..1], 2D, FLOAT\nDCL ADDR[0]\n"
+                     "  0: UARL ADDR[0].x, IN[0].xxxx\n"
+                     "  1: TEX OUT[0], IN[0], SAMP[ADDR[0].x], 2D\n  2: END\n"),
+             Catch::Contains("the interpreter does not run indirect texture units"));
   CHECK_THAT(refusal("VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0]\n"
                      "IMM[0] INT32 {1, 0, 0, 0}\n"
                      "  0: MOV TEMP[0], IN[0]\n  1: SWITCH IMM[0].xxxx\n  2: CASE IMM[0].xxxx\n"

@@ -162,6 +162,28 @@ std::array<float, 4> ref_sample_2d(uint32_t wrap, bool linear, float s, float t,
   return r;
 }
 
+// Runs `in` compiled, and interpreted (compiler::emit_interpreted) when `interpreted`,
+// requiring the same bits from both: the interpreter's texture instructions make the
+// compiled code's calls. NaNs compare as NaNs (emit_interp_test.cpp says why).
+HarnessResult run_both(HarnessInput in, bool interpreted = true) {
+  const HarnessResult compiled = run_shader(in);
+  in.interpret = true;
+  if (!interpreted) {
+    CHECK_THROWS_AS(run_shader(in), clpipe::compiler::CompileError);
+    return compiled;
+  }
+  const HarnessResult interp = run_shader(in);
+  REQUIRE(interp.compiled.code.interp_code.size() > 0);
+  REQUIRE(interp.out.size() == compiled.out.size());
+  auto nan = [](uint32_t w) { return (w & 0x7f800000u) == 0x7f800000u && (w & 0x7fffffu); };
+  for (size_t i = 0; i < compiled.out.size(); ++i) {
+    INFO("interpreted: invocation " << i / (compiled.num_outputs * 4) << " word " << i);
+    if (nan(interp.out[i]) && nan(compiled.out[i])) continue;
+    REQUIRE(interp.out[i] == compiled.out[i]);
+  }
+  return compiled;
+}
+
 void set_border(TextureBinding& t) {
   const float border[4] = {9, 8, 7, 6};
   for (int k = 0; k < 4; ++k)
@@ -202,7 +224,7 @@ TEST_CASE("emit: TXL filtering with every wrap mode (vertex stage)", "[emit][tex
   in.count = uint32_t(coords.size());
   for (const auto& c : coords)
     in.in.insert(in.in.end(), {fbits(c[0]), fbits(c[1]), 0, 0});
-  HarnessResult r = run_shader(in);
+  HarnessResult r = run_both(in);
   for (uint32_t i = 0; i < in.count; ++i) {
     for (uint32_t u = 0; u < 16; ++u) {
       const auto want = ref_sample_2d(u / 2, u & 1, coords[i][0], coords[i][1], 5, 3);
@@ -261,7 +283,7 @@ IMM[0] FLT32 {0x3f800000, 0x40000000, 0x3e000000, 0x00000000}
       in.in.insert(in.in.end(), {fbits(s), fbits(t), 0, 0});
     }
   }
-  HarnessResult r = run_shader(in);
+  HarnessResult r = run_both(in);
   for (uint32_t q = 0; q < quads; ++q) {
     for (uint32_t l = 0; l < 4; ++l) {
       const uint32_t i = q * 4 + l;
@@ -357,7 +379,7 @@ IMM[1] FLT32 {0x3f000000, 0x3f000000, 0x3f400000, 0x00000000}
     in.in.insert(in.in.end(), {uint32_t(l.x), uint32_t(l.y), uint32_t(l.z), uint32_t(l.level)});
     in.in.insert(in.in.end(), {fbits(l.s), fbits(l.layer), 0, 0});
   }
-  HarnessResult r = run_shader(in);
+  HarnessResult r = run_both(in);
   for (uint32_t i = 0; i < in.count; ++i) {
     const Lane& l = lanes[i];
     INFO("lane " << i);
@@ -454,7 +476,7 @@ IMM[0] UINT32 {0, 1, 0, 0}
     in.in.insert(in.in.end(), {fbits(l.s), fbits(l.t), fbits(l.ref), 0});
     in.in.insert(in.in.end(), {fbits(l.dir[0]), fbits(l.dir[1]), fbits(l.dir[2]), 0});
   }
-  HarnessResult r = run_shader(in);
+  HarnessResult r = run_both(in);
   for (uint32_t i = 0; i < in.count; ++i) {
     const Lane& l = lanes[i];
     INFO("lane " << i);
@@ -527,7 +549,7 @@ IMM[0] FLT32 {0x00000000, 0x00000000, 0x00000000, 0x00000000}
   const float s[4] = {0.1f, 0.3f, 0.55f, 0.9f};
   for (uint32_t i = 0; i < 4; ++i)
     in.in.insert(in.in.end(), {fbits(s[i]), fbits(0.5f), i % 2, i / 2});
-  HarnessResult r = run_shader(in);
+  HarnessResult r = run_both(in);
   for (uint32_t i = 0; i < 4; ++i) {
     INFO("lane " << i);
     CHECK(r.f(i, 0, 0) == float(int(s[i] * 8)));  // view 1, nearest
@@ -584,7 +606,8 @@ IMM[1] FLT32 {0x00000000, 0x3f000000, 0x00000000, 0x00000000}
     in.in.insert(in.in.end(), {fbits(l.s), fbits(l.t), 0, 0});
     in.in.insert(in.in.end(), {fbits(l.dir[0]), fbits(l.dir[1]), fbits(l.dir[2]), fbits(l.layer)});
   }
-  HarnessResult r = run_shader(in);
+  // The interpreter does not take TG4's four offsets (Emitter::interp_encode).
+  HarnessResult r = run_both(in, false);
   const int off[4][2] = {{0, 0}, {1, 0}, {-1, 2}, {2, -1}};
   for (uint32_t i = 0; i < in.count; ++i) {
     const Lane& l = lanes[i];
