@@ -63,7 +63,8 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   compiler::EmittedShader interpreted;
   const bool tile = std::strcmp(template_name, "tile.cl") == 0;
   if (mode == draw::ProgramTierMode::kAuto && draw::interpreter_enabled() &&
-      (tile || std::strcmp(template_name, "vertex.cl") == 0)) {
+      (tile || std::strcmp(template_name, "vertex.cl") == 0 ||
+       std::strcmp(template_name, "gs.cl") == 0)) {
     try {
       interpreted = compiler::emit_interpreted(compiled.ir, compiled.info, opt);
       opt.interp_params = true;

@@ -40,7 +40,17 @@ static vf clp_interp_src(ClpShaderIo* io, ClpStageCtx* stage, global const uint*
   const int ch = (int)((w0 >> (4 + 2 * c)) & 3u);
   const bool indirect = ((w0 >> 24) & 1u) != 0u;
   vf x;
-  if (indirect) {
+#ifdef CLP_STAGE_GEOMETRY
+  if (w0 & CLP_INTERP_PER_VERTEX) {
+    const uint at = code[pc + 2u];
+    const vi vertex =
+        (w0 & CLP_INTERP_VERTEX_INDIRECT) ? clp_interp_index(ar, w0, at, 16) : (vi)((int)at);
+    x = indirect
+            ? clp_vin_gather(stage, vertex, clp_interp_index(ar, w0, w1, 25), ch, CLP_NUM_INPUTS)
+            : clp_vertex_input(stage, vertex, (int)w1, ch);
+  } else
+#endif
+      if (indirect) {
     // Per lane, within the registers the compiled code bounds the access by.
     const vi idx = clp_interp_index(ar, w0, w1, 25);
     const uint range = code[pc + 2u];
@@ -278,6 +288,19 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
         clp_interp_tex(io, stage, code, imm, tr, ar, cbs, cbsz, pc, m, tex, r);
         clp_interp_write(io, code, pc, tr, ar, m, depth > 0 || masked_top, r);
         pc += 5u + CLP_INTERP_TEX_SLOT_WORDS + 3u * (((w >> 9) & 7u) + ((w >> 27) & 1u));
+        break;
+      }
+#endif
+#ifdef CLP_STAGE_GEOMETRY
+      case CLP_IK_EMIT:
+      case CLP_IK_ENDPRIM: {
+        const vu stream =
+            CLP_AS_VU(clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 1u, 0));
+        if (k == CLP_IK_EMIT)
+          clp_gs_emit(stage, io, m & io->exec_mask, stream);
+        else
+          clp_gs_end_primitive(stage, io, m & io->exec_mask, stream);
+        pc += 4u;
         break;
       }
 #endif

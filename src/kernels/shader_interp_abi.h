@@ -29,7 +29,8 @@
 //                negate (bit 12) | absolute (bit 13) | type (bits 14..15) | CONST buffer
 //                (bits 16..23) | indirect (bit 24) | address register (bits 25..26) | its
 //                channel (bits 27..28); word 1: register (SV: the semantic; indirect: the
-//                offset); word 2: as the destination's
+//                offset); word 2: as the destination's (a per-vertex input: see
+//                CLP_INTERP_PER_VERTEX)
 #ifndef CLPIPE_SHADER_INTERP_ABI_H
 #define CLPIPE_SHADER_INTERP_ABI_H
 
@@ -61,6 +62,14 @@
 #define CLP_IK_RET 11
 #define CLP_IK_END 12
 #define CLP_IK_TEX 13
+#define CLP_IK_EMIT 14  // geometry shaders: word 0, then the stream as a source
+#define CLP_IK_ENDPRIM 15
+
+// Source word 0 of a geometry shader's per-vertex input (IN[vertex][register]): word 2
+// holds the vertex, or with CLP_INTERP_VERTEX_INDIRECT the offset added to the address
+// register in bits 16..17, its channel in bits 18..19.
+#define CLP_INTERP_PER_VERTEX (1u << 29)
+#define CLP_INTERP_VERTEX_INDIRECT (1u << 30)
 
 // Texture calls (TexCall) and operand slots of CLP_IK_TEX.
 #define CLP_ITC_SAMPLE 0

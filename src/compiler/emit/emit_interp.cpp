@@ -143,7 +143,8 @@ std::vector<uint32_t> Emitter::interp_encode() {
   auto refuse = [](const SourceLoc& loc, const std::string& what) {
     throw CompileError(loc, "the interpreter does not run " + what);
   };
-  if (s_.stage != ShaderType::VERTEX && s_.stage != ShaderType::FRAGMENT) {
+  const bool gs = s_.stage == ShaderType::GEOMETRY;
+  if (s_.stage != ShaderType::VERTEX && s_.stage != ShaderType::FRAGMENT && !gs) {
     refuse({}, std::string(stage_name(s_.stage)) + " shaders");
   }
   if (!cf_.subroutines.empty()) refuse({}, "subroutines");
@@ -236,7 +237,12 @@ std::vector<uint32_t> Emitter::interp_encode() {
   auto operand = [&](const SrcOperand& o, uint8_t modifiers) {
     const RegisterRef& r = o.reg;
     const bool ind = r.indirect.is_indirect();
-    if (r.dim_indirect.is_indirect() || (!ind && r.index < 0)) refuse(o.loc, "this operand");
+    // A geometry shader's per-vertex input: IN[vertex][register], the vertex direct or
+    // through an address register (read_channel, vertex_index).
+    const bool per_vertex = gs && r.file == RegFile::IN && r.has_dimension;
+    if ((r.dim_indirect.is_indirect() && !per_vertex) || (!ind && r.index < 0)) {
+      refuse(o.loc, "this operand");
+    }
     const uint32_t idx = uint32_t(r.index);
     uint32_t file = 0, reg = idx, buffer = 0;
     switch (r.file) {
@@ -245,7 +251,9 @@ std::vector<uint32_t> Emitter::interp_encode() {
         file = CLP_IF_TEMP;
         break;
       case RegFile::IN:
-        if (r.has_dimension || (!ind && idx >= info_.num_inputs)) refuse(o.loc, "this input");
+        if ((r.has_dimension && !per_vertex) || (!ind && idx >= info_.num_inputs)) {
+          refuse(o.loc, "this input");
+        }
         file = CLP_IF_IN;
         break;
       case RegFile::OUT:
@@ -289,6 +297,19 @@ std::vector<uint32_t> Emitter::interp_encode() {
       const Indirect in = indirect(o.loc, r);
       w0 |= 1u << 24 | in.bits << 25;
       range = in.first | in.end << 16;
+    }
+    if (per_vertex) {
+      // Word 2 holds the vertex (its offset when indirect): the register's bounds are
+      // CLP_NUM_INPUTS (clp_vin_gather).
+      w0 |= CLP_INTERP_PER_VERTEX;
+      if (r.dim_indirect.is_indirect()) {
+        if (r.dim_indirect.file != RegFile::ADDR || r.dim_indirect.index > 3) {
+          refuse(o.loc, "this indirect vertex");
+        }
+        w0 |= CLP_INTERP_VERTEX_INDIRECT | uint32_t(r.dim_indirect.index) << 16 |
+              uint32_t(r.dim_indirect.component & 3) << 18;
+      }
+      range = uint32_t(r.dimension);
     }
     w.push_back(w0);
     w.push_back(reg);
@@ -446,6 +467,11 @@ std::vector<uint32_t> Emitter::interp_encode() {
         refuse(inst.loc, std::string(inst.info().name) + " (switches and subroutines)");
     }
     if (inst.opcode == Opcode::NOP) continue;
+    if ((inst.opcode == Opcode::EMIT || inst.opcode == Opcode::ENDPRIM) && gs) {
+      op_word(inst.opcode == Opcode::EMIT ? CLP_IK_EMIT : CLP_IK_ENDPRIM);
+      source(inst, 0, kIntModifiers);  // the stream (src_u)
+      continue;
+    }
     if ((inst.opcode == Opcode::KILL || inst.opcode == Opcode::KILL_IF) &&
         s_.stage == ShaderType::FRAGMENT) {
       op_word(inst.opcode == Opcode::KILL ? CLP_IK_KILL : CLP_IK_KILL_IF);

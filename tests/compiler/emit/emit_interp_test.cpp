@@ -458,12 +458,9 @@ TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
                      "  3: MOV TEMP[0], -IN[0]\n  4: BRK\n  5: ENDSWITCH\n"
                      "  6: MOV OUT[0], TEMP[0]\n  7: END\n"),
              Catch::Contains("the interpreter does not run SWITCH"));
-  CHECK_THAT(refusal("GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\n"
-                     "PROPERTY GS_OUTPUT_PRIMITIVE POINTS\nPROPERTY GS_MAX_OUTPUT_VERTICES 1\n"
-                     "DCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
-                     "  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: END\n"
-                     "IMM[0] INT32 {0, 0, 0, 0}\n"),
-             Catch::Contains("the interpreter does not run GEOM"));
+  CHECK_THAT(refusal("TESS_EVAL\nPROPERTY TES_PRIM_MODE 4\nDCL IN[][0], GENERIC[0]\n"
+                     "DCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0][0]\n  1: END\n"),
+             Catch::Contains("the interpreter does not run TESS_EVAL"));
 }
 
 TEST_CASE("interpreter: corpus shaders it takes give the compiled code's bits", "[interp]") {

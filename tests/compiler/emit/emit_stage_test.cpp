@@ -12,7 +12,8 @@ using namespace clpipe::test::emit;
 TEST_CASE("emit: geometry shader EMIT / ENDPRIM with per-vertex inputs", "[emit][stage]") {
   HarnessInput in;
   // Emits (prim_id % 4) + 2 vertices: vertex k copies input vertex k % 3 (indirect
-  // vertex index) plus (k, prim_id); an ENDPRIM after the third vertex. Max 4 vertices.
+  // vertex index) plus (k, prim_id) and input vertex 2 (indirect register); an ENDPRIM
+  // after the third vertex. Max 4 vertices.
   in.tgsi = R"(GEOM
 PROPERTY GS_INPUT_PRIMITIVE TRIANGLES
 PROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP
@@ -28,6 +29,7 @@ IMM[0] UINT32 {0, 1, 3, 4}
 IMM[1] UINT32 {2, 1065353216, 0, 0}
   0: MOV TEMP[0].x, IMM[0].xxxx
   1: UMOD TEMP[0].y, IN[1].xxxx, IMM[0].wwww
+  1: UARL ADDR[0].x, IMM[0].xxxx
   2: UADD TEMP[0].y, TEMP[0].yyyy, IMM[1].xxxx
   3: BGNLOOP :0
   4:   USGE TEMP[1].x, TEMP[0].xxxx, TEMP[0].yyyy
@@ -39,7 +41,7 @@ IMM[1] UINT32 {2, 1065353216, 0, 0}
  10:   MOV OUT[0], IN[ADDR[1].x][0]
  11:   MOV OUT[1].x, TEMP[0].xxxx
  12:   MOV OUT[1].y, IN[1].xxxx
- 13:   MOV OUT[1].zw, IN[2][0].xxxy
+ 13:   MOV OUT[1].zw, IN[2][ADDR[0].x].xxxy
  14:   EMIT IMM[0].xxxx
  15:   USEQ TEMP[1].z, TEMP[0].xxxx, IMM[1].xxxx
  16:   UIF TEMP[1].zzzz :18
@@ -62,6 +64,13 @@ IMM[1] UINT32 {2, 1065353216, 0, 0}
     }
   }
   HarnessResult r = run_shader(in);
+  // Interpreted (compiler::emit_interpreted), the same vertices, counts and cuts.
+  in.interpret = true;
+  const HarnessResult interpreted = run_shader(in);
+  REQUIRE(interpreted.compiled.code.interp_code.size() > 0);
+  CHECK(interpreted.vout == r.vout);
+  CHECK(interpreted.gs_meta == r.gs_meta);
+  CHECK(interpreted.gs_count == r.gs_count);
   const uint32_t nout = r.num_outputs;
   for (uint32_t p = 0; p < prims; ++p) {
     const uint32_t prim_id = p * 5 + 1, n = prim_id % 4 + 2;
