@@ -6,11 +6,14 @@
 // The generated body (compiler/emit/emit_interp.cpp) defines, before including this file,
 //   CLP_INTERP_TEMPS    the temporaries the interpreter keeps (>= the shader's)
 //   CLP_INTERP_CBS      constant buffers: the highest the shader binds + 1 (>= 1)
+//   CLP_INTERP_VIEWS    for a shader that samples: its view units (the highest + 1);
+//                       clp_interp_run then takes their ClpInterpTex
 //   clp_interp_alu()    the arithmetic of every opcode it interprets: for each, the
 //                       compiled code's own statements for sources t0..t3 and result t4,
 //                       with the running lanes `m`, `io` and `stage` as the compiled code
 //                       names them
-// and calls clp_interp_run() from clp_shader_main with its constant buffers.
+// and calls clp_interp_run() from clp_shader_main with its constant buffers (and
+// textures).
 //
 // Invariants it keeps, each the compiled code's (compiler/emit/emit_cf.cpp):
 //  * `m` is the set of running lanes; writes inside an IF or loop are merged under it,
