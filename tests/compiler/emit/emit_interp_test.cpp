@@ -431,6 +431,16 @@ TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]
   REQUIRE(a.body == b.body);
   REQUIRE(a.interp_code != b.interp_code);
   REQUIRE(a.params.back().kind == ParamKind::kInterpCode);
+  // FS_COLOR0_WRITES_ALL_CBUFS reaches the tile pass as a rasterizer flag
+  // (CLP_RAST_COLOR0_BROADCAST), not through the program: GLSL 1.10's gl_FragColor and
+  // a declared output share one.
+  const CompiledShader all = compile_tgsi(
+      "FRAG\nPROPERTY FS_COLOR0_WRITES_ALL_CBUFS 1\nDCL IN[0], GENERIC[0], PERSPECTIVE\n"
+      "DCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
+      "  0: ADD TEMP[0], IN[0], CONST[0][0]\n  1: MOV OUT[0], TEMP[0]\n  2: END\n");
+  const EmittedShader c = emit_interpreted(all.ir, all.info, EmitOptions{});
+  REQUIRE(c.prelude == a.prelude);
+  REQUIRE(c.body == a.body);
 }
 
 TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
