@@ -72,8 +72,8 @@ struct TexPlan {
   // sample index) as integers. kSize: `lod`, the level, an integer.
   TexSlot coord[3], layer, ref, lod, divisor, ddx[3], ddy[3];
   bool divide_ref = false;
-  TexSlot comp;            // kGather: the component, an integer; none: comp_const
-  uint8_t comp_const = 0;  //
+  TexSlot comp;  // kGather: the component, an integer; none: comp_const
+  uint8_t comp_const = 0;
 };
 
 // A typed value expression: `text` has C type vf, vi, vu, vd, vl or vul.
