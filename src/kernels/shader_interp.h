@@ -210,7 +210,8 @@ static void clp_interp_tex(ClpShaderIo* io, ClpStageCtx* stage, global const uin
     for (int c = 0; c < 3; ++c) {
       tc.ddx[c] = x[CLP_ITS_DDX + c];
       tc.ddy[c] = x[CLP_ITS_DDY + c];
-#ifdef CLP_STAGE_FRAGMENT
+#if defined(CLP_STAGE_FRAGMENT) && CLP_LANES >= 4
+      // (On 1 lane the compiler encodes no implicit gradients: emit_interpreted.)
       if (((w >> 26) & 1u) && has[CLP_ITS_COORD + c]) {
         tc.ddx[c] = clp_ddx(x[CLP_ITS_COORD + c]);
         tc.ddy[c] = clp_ddy(x[CLP_ITS_COORD + c]);

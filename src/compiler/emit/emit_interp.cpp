@@ -393,6 +393,9 @@ std::vector<uint32_t> Emitter::interp_encode() {
       if (sources[n].second != as_int) refuse(inst.loc, "this source");
       slot_words[k / 4] |= (0x80u | uint32_t(n) << 2 | slot.chan) << (8 * (k % 4));
     }
+    // Gradients across the quad need its four pixels in the invocation's lanes, as the
+    // ALU cases of derivatives do (alu_cases); emit_interpreted retries at 4 lanes.
+    if (p.implicit_gradients && lanes_ < 4) refuse(inst.loc, "implicit derivatives on 1 lane");
     if (p.implicit_gradients) uses_quad_ops_ = true;
     const bool offset = inst.num_tex_offsets > 0;
     w.push_back(CLP_IK_TEX | (saturates(inst) ? 1u << 8 : 0u) | uint32_t(sources.size()) << 9 |
@@ -605,6 +608,18 @@ EmittedShader emit_interpreted(const Shader& shader, const ShaderInfo& info,
   }
   EmitOptions interp = options;
   interp.interp_params = true;
+  if (shader.stage == ShaderType::FRAGMENT && fl == 1) {
+    // As emit_opencl: a fragment shader that reads the other pixels of its quad
+    // (derivatives, implicit texture LOD) shades 2x2 per invocation, so that its
+    // interpreted form matches its compiled one.
+    try {
+      EmittedShader out = emit_detail::Emitter(shader, info, interp).run_interpreted();
+      if (!out.reads_quads) return out;
+    } catch (const CompileError&) {
+      // Derivatives on 1 lane, or something the interpreter does not run at all.
+    }
+    interp.fragment_lanes = 4;
+  }
   return emit_detail::Emitter(shader, info, interp).run_interpreted();
 }
 

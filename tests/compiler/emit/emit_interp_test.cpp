@@ -418,6 +418,26 @@ IMM[0] FLT32 {1.5000, 0.0000, 0.0000, 0.0000}
   compare(vs, 12, 32, textures);
 }
 
+TEST_CASE("interpreter: on 1 lane, a shader that reads its quad shades 2x2 as compiled",
+          "[interp]") {
+  auto lanes = [](const std::string& fs) {
+    const CompiledShader c = compile_tgsi(fs);
+    EmitOptions one;
+    one.fragment_lanes = 1;
+    const EmittedShader interp = emit_interpreted(c.ir, c.info, one);
+    const EmittedShader compiled = emit_opencl(c.ir, c.info, one);
+    CHECK(interp.lanes == compiled.lanes);
+    return interp.lanes;
+  };
+  const std::string head =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL SAMP[0]\n"
+      "DCL SVIEW[0], 2D, FLOAT\n";
+  // Implicit LOD takes the quad's gradients; explicit LOD does not read the quad.
+  CHECK(lanes(head + "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n") == 4);
+  CHECK(lanes(head + "  0: TXL OUT[0], IN[0], SAMP[0], 2D\n  1: END\n") == 1);
+  CHECK(lanes(head + "  0: DDX OUT[0], IN[0]\n  1: END\n") == 4);
+}
+
 TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]") {
   auto body = [](const std::string& op) {
     const CompiledShader c = compile_tgsi(
