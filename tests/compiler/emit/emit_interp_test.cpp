@@ -9,6 +9,7 @@
 
 #include "clpipe/format.h"
 #include "compiler/emit/harness.h"
+#include "compiler/emit/sampling_util.h"
 #include "compiler/tgsi/parser.h"
 #include "compiler/tgsi_test_util.h"
 #include "compiler/validate.h"
@@ -305,39 +306,18 @@ DCL ADDR[0]
 
 namespace {
 
-// An RGBA32F 2D texture of 8x8 texels with 4 levels, hashed values in [0, 1); or (`depth`)
-// R32F depths compared LEQUAL. Linear filtering, repeat on s, mirrored on t.
-TextureBinding hashed_texture(uint32_t seed, bool depth) {
-  TextureBinding b;
-  ClpTexView& v = b.view;
-  v.format = uint32_t(depth ? Format::R32_FLOAT : Format::R32G32B32A32_FLOAT);
-  v.target = CLP_TEXTARGET_2D;
-  v.width = v.height = 8;
-  v.depth = v.layers = 1;
-  v.last_level = 3;
-  for (uint32_t c = 0; c < 4; ++c)
-    v.swizzle[c] = c;
-  const uint32_t bpp = depth ? 4 : 16;
-  uint32_t off = 0;
-  for (uint32_t l = 0; l < 4; ++l) {
-    const uint32_t n = 8u >> l;
-    v.level_offset[l] = off;
-    v.row_pitch[l] = n * bpp;
-    v.layer_pitch[l] = n * n * bpp;
-    for (uint32_t i = 0; i < n * n * bpp / 4; ++i) {
-      const float f = float((i * 2654435761u + seed * 40503u + l * 977u) >> 8 & 0xffffu) / 65536.0f;
-      const uint32_t w = fbits(f);
-      b.data.insert(b.data.end(), reinterpret_cast<const uint8_t*>(&w),
-                    reinterpret_cast<const uint8_t*>(&w) + 4);
-    }
-    off += n * n * bpp;
-  }
+// An 8x8 2D texture with 4 levels of random texels (sampling_util.h): RGBA32F, or
+// (`depth`) Z32F depths compared LEQUAL. Linear filtering, repeat on s, mirrored on t.
+TextureBinding filtered_texture(uint32_t seed, bool depth) {
+  std::mt19937 rng(seed);
+  clpipe::test::sampling::TexShape shape;
+  shape.levels = 4;
+  TextureBinding b = clpipe::test::sampling::random_texture(
+      shape, depth ? Format::Z32_FLOAT : Format::R32G32B32A32_FLOAT, rng);
   b.sampler.wrap[0] = CLP_WRAP_REPEAT;
   b.sampler.wrap[1] = CLP_WRAP_MIRROR_REPEAT;
   b.sampler.min_img_filter = b.sampler.mag_img_filter = 1;
   b.sampler.min_mip_filter = CLP_MIP_LINEAR;
-  b.sampler.min_lod = -1000.0f;
-  b.sampler.max_lod = 1000.0f;
   if (depth) {
     b.sampler.compare_mode = 1;
     b.sampler.compare_func = 3;  // LEQUAL
@@ -396,8 +376,9 @@ IMM[1] INT32 {1, -2, 0, 3}
  23: END
 )";
   REQUIRE(interpreted(fs));
-  std::map<uint32_t, TextureBinding> textures = {
-      {0, hashed_texture(1, false)}, {1, hashed_texture(2, true)}, {2, hashed_texture(3, false)}};
+  std::map<uint32_t, TextureBinding> textures = {{0, filtered_texture(1, false)},
+                                                 {1, filtered_texture(2, true)},
+                                                 {2, filtered_texture(3, false)}};
   compare(fs, 11, 32, textures);
   // The vertex stage: no quads, implicit LOD is level 0.
   const std::string vs = R"(VERT
