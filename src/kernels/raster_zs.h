@@ -83,77 +83,6 @@ static void clp_zs_store(uint fmt, global uchar* p, uint2 v) {
     p[i] = (uchar)((i < 4 ? v.x : v.y) >> (8 * (i & 3)));
 }
 
-// Depth key of a stored pixel.
-static uint clp_zs_get_depth(uint fmt, uint2 v) {
-  switch (fmt) {
-    case CLP_FMT_Z16_UNORM:
-      return v.x & 0xffffu;
-    case CLP_FMT_Z24_UNORM_S8_UINT:
-    case CLP_FMT_Z24X8_UNORM:
-      return v.x & 0xffffffu;
-    case CLP_FMT_S8_UINT_Z24_UNORM:
-    case CLP_FMT_X8Z24_UNORM:
-      return v.x >> 8;
-    case CLP_FMT_Z32_UNORM:
-    case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
-      return v.x;
-    default:
-      return 0;
-  }
-}
-
-static uint2 clp_zs_set_depth(uint fmt, uint2 v, uint key) {
-  switch (fmt) {
-    case CLP_FMT_Z16_UNORM:
-      return (uint2)(key & 0xffffu, v.y);
-    case CLP_FMT_Z24_UNORM_S8_UINT:
-      return (uint2)((v.x & 0xff000000u) | (key & 0xffffffu), v.y);
-    case CLP_FMT_Z24X8_UNORM:
-      return (uint2)(key & 0xffffffu, v.y);
-    case CLP_FMT_S8_UINT_Z24_UNORM:
-      return (uint2)((v.x & 0xffu) | (key << 8), v.y);
-    case CLP_FMT_X8Z24_UNORM:
-      return (uint2)(key << 8, v.y);
-    case CLP_FMT_Z32_UNORM:
-    case CLP_FMT_Z32_FLOAT:
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
-      return (uint2)(key, v.y);
-    default:
-      return v;
-  }
-}
-
-static uint clp_zs_get_stencil(uint fmt, uint2 v) {
-  switch (fmt) {
-    case CLP_FMT_S8_UINT:
-    case CLP_FMT_S8_UINT_Z24_UNORM:
-      return v.x & 0xffu;
-    case CLP_FMT_Z24_UNORM_S8_UINT:
-      return v.x >> 24;
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
-      return v.y & 0xffu;
-    default:
-      return 0;
-  }
-}
-
-static uint2 clp_zs_set_stencil(uint fmt, uint2 v, uint s) {
-  s &= 0xffu;
-  switch (fmt) {
-    case CLP_FMT_S8_UINT:
-      return (uint2)(s, v.y);
-    case CLP_FMT_S8_UINT_Z24_UNORM:
-      return (uint2)((v.x & ~0xffu) | s, v.y);
-    case CLP_FMT_Z24_UNORM_S8_UINT:
-      return (uint2)((v.x & 0xffffffu) | (s << 24), v.y);
-    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
-      return (uint2)(v.x, (v.y & ~0xffu) | s);
-    default:
-      return v;
-  }
-}
-
 // The depth key of a fragment depth z: round(clamp(z, 0, 1) * (2^bits - 1)) for UNORM,
 // computed exactly in integers from z's mantissa; the float's bits (with -0 and NaN as 0)
 // for float depth.
@@ -177,8 +106,8 @@ static uint clp_zs_depth_key(uint fmt, float z) {
   return (uint)min(r, maxv);
 }
 
-// The lane-vector forms below (vf, vu, vi of shader_abi.h: the tile pass's fragments)
-// compute lane for lane what the scalar forms compute.
+// The lane-vector forms below work on vf, vu, vi of shader_abi.h: the tile pass's
+// fragments.
 
 // clp_zs_depth_key of the lanes' fragments.
 static vu clp_zs_depth_key_v(uint fmt, vf z) {
@@ -204,7 +133,8 @@ static vu clp_zs_depth_key_v(uint fmt, vf z) {
   return select(key, (vu)(0u), CLP_AS_VU(!(z > 0.0f)));
 }
 
-// clp_zs_get_depth / clp_zs_set_depth on the first words of the lanes' pixels.
+// The depth key of the lanes' pixels, whose first words are w, and the words with a new
+// key.
 static vu clp_zs_get_depth_v(uint fmt, vu w) {
   switch (fmt) {
     case CLP_FMT_Z16_UNORM:
@@ -245,12 +175,40 @@ static vu clp_zs_set_depth_v(uint fmt, vu w, vu key) {
   }
 }
 
-// The float value of a depth key (for gl_FragCoord-like uses and tests).
-static float clp_zs_depth_value(uint fmt, uint key) {
-  if (clp_zs_depth_float(fmt)) return as_float(key);
-  const uint bits = clp_zs_depth_bits(fmt);
-  const float maxv = bits >= 32 ? 4294967295.0f : (float)((1u << bits) - 1);
-  return (float)key / maxv;
+// The stencil values of the lanes' pixels, whose first and second words are lo and hi,
+// and the words with new values.
+static vu clp_zs_get_stencil_v(uint fmt, vu lo, vu hi) {
+  switch (fmt) {
+    case CLP_FMT_S8_UINT:
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+      return lo & 0xffu;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+      return lo >> 24;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      return hi & 0xffu;
+    default:
+      return (vu)(0u);
+  }
+}
+
+static void clp_zs_set_stencil_v(uint fmt, vu* lo, vu* hi, vu s) {
+  s &= 0xffu;
+  switch (fmt) {
+    case CLP_FMT_S8_UINT:
+      *lo = s;
+      break;
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+      *lo = (*lo & ~0xffu) | s;
+      break;
+    case CLP_FMT_Z24_UNORM_S8_UINT:
+      *lo = (*lo & 0xffffffu) | (s << 24);
+      break;
+    case CLP_FMT_Z32_FLOAT_S8X24_UINT:
+      *hi = (*hi & ~0xffu) | s;
+      break;
+    default:
+      break;
+  }
 }
 
 static bool clp_compare_u(uint func, uint a, uint b) {
@@ -276,23 +234,23 @@ static vi clp_compare_f_v(uint func, vf a, vf b) {
 }
 #endif
 
-// clpipe::StencilOp on an 8-bit stencil value.
-static uint clp_stencil_op(uint op, uint s, uint ref) {
+// clpipe::StencilOp on the lanes' 8-bit stencil values.
+static vu clp_stencil_op_v(uint op, vu s, vu ref) {
   switch (op) {
     case 0:
       return s;
     case 1:
-      return 0;
+      return (vu)(0u);
     case 2:
       return ref;
     case 3:
-      return s < 255 ? s + 1 : 255;
+      return min(s + 1u, (vu)(255u));
     case 4:
-      return s > 0 ? s - 1 : 0;
+      return max(s, (vu)(1u)) - 1u;
     case 5:
-      return (s + 1) & 0xffu;
+      return (s + 1u) & 0xffu;
     case 6:
-      return (s - 1) & 0xffu;
+      return (s - 1u) & 0xffu;
     case 7:
       return ~s & 0xffu;
     default:

@@ -193,8 +193,10 @@ static vi clp_clear_lane(vi m, int l) {
 static uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
   while (begin < end) {
     const uint mid = begin + (end - begin) / 2;
-    if (list[mid] < v) begin = mid + 1;
-    else end = mid;
+    if (list[mid] < v)
+      begin = mid + 1;
+    else
+      end = mid;
   }
   return begin;
 }
@@ -219,8 +221,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     if (value == ((rp0->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
   }
   const uint group = get_group_id(0);
-  const uint tile = (run.tile_y0 + group / run.tiles_w) * rp0->tiles_x + run.tile_x0 +
-                    group % run.tiles_w;
+  const uint tile =
+      (run.tile_y0 + group / run.tiles_w) * rp0->tiles_x + run.tile_x0 + group % run.tiles_w;
   const uint nc = run.bin_chunks;
   // The tile's list holds the records of the whole scene in order; this run's are those
   // from draw_base[first_draw] to draw_base[end_draw].
@@ -382,10 +384,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     const bool stipple = (rflags & CLP_RAST_POLY_STIPPLE) && kind == CLP_KIND_TRIANGLE;
     const bool front = (t->flags & CLP_TRI_FRONT) != 0;
     const bool zs_test =
-        (rflags & CLP_RAST_ZS_PRESENT) && (rflags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT));
-    // Without stencil and depth bounds the lanes are tested together.
-    const bool zs_quad = !((rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(zfmt)) &&
-                         !(rflags & CLP_RAST_DEPTH_BOUNDS);
+        (rflags & CLP_RAST_ZS_PRESENT) &&
+        (rflags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT | CLP_RAST_DEPTH_BOUNDS));
     // Alpha test and alpha to coverage discard after the shader, like KILL: then
     // depth/stencil must wait.
     const bool early_zs =
@@ -463,7 +463,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         }
         if (!CLP_ANY(any)) continue;
 
-        // The planes at the pixel centres, the fragment depth there, and at each sample.
+          // The planes at the pixel centres, the fragment depth there, and at each sample.
 #pragma unroll
         for (int k = 0; k < 3; ++k) {
           const int e = k == 2 ? 0 : k + 1;
@@ -505,17 +505,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           for (int s = 0; s < CLP_NS; ++s) {
             if (!CLP_ANY(alive[s])) continue;
             zs_dirty[b][s] |= clp_lane_bits(alive[s]);
-            if (zs_quad) {
-              alive[s] = clp_depth_test_v(rp, z[s], alive[s], &zlo[b][s]);
-            } else {
-              for (int l = 0; l < CLP_LANES; ++l) {
-                if (!CLP_LANE(alive[s], l)) continue;
-                uint2 p = clp_zs_lane(zlo[b][s], zhi[b][s], l);
-                if (!clp_zs_test(rp, front, CLP_LANE(z[s], l), -1, &p))
-                  alive[s] = clp_clear_lane(alive[s], l);
-                clp_zs_set_lane(&zlo[b][s], &zhi[b][s], l, p);
-              }
-            }
+            alive[s] = clp_zs_test_v(rp, front, z[s], (vi)(-1), alive[s], &zlo[b][s], &zhi[b][s]);
             any |= alive[s];
           }
           same = false;  // the samples' depths differ
@@ -602,22 +592,13 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
               zf = clamp(zf, 0.0f, 1.0f);
 #endif
               zs_dirty[b][s] |= clp_lane_bits(a);
-              if (zs_quad) {
-                a = clp_depth_test_v(rp, zf, a, &zlo[b][s]);
-              } else {
-                for (int l = 0; l < CLP_LANES; ++l) {
-                  if (!CLP_LANE(a, l)) continue;
-                  int ref = -1;
+              vi ref = (vi)(-1);
 #if CLP_FS_STENCIL_REG >= 0
-                  // A stencil reference exported by the shader (.y, an integer) replaces the
-                  // state's.
-                  ref = (int)(as_uint(CLP_LANE(io.out[CLP_FS_STENCIL_REG][1], l)) & 0xffu);
+              // A stencil reference exported by the shader (.y, an integer) replaces the
+              // state's.
+              ref = CLP_AS_VI(CLP_AS_VU(io.out[CLP_FS_STENCIL_REG][1]) & 0xffu);
 #endif
-                  uint2 p = clp_zs_lane(zlo[b][s], zhi[b][s], l);
-                  if (!clp_zs_test(rp, front, CLP_LANE(zf, l), ref, &p)) a = clp_clear_lane(a, l);
-                  clp_zs_set_lane(&zlo[b][s], &zhi[b][s], l, p);
-                }
-              }
+              a = clp_zs_test_v(rp, front, zf, ref, a, &zlo[b][s], &zhi[b][s]);
             }
             if (count && !early_zs) samples_passed += clp_lanes(a) * (apart ? 1u : (uint)CLP_NS);
             alive[s] = a;

@@ -1,55 +1,13 @@
-// The depth/stencil side of the tile pass: the test of one lane against its pixel
-// (stencil, depth bounds, depth), the whole-block depth test of draws without stencil,
-// the lane accessors of a block's depth/stencil words, and their loads where a run starts
-// (with a clear-on-load's texel). Included by tile.cl after its CLP_KEYED_* state accessors,
-// which fold a specialised program's state into constants, and its lane helpers.
+// The depth/stencil side of the tile pass: the test of a block's lanes against their
+// pixels (stencil, depth bounds, depth), the lane accessor of a block's depth/stencil
+// words, and their loads where a run starts (with a clear-on-load's texel). Included by tile.cl
+// after its CLP_KEYED_* state accessors, which fold a specialised program's state into constants,
+// and its lane helpers.
 #ifndef CLPIPE_TILE_ZS_H
 #define CLPIPE_TILE_ZS_H
 
 #include "raster_shared.h"
 #include "raster_zs.h"
-
-// Depth/stencil test of one lane; updates *zs (the pixel) and returns whether the
-// fragment survives. z is the fragment's window depth; ref_override >= 0 is a stencil
-// reference exported by the shader.
-static bool clp_zs_test(global const ClpRasterParams* rp, bool front, float z, int ref_override,
-                        uint2* zs) {
-  const uint fmt = CLP_KEYED_ZS_FORMAT(rp), rflags = CLP_KEYED_FLAGS(rp);
-  const uint face = (!front && (rflags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
-  const bool stencil = (rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
-  const bool depth = (rflags & CLP_RAST_DEPTH_TEST) && clp_zs_depth_bits(fmt) > 0;
-  uint s = clp_zs_get_stencil(fmt, *zs);
-  const uint ref = ref_override >= 0 ? ((uint)ref_override & 0xffu) : rp->stencil_ref[face];
-  if (stencil) {
-    const uint vm = rp->stencil_valuemask[face];
-    if (!clp_compare_u(rp->stencil_func[face], ref & vm, s & vm)) {
-      const uint ns = clp_stencil_op(rp->stencil_fail[face], s, ref);
-      const uint wm = rp->stencil_writemask[face];
-      *zs = clp_zs_set_stencil(fmt, *zs, (s & ~wm) | (ns & wm));
-      return false;
-    }
-  }
-  bool zpass = true;
-  if (depth) {
-    if (rflags & CLP_RAST_DEPTH_BOUNDS) {
-      const float stored = clp_zs_depth_value(fmt, clp_zs_get_depth(fmt, *zs));
-      if (stored < rp->depth_bounds_min || stored > rp->depth_bounds_max) zpass = false;
-    }
-    const uint key = clp_zs_depth_key(fmt, z);
-    const uint stored = clp_zs_get_depth(fmt, *zs);
-    zpass = zpass && (clp_zs_depth_float(fmt)
-                          ? clp_compare_f(CLP_KEYED_DEPTH_FUNC(rp), as_float(key), as_float(stored))
-                          : clp_compare_u(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
-    if (zpass && (rflags & CLP_RAST_DEPTH_WRITE)) *zs = clp_zs_set_depth(fmt, *zs, key);
-  }
-  if (stencil) {
-    const uint ns =
-        clp_stencil_op(zpass ? rp->stencil_zpass[face] : rp->stencil_zfail[face], s, ref);
-    const uint wm = rp->stencil_writemask[face];
-    *zs = clp_zs_set_stencil(fmt, *zs, (s & ~wm) | (ns & wm));
-  }
-  return zpass;
-}
 
 // The depth/stencil pixels of a block are kept as two vu: the first and the second
 // word of each lane's pixel (clp_zs_load's uint2).
@@ -57,28 +15,61 @@ static uint2 clp_zs_lane(vu lo, vu hi, int l) {
   return (uint2)(CLP_LANE(lo, l), CLP_LANE(hi, l));
 }
 
-static void clp_zs_set_lane(vu* lo, vu* hi, int l, uint2 v) {
-  const vi at = CLP_LANE_IDS == (vi)(l);
-  *lo = select(*lo, (vu)(v.x), at);
-  *hi = select(*hi, (vu)(v.y), at);
-}
-
-// The depth test of the `live` lanes at once, for draws without stencil and depth
-// bounds (what clp_zs_test does then, lane by lane): returns the lanes that pass and
-// writes their depth to *lo when depth writes are on.
-static vi clp_depth_test_v(global const ClpRasterParams* rp, vf z, vi live, vu* lo) {
-  const uint fmt = CLP_KEYED_ZS_FORMAT(rp);
-  if (!(CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_TEST) || clp_zs_depth_bits(fmt) == 0) return live;
-  const vu key = clp_zs_depth_key_v(fmt, z);
-  const vu stored = clp_zs_get_depth_v(fmt, *lo);
-  const vi pass =
-      live & (clp_zs_depth_float(fmt)
-                  ? clp_compare_f_v(CLP_KEYED_DEPTH_FUNC(rp), CLP_AS_VF(key), CLP_AS_VF(stored))
-                  : clp_compare_u_v(CLP_KEYED_DEPTH_FUNC(rp), key, stored));
-  if (CLP_KEYED_FLAGS(rp) & CLP_RAST_DEPTH_WRITE) {
-    *lo = select(*lo, clp_zs_set_depth_v(fmt, *lo, key), CLP_AS_VU(pass));
+// Depth bounds, stencil and depth test of the `live` lanes against their pixels (lo, hi);
+// returns the lanes whose fragments survive and updates the pixels of the live lanes as
+// the tests write them. z: the fragments' window depths; ref: a stencil reference
+// exported by the shader in the lanes where it is >= 0, else the state's. Lane for lane
+// this is GL's per-fragment sequence: EXT_depth_bounds_test discards a fragment whose
+// pixel's stored depth lies outside the bounds (quantised to the buffer's depth as if
+// written to it) before the stencil test, whether or not the depth test is on, and
+// without touching the pixel; a fragment that fails the stencil test gets the stencil
+// fail operation and no depth test; the others the zpass or zfail operation by their
+// depth test, whose write follows it.
+static vi clp_zs_test_v(global const ClpRasterParams* rp, bool front, vf z, vi ref, vi live, vu* lo,
+                        vu* hi) {
+  const uint fmt = CLP_KEYED_ZS_FORMAT(rp), rflags = CLP_KEYED_FLAGS(rp);
+  const uint face = (!front && (rflags & CLP_RAST_STENCIL_BACK)) ? 1 : 0;
+  const bool stencil = (rflags & CLP_RAST_STENCIL_FRONT) && clp_zs_has_stencil(fmt);
+  const bool depth = (rflags & CLP_RAST_DEPTH_TEST) && clp_zs_depth_bits(fmt) > 0;
+  if ((rflags & CLP_RAST_DEPTH_BOUNDS) && clp_zs_depth_bits(fmt) > 0) {
+    const vu stored = clp_zs_get_depth_v(fmt, *lo);
+    const uint kmin = clp_zs_depth_key(fmt, rp->depth_bounds_min);
+    const uint kmax = clp_zs_depth_key(fmt, rp->depth_bounds_max);
+    live &= clp_zs_depth_float(fmt) ? CLP_MASK((CLP_AS_VF(stored) >= as_float(kmin)) &
+                                               (CLP_AS_VF(stored) <= as_float(kmax)))
+                                    : CLP_MASK((stored >= kmin) & (stored <= kmax));
   }
-  return pass;
+  vi pass = live;
+  vu s = (vu)(0u), sref = (vu)(0u), sfailed = (vu)(0u);
+  if (stencil) {
+    s = clp_zs_get_stencil_v(fmt, *lo, *hi);
+    sref =
+        select((vu)(rp->stencil_ref[face]), CLP_AS_VU(ref) & 0xffu, CLP_AS_VU(CLP_MASK(ref >= 0)));
+    const uint vm = rp->stencil_valuemask[face];
+    pass &= clp_compare_u_v(rp->stencil_func[face], sref & vm, s & vm);
+    sfailed = clp_stencil_op_v(rp->stencil_fail[face], s, sref);
+  }
+  vi zpass = pass;
+  if (depth) {
+    const vu stored = clp_zs_get_depth_v(fmt, *lo);
+    const vu key = clp_zs_depth_key_v(fmt, z);
+    zpass &= clp_zs_depth_float(fmt)
+                 ? clp_compare_f_v(CLP_KEYED_DEPTH_FUNC(rp), CLP_AS_VF(key), CLP_AS_VF(stored))
+                 : clp_compare_u_v(CLP_KEYED_DEPTH_FUNC(rp), key, stored);
+    if (rflags & CLP_RAST_DEPTH_WRITE)
+      *lo = select(*lo, clp_zs_set_depth_v(fmt, *lo, key), CLP_AS_VU(zpass));
+  }
+  if (stencil) {
+    const vu zop = select(clp_stencil_op_v(rp->stencil_zfail[face], s, sref),
+                          clp_stencil_op_v(rp->stencil_zpass[face], s, sref), CLP_AS_VU(zpass));
+    const vu ns = select(sfailed, zop, CLP_AS_VU(pass));
+    const uint wm = rp->stencil_writemask[face];
+    vu nlo = *lo, nhi = *hi;
+    clp_zs_set_stencil_v(fmt, &nlo, &nhi, (s & ~wm) | (ns & wm));
+    *lo = select(*lo, nlo, CLP_AS_VU(live));
+    *hi = select(*hi, nhi, CLP_AS_VU(live));
+  }
+  return zpass;
 }
 
 // Loads the lanes in `lanes` (bits) of the depth/stencil block at p: lane l gets

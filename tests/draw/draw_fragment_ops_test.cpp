@@ -3,6 +3,7 @@
 // blending with every factor and equation, colour masks and logic ops.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -125,7 +126,8 @@ struct QuadRun {
 
 }  // namespace
 
-TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[draw][zs]") {
+TEST_CASE("alpha, depth bounds, stencil and depth tests follow GL on every depth format",
+          "[draw][zs]") {
   QuadRun r;
   std::mt19937 rng(2024);
   (void)QuadRun::tri_at(0, 0);
@@ -176,6 +178,11 @@ TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[dr
       st.writemask = uint8_t(u8(rng));
       r.s.stencil_ref.ref_value[f] = uint8_t(u8(rng));
     }
+    // Bounds drawn from the stored depths, so that pixels meet them exactly.
+    z.depth_bounds_test = iter % 3 == 1;
+    const float b0 = zs_ndc[zi(rng)] * 0.5f + 0.5f, b1 = zs_ndc[zi(rng)] * 0.5f + 0.5f;
+    z.depth_bounds_min = std::min(b0, b1);
+    z.depth_bounds_max = std::max(b0, b1);
     z.alpha_enabled = iter % 5 == 0;
     z.alpha_func = CompareFunc(func(rng));
     z.alpha_ref_value = 0.5f;
@@ -203,6 +210,12 @@ TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[dr
         uint32_t sbuf = frontend::unpack_stencil(zf, px);
         bool pass = true;
         if (z.alpha_enabled) pass = compare(z.alpha_func, c[3], z.alpha_ref_value);
+        // EXT_depth_bounds_test: the stored depth against the bounds quantised like it,
+        // whether or not the depth test is on; a fragment outside is discarded before
+        // the stencil test, leaving the pixel as it is.
+        if (pass && has_z && z.depth_bounds_test)
+          pass = depth_key(zf, float(z.depth_bounds_min)) <= zbuf &&
+                 zbuf <= depth_key(zf, float(z.depth_bounds_max));
         const int si = (face == 1 && z.stencil[1].enabled) ? 1 : 0;
         const StencilState& st = z.stencil[si];
         const uint32_t ref = r.s.stencil_ref.ref_value[si];
@@ -245,7 +258,8 @@ TEST_CASE("alpha, stencil and depth tests follow GL on every depth format", "[dr
     CHECK(counters[CLP_COUNTER_PS_INVOCATIONS] == (z.alpha_enabled ? kW * kH : uint32_t(passed)));
     INFO("iteration " << iter << " format " << format_name(zf) << " depth func "
                       << int(z.depth_func) << " write " << z.depth_writemask << " alpha "
-                      << z.alpha_enabled);
+                      << z.alpha_enabled << " bounds " << z.depth_bounds_test << " ["
+                      << z.depth_bounds_min << ", " << z.depth_bounds_max << "]");
     for (int f = 0; f < 2; ++f) {
       const StencilState& st = z.stencil[f];
       INFO("stencil " << f << ": en " << st.enabled << " func " << int(st.func) << " ops "

@@ -247,7 +247,8 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
   }
   if (z.depth_enabled) f |= CLP_RAST_DEPTH_TEST;
   if (z.depth_enabled && z.depth_writemask) f |= CLP_RAST_DEPTH_WRITE;
-  if (z.depth_enabled && z.depth_bounds_test) f |= CLP_RAST_DEPTH_BOUNDS;
+  // EXT_depth_bounds_test: the bounds apply with the depth test off too.
+  if (z.depth_bounds_test) f |= CLP_RAST_DEPTH_BOUNDS;
   if (z.stencil[0].enabled) f |= CLP_RAST_STENCIL_FRONT;
   if (z.stencil[0].enabled && z.stencil[1].enabled) f |= CLP_RAST_STENCIL_BACK;
   if (z.alpha_enabled) f |= CLP_RAST_ALPHA_TEST;

@@ -177,7 +177,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
           run.round_each |= 1u << i;
       }
       if ((rp.flags & CLP_RAST_ZS_PRESENT) &&
-          (rp.flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT))) {
+          (rp.flags & (CLP_RAST_DEPTH_TEST | CLP_RAST_STENCIL_FRONT | CLP_RAST_DEPTH_BOUNDS))) {
         run.zs_load = 1;
       }
     }
