@@ -159,6 +159,8 @@ void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler:
   for (uint32_t i = 0; i < kMaxColorBufs; ++i)
     s->fs_color_reg[i] = fs.fs_outputs.color[i];
   s->fs_color0_broadcast = fs.props.fs_color0_writes_all_cbufs;
+  s->fs_coord_lower_left = fs.props.fs_coord_origin_lower_left;
+  s->fs_coord_pixel_center_integer = fs.props.fs_pixel_center_integer;
   s->fs_reads_prim_id = fs.find_input(Semantic::PRIMID, 0) != nullptr;
   s->fs_links = fs_link_table(linkage, s->rasterizer);
 }

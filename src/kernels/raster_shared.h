@@ -77,6 +77,10 @@ typedef struct {
 // Multisampled framebuffer, multisample rasterization, min_samples > 1: the fragment
 // shader runs once per covered sample rather than once per pixel.
 #define CLP_RAST_SAMPLE_SHADING (1u << 22)
+// The fragment shader's gl_FragCoord conventions (TGSI FS_COORD_ORIGIN and
+// FS_COORD_PIXEL_CENTER): state, not program, so that they split no programs.
+#define CLP_RAST_FS_COORD_LOWER_LEFT (1u << 23)
+#define CLP_RAST_FS_COORD_PIXEL_CENTER_INTEGER (1u << 24)
 
 // The fragment counters the tile pass accumulates when CLP_RAST_COUNT is set: 64-bit
 // values as (low, high) 32-bit words, so that 32-bit atomics suffice.

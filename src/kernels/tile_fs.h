@@ -21,12 +21,6 @@
 #define CLP_SEM_SAMPLEMASK 25
 #define CLP_SEM_HELPER_INVOCATION 34
 
-#ifndef CLP_FS_COORD_ORIGIN_LOWER_LEFT
-#define CLP_FS_COORD_ORIGIN_LOWER_LEFT 0
-#endif
-#ifndef CLP_FS_COORD_PIXEL_CENTER_INTEGER
-#define CLP_FS_COORD_PIXEL_CENTER_INTEGER 0
-#endif
 #ifndef CLP_FS_INTERP_MODES
 #define CLP_FS_INTERP_MODES 0xf
 #endif
@@ -117,15 +111,17 @@ static vf clp_sprite_coord(const ClpStageCtx* c, int chan) {
   return (CLP_KEYED_FLAGS(c->rp) & CLP_RAST_SPRITE_LOWER_LEFT) ? (vf)(1.0f) - t : t;
 }
 
-// gl_FragCoord channel `chan` per the shader's FS_COORD_* properties.
+// gl_FragCoord channel `chan` per the shader's FS_COORD_* properties (raster flags).
 static vf clp_frag_coord(const ClpStageCtx* c, int chan) {
-  const float centre = CLP_FS_COORD_PIXEL_CENTER_INTEGER ? 0.0f : 0.5f;
+  const uint rflags = CLP_KEYED_FLAGS(c->rp);
+  const float centre = (rflags & CLP_RAST_FS_COORD_PIXEL_CENTER_INTEGER) ? 0.0f : 0.5f;
   switch (chan) {
     case 0:
       return c->px + centre;
     case 1:
-      return CLP_FS_COORD_ORIGIN_LOWER_LEFT ? (vf)((float)c->rp->fb_height) - c->py - 1.0f + centre
-                                            : c->py + centre;
+      return (rflags & CLP_RAST_FS_COORD_LOWER_LEFT)
+                 ? (vf)((float)c->rp->fb_height) - c->py - 1.0f + centre
+                 : c->py + centre;
     case 2:
       return c->z;
     default:

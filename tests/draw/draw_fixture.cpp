@@ -129,8 +129,6 @@ StageBinding DrawFixture::custom_fs(const FsSpec& spec, const std::string& body)
   def("CLP_FS_EARLY_DEPTH", spec.early_depth);
   def("CLP_FS_USES_KILL", spec.uses_kill);
   def("CLP_FS_PER_SAMPLE", spec.per_sample);
-  def("CLP_FS_COORD_ORIGIN_LOWER_LEFT", spec.origin_lower_left);
-  def("CLP_FS_COORD_PIXEL_CENTER_INTEGER", spec.pixel_center_integer);
   // Like a generated body: the shader library first.
   c.body =
       "#include \"shader_lib.h\"\nvoid clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n" +

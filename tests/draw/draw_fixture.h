@@ -59,7 +59,6 @@ class DrawFixture {
     int depth_reg = -1, stencil_reg = -1, samplemask_reg = -1;
     bool uses_kill = false, early_depth = false;
     bool per_sample = false;  // runs once per sample (reads SAMPLEID, SAMPLEPOS, ...)
-    bool origin_lower_left = false, pixel_center_integer = false;
   };
   frontend::draw::StageBinding custom_fs(const FsSpec& spec, const std::string& body);
   // A setup for w x h targets: viewport mapping NDC to the window, no scissor, default

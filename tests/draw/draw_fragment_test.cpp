@@ -82,11 +82,10 @@ TEST_CASE("POSITION follows the shader's origin and pixel-centre conventions", "
   for (int origin = 0; origin < 2; ++origin) {
     for (int integer = 0; integer < 2; ++integer) {
       Run r;
-      DrawFixture::FsSpec spec;
-      spec.origin_lower_left = origin;
-      spec.pixel_center_integer = integer;
+      r.s.fs_coord_lower_left = origin;
+      r.s.fs_coord_pixel_center_integer = integer;
       r.s.fs = r.fx.custom_fs(
-          spec,
+          DrawFixture::FsSpec(),
           "for (int c = 0; c < 4; ++c) io->out[0][c] = clp_fs_input(stage, 0, c, 0, 0, 2, 0);");
       const float a[4] = {0, 0, 0, 0};
       r.draw(quad(a, a, 0.5f));  // window depth 0.75

@@ -156,6 +156,38 @@ TEST_CASE("draw_vbo: two-sided colour reads BCOLOR on back faces even without CO
   CHECK(s.pixel(s.w - 3, 2) == std::array<float, 4>{0, 0, 0, 1});
 }
 
+TEST_CASE("draw_vbo: gl_FragCoord follows each fragment shader's conventions", "[frontend][draw]") {
+  Scene s;
+  std::vector<float> v;
+  for (auto p : {std::array<float, 2>{-1, -1}, {1, -1}, {-1, 1}, {1, 1}})
+    v.insert(v.end(), {p[0], p[1], 0, 1, 0, 0, 0, 0});
+  s.set_vertices(v);
+  DrawInfo info;
+  info.mode = PrimType::TRIANGLE_STRIP;
+  // The conventions are raster state of the bound shader, not part of its program:
+  // shaders that differ only in them draw one after the other, each with its own.
+  for (int origin = 0; origin < 2; ++origin) {
+    for (int integer = 0; integer < 2; ++integer) {
+      ShaderState st;
+      st.tgsi = std::string("FRAG\n") + (origin ? "PROPERTY FS_COORD_ORIGIN LOWER_LEFT\n" : "") +
+                (integer ? "PROPERTY FS_COORD_PIXEL_CENTER INTEGER\n" : "") +
+                "DCL IN[0], POSITION, LINEAR\nDCL OUT[0], COLOR\n"
+                "  0: MOV OUT[0], IN[0]\n  1: END\n";
+      REQUIRE(s.ctx->bind_fs_state(s.ctx->create_fs_state(st).value()).is_ok());
+      REQUIRE(s.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
+      const float centre = integer ? 0.0f : 0.5f;
+      for (uint32_t y = 0; y < s.h; y += 5) {
+        for (uint32_t x = 0; x < s.w; x += 7) {
+          INFO("origin " << origin << " integer " << integer << " pixel " << x << "," << y);
+          const auto c = s.pixel(x, y);
+          CHECK(c[0] == float(x) + centre);
+          CHECK(c[1] == (origin ? float(s.h - 1 - y) : float(y)) + centre);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("draw_vbo: occlusion queries count the drawn samples", "[frontend][draw][query]") {
   Scene s;
   std::vector<float> v;

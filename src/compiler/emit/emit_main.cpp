@@ -395,8 +395,6 @@ std::string Emitter::prelude() const {
       def("CLP_FS_SAMPLEMASK_REG", std::to_string(info_.fs_outputs.sample_mask));
       def("CLP_FS_EARLY_DEPTH", pr.fs_early_depth_stencil ? "1" : "0");
       def("CLP_FS_USES_KILL", info_.uses_kill || info_.uses_demote ? "1" : "0");
-      def("CLP_FS_COORD_ORIGIN_LOWER_LEFT", pr.fs_coord_origin_lower_left ? "1" : "0");
-      def("CLP_FS_COORD_PIXEL_CENTER_INTEGER", pr.fs_pixel_center_integer ? "1" : "0");
       def("CLP_FS_HAS_SIDE_EFFECTS", info_.writes_memory ? "1" : "0");
       def("CLP_FS_INTERP_MODES", shared_fs ? "15" : std::to_string(fs_interp_modes()));
       def("CLP_FS_PER_SAMPLE", info_.per_sample_shading ? "1" : "0");

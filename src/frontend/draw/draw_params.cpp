@@ -261,6 +261,8 @@ ClpRasterParams make_raster_params(const DrawSetup& s) {
   if (r.sprite_coord_mode == SpriteCoordMode::LOWER_LEFT) f |= CLP_RAST_SPRITE_LOWER_LEFT;
   if (r.half_pixel_center) f |= CLP_RAST_HALF_PIXEL_CENTER;
   if (s.fs_color0_broadcast) f |= CLP_RAST_COLOR0_BROADCAST;
+  if (s.fs_coord_lower_left) f |= CLP_RAST_FS_COORD_LOWER_LEFT;
+  if (s.fs_coord_pixel_center_integer) f |= CLP_RAST_FS_COORD_PIXEL_CENTER_INTEGER;
   const RtBlendState& rb0 = b.rt[0];
   if (rb0.blend_enable && (uses_src1(rb0.rgb_src_factor) || uses_src1(rb0.rgb_dst_factor) ||
                            uses_src1(rb0.alpha_src_factor) || uses_src1(rb0.alpha_dst_factor))) {

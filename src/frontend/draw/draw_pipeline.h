@@ -139,6 +139,7 @@ struct DrawSetup {
   // FS facts.
   std::array<int32_t, kMaxColorBufs> fs_color_reg{};  // -1 = not written
   bool fs_color0_broadcast = false;
+  bool fs_coord_lower_left = false, fs_coord_pixel_center_integer = false;
   bool fs_reads_prim_id = false;
   std::vector<ClpFsLink> fs_links;  // per FS input register
 

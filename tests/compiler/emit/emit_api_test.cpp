@@ -114,8 +114,8 @@ IMM[0] UINT32 {0, 0, 0, 0}
   CHECK(has_line(p, "#define CLP_FS_SAMPLEMASK_REG 3"));
   CHECK(has_line(p, "#define CLP_FS_EARLY_DEPTH 1"));
   CHECK(has_line(p, "#define CLP_FS_USES_KILL 0"));
-  CHECK(has_line(p, "#define CLP_FS_COORD_ORIGIN_LOWER_LEFT 1"));
-  CHECK(has_line(p, "#define CLP_FS_COORD_PIXEL_CENTER_INTEGER 1"));
+  // gl_FragCoord's conventions are raster state (CLP_RAST_FS_COORD_*), not program.
+  CHECK(p.find("CLP_FS_COORD") == std::string::npos);
   CHECK(has_line(p, "#define CLP_FS_HAS_SIDE_EFFECTS 1"));
   // Its only input is the position, which is not interpolated from the vertices.
   CHECK(has_line(p, "#define CLP_FS_INTERP_MODES 0"));

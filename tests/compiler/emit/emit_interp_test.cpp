@@ -442,6 +442,15 @@ TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]
   const EmittedShader c = emit_interpreted(all.ir, all.info, EmitOptions{});
   REQUIRE(c.prelude == a.prelude);
   REQUIRE(c.body == a.body);
+  // So do gl_FragCoord's conventions (CLP_RAST_FS_COORD_*).
+  const CompiledShader coord = compile_tgsi(
+      "FRAG\nPROPERTY FS_COORD_ORIGIN LOWER_LEFT\nPROPERTY FS_COORD_PIXEL_CENTER INTEGER\n"
+      "DCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\nDCL TEMP[0]\n"
+      "  0: ADD TEMP[0], IN[0], CONST[0][0]\n  1: MOV OUT[0], TEMP[0]\n  2: END\n");
+  REQUIRE(coord.info.props.fs_coord_origin_lower_left);
+  const EmittedShader d = emit_interpreted(coord.ir, coord.info, EmitOptions{});
+  REQUIRE(d.prelude == a.prelude);
+  REQUIRE(d.body == a.body);
 }
 
 TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
