@@ -193,10 +193,8 @@ static vi clp_clear_lane(vi m, int l) {
 static uint clp_lower_bound(global const uint* list, uint begin, uint end, uint v) {
   while (begin < end) {
     const uint mid = begin + (end - begin) / 2;
-    if (list[mid] < v)
-      begin = mid + 1;
-    else
-      end = mid;
+    if (list[mid] < v) begin = mid + 1;
+    else end = mid;
   }
   return begin;
 }
@@ -221,8 +219,8 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     if (value == ((rp0->flags & CLP_RAST_PREDICATE_WHEN_TRUE) != 0)) return;
   }
   const uint group = get_group_id(0);
-  const uint tile =
-      (run.tile_y0 + group / run.tiles_w) * rp0->tiles_x + run.tile_x0 + group % run.tiles_w;
+  const uint tile = (run.tile_y0 + group / run.tiles_w) * rp0->tiles_x + run.tile_x0 +
+                    group % run.tiles_w;
   const uint nc = run.bin_chunks;
   // The tile's list holds the records of the whole scene in order; this run's are those
   // from draw_base[first_draw] to draw_base[end_draw].
@@ -463,7 +461,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
         }
         if (!CLP_ANY(any)) continue;
 
-          // The planes at the pixel centres, the fragment depth there, and at each sample.
+        // The planes at the pixel centres, the fragment depth there, and at each sample.
 #pragma unroll
         for (int k = 0; k < 3; ++k) {
           const int e = k == 2 ? 0 : k + 1;

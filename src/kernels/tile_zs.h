@@ -1,8 +1,8 @@
 // The depth/stencil side of the tile pass: the test of a block's lanes against their
-// pixels (stencil, depth bounds, depth), the lane accessor of a block's depth/stencil
-// words, and their loads where a run starts (with a clear-on-load's texel). Included by tile.cl
-// after its CLP_KEYED_* state accessors, which fold a specialised program's state into constants,
-// and its lane helpers.
+// pixels (depth bounds, stencil, depth), the lane accessor of a block's depth/stencil
+// words, and their loads where a run starts (with a clear-on-load's texel). Included by
+// tile.cl after its CLP_KEYED_* state accessors, which fold a specialised program's state
+// into constants, and its lane helpers.
 #ifndef CLPIPE_TILE_ZS_H
 #define CLPIPE_TILE_ZS_H
 
