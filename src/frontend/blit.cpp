@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <vector>
 
 #include "compiler/emit/program_text.h"
@@ -66,15 +67,15 @@ void check_side_format(const ResourceImpl& r, Format f, bool is_dst, const char*
   }
 }
 
-// The texels of a source level that a blit may read along one axis: the source span
-// widened by the linear filter's one-texel reach, clamped to the level.
-Span footprint(Span src, int64_t size) {
-  return {std::clamp<int64_t>(src.begin - 1, 0, size), std::clamp<int64_t>(src.end + 1, 0, size)};
-}
-
-// Every texel of a level.
-Box level_box_of(const LevelLayout& lv) {
-  return Box{0, 0, 0, int32_t(lv.width), int32_t(lv.height), int32_t(lv.layers)};
+// The texels of a source level that a blit may read along one axis, clamped to the
+// level: the source span itself where the axis maps texel centres to texel centres
+// exactly (`exact`: nearest filter, unscaled, so blit.cl's floor(c) is the source
+// texel of each destination texel), else widened by one texel each side (the linear
+// filter's reach, and a scaled nearest coordinate that rounds onto the next texel).
+Span footprint(Span src, int64_t size, bool exact) {
+  const int64_t reach = exact ? 0 : 1;
+  return {std::clamp<int64_t>(src.begin - reach, 0, size),
+          std::clamp<int64_t>(src.end + reach, 0, size)};
 }
 
 // Work-items per group along x: a fixed small set (PoCL compiles a kernel once per
@@ -260,7 +261,8 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, bool 
   // An unscaled, unmirrored blit of one format that writes everything is a raw copy:
   // decode + encode of one format gives the bits back (up to NaN payloads, the two
   // encodings of -1 in SNORM and X padding, which a copy keeps). The copy kernel needs
-  // disjoint regions, so blits inside one level take the kernel.
+  // disjoint regions, so a blit inside one level takes it only when the texels it reads
+  // and writes are apart along some axis (glCopyPixels of one pixel to the next).
   const Box& db = info.dst.box;
   const Box& sb = info.src.box;
   const bool unscaled = sb.width == db.width && sb.height == db.height && sb.depth == db.depth &&
@@ -268,9 +270,14 @@ void Blitter::blit(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, bool 
   bool src_inside = true;
   for (int a = 0; a < 3; ++a)
     src_inside = src_inside && g.src[a].begin >= 0 && g.src[a].end <= g.level[a].end;
-  const bool same_level = &d == &s && info.dst.level == info.src.level;
+  bool apart = &d != &s || info.dst.level != info.src.level;
+  for (int a = 0; a < 3 && unscaled; ++a) {
+    // Unscaled: destination texel t reads source texel t - dst origin + src origin.
+    const int64_t shift = g.src[a].begin - g.dst[a].begin;
+    apart = apart || !overlaps(Span{g.write[a].begin + shift, g.write[a].end + shift}, g.write[a]);
+  }
   if (info.dst.format == info.src.format && (p.flags & CLP_BLIT_MASKED) == 0 && !info.alpha_blend &&
-      unscaled && src_inside && !same_level && dsamples == ssamples) {
+      unscaled && src_inside && apart && dsamples == ssamples) {
     copy_texels(d, s, info, g);
   } else {
     launch(d, s, info, g, p);
@@ -339,18 +346,36 @@ void Blitter::launch(ResourceImpl& d, ResourceImpl& s, const BlitInfo& info, con
 
   cl::Buffer src_storage = s.storage();
   const cl::Buffer dst_storage = d.storage();
+  const uint32_t linear[3] = {p.flags & CLP_BLIT_LINEAR_XY, p.flags & CLP_BLIT_LINEAR_XY,
+                              p.flags & CLP_BLIT_LINEAR_Z};
+  const int32_t sizes[3][2] = {{sb.width, db.width}, {sb.height, db.height}, {sb.depth, db.depth}};
+  Span reads[3];
   bool overlap = &d == &s && info.dst.level == info.src.level;
-  for (int a = 0; a < 3; ++a)
-    overlap = overlap && overlaps(footprint(g.src[a], g.level[a].end), g.write[a]);
+  for (int a = 0; a < 3; ++a) {
+    // c = src_origin + (d - dst_origin + 0.5) * (+-1) is exact in float below 2^21 (a
+    // whole number plus a half, and below 2^23 with the origin added).
+    const bool exact = !linear[a] &&
+                       std::abs(int64_t(sizes[a][0])) == std::abs(int64_t(sizes[a][1])) &&
+                       std::abs(int64_t(sizes[a][0])) < (int64_t(1) << 21) &&
+                       std::abs(int64_t(g.src[a].begin)) < (int64_t(1) << 21);
+    reads[a] = footprint(g.src[a], g.level[a].end, exact);
+    overlap = overlap && overlaps(reads[a], g.write[a]);
+  }
   if (overlap) {
-    // The launch would read texels it writes: read a copy of the source level instead.
-    // The staging buffer lives until the launch has finished (OpenCL keeps memory objects
-    // of queued commands alive).
-    const ByteRegion level = region_of(s.layout(), info.src.level, level_box_of(slv));
-    ByteRegion staged = level;
-    staged.base = 0;
+    // The launch would read texels it writes: read a copy of what it reads instead, at
+    // the same place in a buffer the size of the level. The staging buffer lives until
+    // the launch has finished (OpenCL keeps memory objects of queued commands alive).
+    const Box read_box{int32_t(reads[0].begin),
+                       int32_t(reads[1].begin),
+                       int32_t(reads[2].begin),
+                       int32_t(reads[0].end - reads[0].begin),
+                       int32_t(reads[1].end - reads[1].begin),
+                       int32_t(reads[2].end - reads[2].begin)};
+    const ByteRegion read = region_of(s.layout(), info.src.level, read_box);
+    ByteRegion staged = read;
+    staged.base -= slv.offset;
     cl::Buffer staging = queue_.create_buffer(size_t(slv.size));
-    const cl::Event ev = ops_.copy(src_storage, level, staging, staged);
+    const cl::Event ev = ops_.copy(src_storage, read, staging, staged);
     s.note_use(context_id_, ev, false);
     src_storage = staging;
     p.src_base = 0;

@@ -14,7 +14,7 @@
 //   so such texels repeat the edge. A source box with no texel inside the level, or a
 //   destination box outside its level, is kInvalidArgument;
 // * a blit inside one level whose source footprint may overlap the destination reads a
-//   staging copy of the source level, so the result is that of a blit from a copy;
+//   staging copy of that footprint, so the result is that of a blit from a copy;
 // * mask bits of the other kind are ignored (RGBA for depth/stencil formats, Z/S for
 //   colour formats), as Gallium drivers do; a mask that selects nothing writes nothing.
 #pragma once

@@ -345,6 +345,45 @@ TEST_CASE("blits inside one level read the source as it was", "[frontend][blit]"
   check_blit(*ctx, make_info(tex, make_box_2d(1, 1, 8, 8), tex, make_box_2d(0, 0, 8, 8)));
 }
 
+TEST_CASE("a blit inside one level stages only the texels it reads", "[frontend][blit]") {
+  auto ctx = new_context();
+  frontend::ContextImpl& impl = dynamic_cast<frontend::ContextImpl&>(*ctx);
+  auto tex = filled(*ctx, tex2d(Format::R8G8B8A8_UNORM, 16, 16), 5);
+  // Launches of the blit alone (a staging copy is a launch of its own), and its texels.
+  auto launches = [&](const BlitInfo& b) {
+    const Image src = read_level(*ctx, tex, 0, Format::R8G8B8A8_UNORM);
+    Image want = src;
+    model_blit(want, src, b, false);
+    const uint64_t before = impl.queue_for_tests().counters().launches;
+    REQUIRE(ctx->blit(b).is_ok());
+    const uint64_t n = impl.queue_for_tests().counters().launches - before;
+    CHECK(compare(read_level(*ctx, tex, 0, Format::R8G8B8A8_UNORM), want) == "");
+    return n;
+  };
+  // glCopyPixels of one pixel onto the next, as piglit's copypixels-sync does 25,600
+  // times: a raw copy, with no staging copy of the level.
+  CHECK(launches(make_info(tex, make_box_2d(1, 0, 1, 1), tex, make_box_2d(0, 0, 1, 1))) == 1);
+  CHECK(launches(make_info(tex, make_box_2d(4, 6, 3, 2), tex, make_box_2d(4, 4, 3, 2))) == 1);
+  // Masked, so blit_texels: unscaled nearest reads only its source box, which misses the
+  // destination.
+  BlitInfo masked = make_info(tex, make_box_2d(3, 3, 1, 1), tex, make_box_2d(2, 3, 1, 1));
+  masked.mask = Mask::R | Mask::G;
+  CHECK(launches(masked) == 1);
+  // Mirrored, unscaled: the same.
+  CHECK(launches(make_info(tex, make_box_2d(4, 9, 4, 1), tex, make_box_2d(4, 9, -4, 1))) == 1);
+  // Linear filtering reaches the neighbours, scaled nearest may round onto them, and
+  // overlapping boxes overlap: each reads a staged copy (2 launches) and gets the texels
+  // of a blit from a copy.
+  masked.filter = TexFilter::LINEAR;
+  CHECK(launches(masked) == 2);
+  masked.filter = TexFilter::NEAREST;
+  CHECK(launches(make_info(tex, make_box_2d(10, 0, 2, 2), tex, make_box_2d(9, 0, 1, 1))) == 2);
+  masked.dst.box = make_box_2d(5, 5, 4, 4);
+  masked.src.box = make_box_2d(4, 4, 4, 4);
+  CHECK(launches(masked) == 2);
+  CHECK(launches(make_info(tex, make_box_2d(0, 1, 16, 4), tex, make_box_2d(0, 0, 16, 4))) == 2);
+}
+
 TEST_CASE("blits honour the render condition only when asked to", "[frontend][blit][query]") {
   auto ctx = new_context();
   auto src = filled(*ctx, tex2d(Format::R8G8B8A8_UNORM, 8, 8), 11);
