@@ -74,8 +74,8 @@ void ContextImpl::memory_barrier(uint32_t) {
 bool ContextImpl::is_resource_referenced(const ResourceRef& res, unsigned) {
   auto* impl = dynamic_cast<ResourceImpl*>(res.get());
   if (impl == nullptr) return false;
-  for (const auto& [r, writes] : scene_resources_) {
-    if (r.get() == impl) return true;  // a recorded draw uses it
+  for (const SceneUse& u : scene_resources_) {
+    if (u.res.get() == impl) return true;  // a recorded draw uses it
   }
   return impl->referenced_by(id_);
 }

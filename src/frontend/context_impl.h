@@ -214,6 +214,10 @@ class ContextImpl final : public Context {
   // transfers and subdata only when the scene uses the resource.
   void flush_scene();
   void flush_scene_using(const ResourceRef& res);
+  // flush_scene_using for a write of bytes [begin, end) of a buffer: a scene that only
+  // reads the buffer as vertex input, elsewhere, keeps recording (piglit
+  // vbo-subdata-many: a glBufferSubData before each draw of the next vertices).
+  void flush_scene_writing(const ResourceRef& res, uint64_t begin, uint64_t end);
   // flush_scene for calls that return nothing: a failure is kept for the next flush().
   void flush_scene_nothrow() noexcept;
   // Records the resources of the draws just recorded, reported their commands at the
@@ -240,8 +244,13 @@ class ContextImpl final : public Context {
   Blitter blitter_;                               // blit and generate_mipmap (blit.cpp, mipmap.cpp)
   std::unique_ptr<draw::DrawPipeline> pipeline_;  // created by the first draw
   ContextState state_;
-  // The resources the recorded scene reads (false) or writes (true).
-  std::vector<std::pair<std::shared_ptr<ResourceImpl>, bool>> scene_resources_;
+  // The resources the recorded scene uses.
+  struct SceneUse {
+    std::shared_ptr<ResourceImpl> res;
+    bool writes = false;
+    bool beyond_vertices = false;  // written, or read other than as a vertex buffer
+  };
+  std::vector<SceneUse> scene_resources_;
   // The counter buffer of the scene's draws that occlusion queries count (set when
   // QueryTracker::counts_per_scene() held at record time), added to the active queries
   // after the scene ran. Those are the queries of record time: begin_query and end_query

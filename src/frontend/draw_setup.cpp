@@ -103,7 +103,7 @@ void fill_draw_setup(const ContextState& st, uint64_t screen_id, const compiler:
     in.offset = vb.buffer_offset;
     in.size = res.size_bytes();
     in.stride = vb.stride;
-    used->reads.push_back(&res);
+    used->vertex_reads.push_back(&res);
   }
   // User indices have no resource: draw_vbo copies them into a buffer the scene keeps.
   if (info.index_size && !info.has_user_indices) {

@@ -19,6 +19,7 @@ namespace clpipe::frontend {
 struct DrawResources {
   std::vector<ResourceImpl*> reads;
   std::vector<ResourceImpl*> writes;
+  std::vector<ResourceImpl*> vertex_reads;  // vertex buffers (reads too)
 };
 
 // Where the last vertex stage's special outputs are.

@@ -10,25 +10,28 @@
 namespace clpipe::frontend {
 
 void ContextImpl::note_scene_use(const DrawResources& used) {
-  auto add = [&](ResourceImpl* r, bool writes) {
-    for (auto& [res, w] : scene_resources_) {
-      if (res.get() == r) {
-        w = w || writes;
+  auto add = [&](ResourceImpl* r, bool writes, bool beyond_vertices) {
+    for (SceneUse& u : scene_resources_) {
+      if (u.res.get() == r) {
+        u.writes = u.writes || writes;
+        u.beyond_vertices = u.beyond_vertices || beyond_vertices;
         return;
       }
     }
-    scene_resources_.emplace_back(r->shared_from_this(), writes);
+    scene_resources_.push_back(SceneUse{r->shared_from_this(), writes, beyond_vertices});
   };
+  for (ResourceImpl* r : used.vertex_reads)
+    add(r, false, false);
   for (ResourceImpl* r : used.reads)
-    add(r, false);
+    add(r, false, true);
   for (ResourceImpl* r : used.writes)
-    add(r, true);
+    add(r, true, true);
 }
 
 bool ContextImpl::scene_holds_released() const {
   uint64_t bytes = 0;
-  for (const auto& [res, writes] : scene_resources_) {
-    if (res.use_count() == 1) bytes += res->size_bytes();
+  for (const SceneUse& u : scene_resources_) {
+    if (u.res.use_count() == 1) bytes += u.res->size_bytes();
   }
   return bytes > released_limit_;
 }
@@ -41,16 +44,29 @@ void ContextImpl::flush_scene() {
   scene_query_counters_ = cl::Buffer();
   pipeline_->execute();  // empties the scene even when it throws
   const cl::Event done = queue_.marker();
-  for (auto& [res, writes] : resources)
-    res->note_use(id(), done, writes);
+  for (const SceneUse& u : resources)
+    u.res->note_use(id(), done, u.writes);
   if (counted()) queries_.after_draw(counted, QueryDrawCounts());
 }
 
 void ContextImpl::flush_scene_using(const ResourceRef& res) {
   const Resource* r = res.get();
   if (std::any_of(scene_resources_.begin(), scene_resources_.end(),
-                  [&](const auto& u) { return u.first.get() == r; })) {
+                  [&](const SceneUse& u) { return u.res.get() == r; })) {
     flush_scene();
+  }
+}
+
+void ContextImpl::flush_scene_writing(const ResourceRef& res, uint64_t begin, uint64_t end) {
+  for (const SceneUse& u : scene_resources_) {
+    if (u.res.get() != res.get()) continue;
+    // The draws captured the storage the resource had then: a write to storage renamed
+    // since cannot reach what they read.
+    if (u.beyond_vertices || !pipeline_ ||
+        pipeline_->reads_vertex_bytes(u.res->storage(), begin, end)) {
+      flush_scene();
+    }
+    return;
   }
 }
 

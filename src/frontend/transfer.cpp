@@ -258,7 +258,7 @@ Status ContextImpl::transfer_unmap(TransferHandle& transfer) {
 Status ContextImpl::buffer_subdata(const ResourceRef& res, uint32_t usage, uint32_t offset,
                                    uint32_t size, const void* data) {
   return guard("buffer_subdata", [&] {
-    flush_scene_using(res);
+    flush_scene_writing(res, offset, uint64_t(offset) + size);
     ResourceImpl& r = resource(res, "buffer_subdata");
     if (!r.is_buffer()) runtime::invalid("the resource is not a BUFFER");
     if (usage & ~kKnownMapFlags) runtime::invalid("unknown map flags");

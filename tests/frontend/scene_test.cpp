@@ -202,6 +202,72 @@ TEST_CASE("scene: writes to what recorded draws read do not change what they dre
   CHECK(at(kW - 3, 2)[1] == 255);
 }
 
+TEST_CASE("scene: a write to vertices no recorded draw reads keeps the scene recording",
+          "[frontend][draw][scene]") {
+  // Each triangle's vertices written right before its draw, as glBufferSubData before
+  // glDrawArrays of the new vertices (piglit vbo-subdata-many): one scene, the pixels
+  // of draws run one by one.
+  auto interleaved = [](Fixture& f, bool flush_each) {
+    f.clear();
+    for (uint32_t i = 0; i < 24; ++i) {
+      const float s = float(i) / 24.0f;
+      f.triangle(i * 3, -1.0f + s, -1.0f, 1.0f, -0.8f + s, -0.6f + s * 0.5f, 1.0f,
+                 (i % 3) == 0 ? 0.5f : 0.25f + s * 0.5f);
+      f.set_colour(float(i % 5) / 4.0f, float(i % 7) / 6.0f, float(i % 3) / 2.0f, 1.0f);
+      f.draw(i * 3);
+      if (flush_each) REQUIRE(f.ctx->flush(nullptr, 0).is_ok());
+    }
+  };
+  Fixture one_by_one, recorded;
+  interleaved(one_by_one, true);
+  const uint64_t before = recorded.scenes();
+  interleaved(recorded, false);
+  const std::vector<uint8_t> px = recorded.pixels();
+  CHECK(recorded.scenes() == before + 1);
+  CHECK(px == one_by_one.pixels());
+  CHECK(coloured_pixels(px) > kW * kH / 4);
+
+  Fixture f;
+  f.clear();
+  f.triangle(0, -1, -1, 0, -1, -1, 1, 0.5f);
+  f.set_colour(1, 0, 0, 1);
+  f.draw(0);
+  // A write to the last vertex (bytes 32..47) the draw reads runs the scene first.
+  uint64_t n = f.scenes();
+  const float far_right[4] = {1, 1, 0.5f, 1};
+  REQUIRE(f.ctx->buffer_subdata(f.vbuf, Map::WRITE, 32, 16, far_right).is_ok());
+  CHECK(f.scenes() == n + 1);
+  // An indexed draw may read any vertex: any write to its buffer runs the scene.
+  ResourceRef ibuf = create_buffer(64);
+  const uint16_t idx[3] = {0, 1, 2};
+  REQUIRE(f.ctx->buffer_subdata(ibuf, Map::WRITE, 0, sizeof(idx), idx).is_ok());
+  DrawInfo indexed;
+  indexed.index_size = 2;
+  indexed.index_resource = ibuf;
+  REQUIRE(f.ctx->draw_vbo(indexed, 0, nullptr, {DrawStartCountBias{0, 3, 0}}).is_ok());
+  n = f.scenes();
+  REQUIRE(f.ctx->buffer_subdata(f.vbuf, Map::WRITE, 4096, 16, far_right).is_ok());
+  CHECK(f.scenes() == n + 1);
+  // A buffer a draw also reads as constants: a write anywhere runs the scene, and the
+  // draw keeps the colour it was recorded with.
+  f.clear();
+  const float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1};
+  REQUIRE(f.ctx->buffer_subdata(f.vbuf, Map::WRITE, 8192, 16, red).is_ok());
+  ConstantBuffer cb;
+  cb.buffer = f.vbuf;
+  cb.buffer_offset = 8192;
+  cb.buffer_size = 16;
+  REQUIRE(f.ctx->set_constant_buffer(ShaderType::FRAGMENT, 0, &cb).is_ok());
+  f.triangle(3, -1, -1, 1, -1, -1, 1, 0.5f);
+  f.draw(3);
+  n = f.scenes();
+  REQUIRE(f.ctx->buffer_subdata(f.vbuf, Map::WRITE, 8192, 16, green).is_ok());
+  CHECK(f.scenes() == n + 1);
+  const std::vector<uint8_t> left = f.pixels();
+  CHECK(left[(2 * kW + 2) * 4 + 0] == 255);
+  CHECK(left[(2 * kW + 2) * 4 + 1] == 0);
+}
+
 TEST_CASE("scene: clears, framebuffer changes and maps see the recorded draws in order",
           "[frontend][draw][scene]") {
   Fixture f;

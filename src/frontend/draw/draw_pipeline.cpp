@@ -220,6 +220,47 @@ void DrawPipeline::record(std::shared_ptr<const DrawSetup> sp, const DrawInfo& i
   scene_scratch_ += scratch_bytes(s, info.mode, range.count, info.instance_count);
   if (s.gs.stage.program) r.gs_capacity = plan_gs_positions(r);
   draws_.push_back(std::move(r));
+  note_vertex_reads(s, info_in, range_in, device != nullptr);
+}
+
+void DrawPipeline::note_vertex_reads(const DrawSetup& s, const DrawInfo& info,
+                                     const DrawStartCountBias& range, bool device) {
+  // The indices vertex.cl fetches at: start + [0, count) per vertex, start_instance +
+  // [0, instance_count) / divisor per instance (count and instance_count >= 1: record
+  // returned before for an empty draw). Indices from an index buffer and counts on the
+  // device are unknown here: such a draw may read all of its buffers.
+  const bool known = !info.index_size && !device;
+  for (const VertexElement& e : s.elements) {
+    const VertexInput& in = s.inputs[e.vertex_buffer_index];  // checked by record
+    if (!in.buffer()) continue;
+    uint64_t begin = 0, end = UINT64_MAX;
+    const uint64_t lo = e.instance_divisor ? info.start_instance : range.start;
+    const uint64_t hi = e.instance_divisor
+                            ? lo + (uint64_t(info.instance_count) - 1) / e.instance_divisor
+                            : lo + range.count - 1;
+    // Below 2^34 each (32-bit fields), so the sums stay far from 2^64 when the product
+    // does.
+    if (known && (in.stride == 0 || hi <= (uint64_t(1) << 62) / in.stride)) {
+      begin = in.offset + lo * in.stride + e.src_offset;
+      end = in.offset + hi * in.stride + e.src_offset + format_desc(e.src_format).block_bytes;
+    }
+    auto it = std::find_if(vertex_reads_.begin(), vertex_reads_.end(),
+                           [&](const VertexRead& v) { return v.buffer == in.buffer(); });
+    if (it == vertex_reads_.end()) {
+      vertex_reads_.push_back(VertexRead{in.buffer(), begin, end});
+    } else {
+      it->begin = std::min(it->begin, begin);
+      it->end = std::max(it->end, end);
+    }
+  }
+}
+
+bool DrawPipeline::reads_vertex_bytes(const cl::Buffer& buffer, uint64_t begin,
+                                      uint64_t end) const {
+  for (const VertexRead& v : vertex_reads_) {
+    if (v.buffer == buffer() && begin < v.end && v.begin < end) return true;
+  }
+  return false;
 }
 
 void DrawPipeline::lay_out_scene() {
@@ -259,6 +300,7 @@ void DrawPipeline::clear_scene() {
   ++scene_serial_;
   tables_ = ResourceTables();
   draws_.clear();
+  vertex_reads_.clear();
   vps_.clear();
   dps_.clear();
   rps_.clear();

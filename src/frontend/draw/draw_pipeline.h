@@ -233,6 +233,9 @@ class DrawPipeline {
   void record(std::shared_ptr<const DrawSetup> setup, const DrawInfo& info,
               const DrawStartCountBias& range, uint32_t draw_id, const DrawChunk* chunk = nullptr,
               const DeviceCount* device = nullptr);
+  // Whether a recorded draw may read bytes [begin, end) of `buffer` as vertex input: the
+  // context need not run the scene before a write elsewhere in the buffer.
+  bool reads_vertex_bytes(const cl::Buffer& buffer, uint64_t begin, uint64_t end) const;
   // Whether the scene has nothing to run: no draw and no clear.
   bool empty() const { return draws_.empty() && !clear_; }
   bool has_draws() const { return !draws_.empty(); }
@@ -433,6 +436,10 @@ class DrawPipeline {
   // Records, vertex registers, positions and the record estimate of the scene recomputed
   // from its draws' positions (after measure_device_counts changed some).
   void lay_out_scene();
+  // Adds the bytes a recorded draw (its whole range and instances, before any chunking)
+  // reads from each vertex buffer to vertex_reads_.
+  void note_vertex_reads(const DrawSetup& s, const DrawInfo& info, const DrawStartCountBias& range,
+                         bool device);
   // Forgets the recorded scene.
   void clear_scene();
   // counters[word] += total[0] * factor on the device.
@@ -455,6 +462,12 @@ class DrawPipeline {
   // The scene being recorded.
   ResourceTables tables_;
   std::vector<Recorded> draws_;
+  // Per buffer, the hull of the bytes the draws read as vertex input (note_vertex_reads).
+  struct VertexRead {
+    cl_mem buffer;
+    uint64_t begin, end;
+  };
+  std::vector<VertexRead> vertex_reads_;
   std::vector<Step> plan_;
   std::optional<SceneClear> clear_;
   std::vector<ClpVertexParams> vps_;
