@@ -138,8 +138,12 @@ uint32_t capability_bits_from(const ScreenQuery& q, bool compute, bool ssbo_or_i
       {VirglCap::CLIP_HALFZ, Cap::CLIP_HALFZ},
       {VirglCap::CLEAR_TEXTURE, Cap::CLEAR_TEXTURE},
   };
-  // Encoded transfers (TRANSFER3D in the submit) are the server's choice: always on.
-  uint32_t b = VirglCap::TRANSFER;
+  // Encoded transfers (TRANSFER3D in the submit) and staging uploads (COPY_TRANSFER3D,
+  // decode_transfer.cpp) are the server's choice: always on. Without COPY_TRANSFER a
+  // client that writes a buffer recorded draws use waits for them first (a
+  // RESOURCE_BUSY_WAIT, so a scene per write); with it, it writes a staging buffer and
+  // the server orders the copy after those draws.
+  uint32_t b = VirglCap::TRANSFER | VirglCap::COPY_TRANSFER;
   for (const auto& p : kPairs)
     if (q.cap(p.cap)) b |= p.bit;
   if (compute) b |= VirglCap::COMPUTE_SHADER;

@@ -175,8 +175,8 @@ TEST_CASE("vtest caps: a GL 3.3-capable screen yields a blob Mesa turns into GL 
   CHECK(caps_u32(p, CapsOffset::MAX_UNIFORM_BLOCKS) >= 13);
   const uint32_t ref_bset = caps_u32(ref.data(), CapsOffset::BSET);
   CHECK((caps_u32(p, CapsOffset::BSET) & ref_bset) == ref_bset);
-  const uint32_t need =
-      VirglCap::SRGB_WRITE_CONTROL | VirglCap::TRANSFER | VirglCap::FBO_MIXED_COLOR_FORMATS;
+  const uint32_t need = VirglCap::SRGB_WRITE_CONTROL | VirglCap::TRANSFER |
+                        VirglCap::FBO_MIXED_COLOR_FORMATS | VirglCap::COPY_TRANSFER;
   CHECK((caps_u32(p, CapsOffset::CAPABILITY_BITS) & need) == need);
   CHECK(caps_u32(p, CapsOffset::MAX_VERSION) == 2);
   CHECK(std::string(reinterpret_cast<const char*>(p + CapsOffset::RENDERER)) == "clpipe (fake)");
