@@ -238,8 +238,8 @@ void DrawPipeline::note_vertex_reads(const DrawSetup& s, const DrawInfo& info,
     const uint64_t hi = e.instance_divisor
                             ? lo + (uint64_t(info.instance_count) - 1) / e.instance_divisor
                             : lo + range.count - 1;
-    // Below 2^34 each (32-bit fields), so the sums stay far from 2^64 when the product
-    // does.
+    // lo and hi are sums of two 32-bit fields and the offsets below 2^33: with
+    // hi * stride <= 2^62 no sum below reaches 2^64 (else: the whole buffer).
     if (known && (in.stride == 0 || hi <= (uint64_t(1) << 62) / in.stride)) {
       begin = in.offset + lo * in.stride + e.src_offset;
       end = in.offset + hi * in.stride + e.src_offset + format_desc(e.src_format).block_bytes;
