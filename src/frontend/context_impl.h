@@ -211,7 +211,8 @@ class ContextImpl final : public Context {
   // recorded draws calls flush_scene first: flushes and fences, framebuffer changes,
   // clears (but a clear of the bound framebuffer that starts the next scene), copies,
   // blits, queries, render conditions, stream output targets, compute, barriers;
-  // transfers and subdata only when the scene uses the resource.
+  // transfers and texture subdata only when the scene uses the resource, buffer subdata
+  // only when it may touch what the scene reads or writes (flush_scene_writing).
   void flush_scene();
   void flush_scene_using(const ResourceRef& res);
   // flush_scene_using for a write of bytes [begin, end) of a buffer: a scene that only
