@@ -83,6 +83,38 @@ TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's 
   CHECK(other.stats().builds == 1);
 }
 
+TEST_CASE("tiered programs: a quick program busy for kDueDeviceNs is due whatever its pixels",
+          "[draw][tiers]") {
+  runtime::ProgramCache cache(test_device(), "");
+  const std::string source = "kernel void k(global int* p) { p[0] = 2; }\n";
+  TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
+  const runtime::ProgramRef quick = t.current();
+  CHECK(t.counts_device_time(quick));
+  CHECK(t.select(1, 1) == quick);
+  // Another program's launches do not count.
+  const runtime::ProgramRef other =
+      cache.get("kernel void k(global int* p) { p[0] = 3; }\n", kShaderBuildOptions);
+  CHECK_FALSE(t.counts_device_time(other));
+  t.add_device_time(other, TieredProgram::kDueDeviceNs);
+  t.add_device_time(quick, TieredProgram::kDueDeviceNs - 1);
+  CHECK(t.quick_device_ns() == TieredProgram::kDueDeviceNs - 1);
+  CHECK(t.select(2, 1) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 2);  // the quick program and `other`
+  // The next scene after the time reaches kDueDeviceNs starts the build, the one after
+  // takes it; the optimised program's launches do not count.
+  t.add_device_time(quick, 1);
+  CHECK(t.select(3, 1) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 3);
+  const runtime::ProgramRef optimised = t.select(4, 1);
+  CHECK(t.optimised());
+  CHECK_FALSE(built_quick(optimised));
+  CHECK_FALSE(t.counts_device_time(optimised));
+  t.add_device_time(optimised, 5);
+  CHECK(t.quick_device_ns() == TieredProgram::kDueDeviceNs);
+}
+
 #ifdef CLPIPE_VTEST_TOOL
 TEST_CASE(
     "tiered programs: built by builder children, the optimised one comes with its launches' code",

@@ -328,6 +328,57 @@ TEST_CASE("tile variants: in auto, small framebuffers wait until the key drew kD
   CHECK(v.built() == 1);
 }
 
+TEST_CASE("tile variants: in auto, the quick generic program's device time makes keys due",
+          "[draw][variants]") {
+  DrawFixture fx;
+  runtime::ProgramCache cache(test_device(), "");
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kAuto, kItems);
+  ClpRasterParams rp = sample_params();
+  rp.fb_width = rp.fb_height = 160;  // far from kDuePixels
+  const runtime::ProgramRef quick = v.generic();
+  CHECK_FALSE(v.generic_optimised());
+  CHECK(v.counts_device_time(quick));
+  CHECK(v.select(rp, {}, 1, TileVariantMode::kAuto) == quick);
+  v.add_device_time(quick, TileVariants::kDueDeviceNs - 1);
+  CHECK(v.select(rp, {}, 2, TileVariantMode::kAuto) == quick);
+  v.wait_for_builds();
+  CHECK(v.built() == 0);
+  // Time enough: the key's next scene starts its build, the one after draws with it.
+  v.add_device_time(quick, 1);
+  CHECK(v.quick_device_ns() == TileVariants::kDueDeviceNs);
+  CHECK(v.select(rp, {}, 3, TileVariantMode::kAuto) == quick);
+  v.wait_for_builds();
+  const runtime::ProgramRef variant = v.select(rp, {}, 4, TileVariantMode::kAuto);
+  CHECK(variant != quick);
+  CHECK(v.built() == 1);
+  // A variant's launches do not count (it is an optimised program).
+  CHECK_FALSE(v.counts_device_time(variant));
+  v.add_device_time(variant, 7);
+  CHECK(v.quick_device_ns() == TileVariants::kDueDeviceNs);
+}
+
+TEST_CASE("a scene's launches of a quick tile program count their device time",
+          "[draw][variants]") {
+  ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
+  DrawFixture fx;
+  constexpr uint32_t kW = 16, kH = 8;
+  DrawSetup s = fx.basic_setup(kW, kH);
+  s.vs = fx.passthrough_vs(1);
+  // A shader of this test only: no earlier run built its optimised program.
+  s.fs = fx.custom_fs({},
+                      "  io->out[0][0] = (vf)(0.25f); io->out[0][1] = (vf)(0.5f);\n"
+                      "  io->out[0][2] = (vf)(0.75f); io->out[0][3] = (vf)(0.125f);\n");
+  REQUIRE_FALSE(s.fs.tile_variants->generic_optimised());
+  s.cbufs[0] = fx.target(Format::R8G8B8A8_UNORM, kW, kH);
+  fx.set_vertices(s, {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1}, 4, {Format::R32G32B32A32_FLOAT});
+  fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  const uint64_t first = s.fs.tile_variants->quick_device_ns();
+  CHECK(first > 0);
+  fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  CHECK(s.fs.tile_variants->quick_device_ns() > first);
+  CHECK(fx.read(s.cbufs[0], kW, kH).pixel(3, 3)[1] == 128);
+}
+
 #ifdef CLPIPE_VTEST_TOOL
 TEST_CASE(
     "tile variants: built by builder children in auto, a variant comes with its launches' code",

@@ -463,6 +463,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
   unit_verts_.assign(units, &verts_);
   const VertexStream scene_vs{&verts_, &dummy_, &dummy_, &dummy_, nullptr, 0, 0};
   apply_device_counts(t);
+  quick_launches_.clear();  // (left by a run that threw)
   for (const Step& st : plan_) {
     switch (st.kind) {
       case Step::kVertex:
@@ -480,6 +481,14 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
   bin_and_shade(t);
   std::vector<uint32_t> st(status_words);
   queue_.read(status_, 0, status_words * 4, st.data());
+  // The read waited for every launch before it (one in-order queue).
+  for (const QuickLaunch& q : quick_launches_) {
+    cl_ulong start = 0, end = 0;
+    if (q.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start) == CL_SUCCESS &&
+        q.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end) == CL_SUCCESS && end > start)
+      q.variants->add_device_time(q.program, end - start);
+  }
+  quick_launches_.clear();
   needed_records_ = st[0];
   needed_list_ = st[1];
   device_overflow_ = st[2] != 0;

@@ -478,7 +478,16 @@ class DrawPipeline {
   // The tile program of each unit: its fragment shader's generic program or the variant
   // of its state (TileVariants::select, when its ClpRasterParams is made).
   std::vector<runtime::ProgramRef> unit_tile_;
-  runtime::ProgramRef last_tile_;          // of last_raster_
+  runtime::ProgramRef last_tile_;  // of last_raster_
+  // The tile launches of the running scene whose programs are quick generic ones, whose
+  // device time counts towards their optimised builds (TileVariants::add_device_time) once
+  // run_scene's status read has waited for them.
+  struct QuickLaunch {
+    cl::Event event;
+    TileVariants* variants;  // of a draw of the scene, which holds it until the scene ends
+    runtime::ProgramRef program;
+  };
+  std::vector<QuickLaunch> quick_launches_;
   const DrawSetup* last_setup_ = nullptr;  // of the last record(): its raster_index is reused
   uint32_t last_raster_ = 0;
   uint64_t scene_serial_ = 0;

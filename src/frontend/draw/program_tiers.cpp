@@ -130,7 +130,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     }
     return current_;
   }
-  if (pixels_ < kDuePixels) return current_;
+  if (pixels_ < kDuePixels && quick_ns_ < kDueDeviceNs) return current_;
   auto build = [this]() -> runtime::ProgramRef {
     try {
       runtime::ProgramHints primed;
@@ -159,6 +159,21 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     }
   }
   return current_;
+}
+
+void TieredProgram::add_device_time(const runtime::ProgramRef& ran, uint64_t ns) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ran == current_ && !optimised_) quick_ns_ += ns;
+}
+
+uint64_t TieredProgram::quick_device_ns() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return quick_ns_;
+}
+
+bool TieredProgram::counts_device_time(const runtime::ProgramRef& ran) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ran == current_ && !optimised_;
 }
 
 runtime::ProgramRef TieredProgram::current() const {

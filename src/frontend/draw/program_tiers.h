@@ -95,10 +95,19 @@ class TieredProgram {
   // The program for a draw into a framebuffer of `pixels` in scene `scene` (a number that
   // changes from scene to scene), counting the scene's pixels once: the optimised program
   // once it is built, else the quick one. Starts the optimised build when the scenes'
-  // pixels reach kDuePixels; a build that ends mid-scene is taken at the first select()
-  // of the next scene, so that one scene's draws of the shader run one program. A failed
-  // build is logged once and the quick program keeps drawing.
+  // pixels reach kDuePixels or the quick program's device time kDueDeviceNs; a build that ends
+  // mid-scene is taken at the first select() of the next scene, so that one scene's draws of the
+  // shader run one program. A failed build is logged once and the quick program keeps drawing.
   runtime::ProgramRef select(uint64_t scene, uint64_t pixels);
+  // Counts `ns` of device time that a launch of `ran` took towards the optimised build,
+  // when `ran` is the quick (or interpreted) program drawing now. A shader can be slow
+  // per pixel (loops) rather than draw many pixels: select() also starts the build once
+  // the quick program has run for kDueDeviceNs.
+  void add_device_time(const runtime::ProgramRef& ran, uint64_t ns);
+  // Device time counted by add_device_time.
+  uint64_t quick_device_ns() const;
+  // Whether a launch of `ran` counts: it is the quick program drawing now.
+  bool counts_device_time(const runtime::ProgramRef& ran) const;
   // The program select() returned last (the first program before any select()).
   runtime::ProgramRef current() const;
   bool optimised() const;
@@ -112,6 +121,13 @@ class TieredProgram {
   // The build costs ~3-4 s of CPU on PoCL; a program that draws this much goes on
   // drawing, a test that draws a frame or two does not.
   static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
+  // ... or the device time its quick program has run (add_device_time) before then: 1 s,
+  // about what the optimised build costs. Past it the shader is one that keeps the device
+  // busy (piglit's fs-execution-ordering loops thousands of times per pixel in 160x160
+  // scenes and ran 119 s interpreted, 6 s optimised), and a shader that runs that long
+  // again repays the build; one that ends just then spent on it about what it had spent
+  // drawing.
+  static constexpr uint64_t kDueDeviceNs = 1'000'000'000;
 
  private:
   runtime::ProgramCache& cache_;
@@ -124,6 +140,7 @@ class TieredProgram {
   bool failed_ = false;
   uint64_t last_scene_ = ~uint64_t(0);
   uint64_t pixels_ = 0;
+  uint64_t quick_ns_ = 0;
   std::atomic<bool> abandoned_{false};
   // Last member: destroyed first, waiting for a build that still uses the members above.
   std::future<runtime::ProgramRef> pending_;  // null result: the build failed

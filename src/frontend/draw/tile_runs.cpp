@@ -222,7 +222,10 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     // The program says its work-group (tile_pass_items of its lanes): a shader's lanes
     // may differ from the device's (compiler/emit/emit.h).
     const size_t items = queue_.required_group_size(k);
-    queue_.launch(k, {groups * items}, {items}, "tile");
+    cl::Event ev = queue_.launch(k, {groups * items}, {items}, "tile");
+    TileVariants* variants = s.fs.tile_variants.get();
+    if (variants && variants->counts_device_time(unit_tile_[run_first]))
+      quick_launches_.push_back({std::move(ev), variants, unit_tile_[run_first]});
   }
   if (clear_due) clear_->fill();  // no draw reached the tile pass
 }

@@ -294,7 +294,8 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
     return {e.program};
   }
   if (e.failed || started_ >= kMaxVariants) return {};
-  if (mode == TileVariantMode::kAuto && (e.scenes < due_scenes || e.pixels < kDuePixels)) {
+  if (mode == TileVariantMode::kAuto &&
+      (e.scenes < due_scenes || (e.pixels < kDuePixels && quick_ns_ < kDueDeviceNs))) {
     if (e.cached < 0) e.cached = cache_.contains(variant_source(key), kShaderBuildOptions);
     if (!e.cached) return {nullptr, true};
   }
@@ -333,6 +334,32 @@ runtime::ProgramRef TileVariants::build(const TileVariantKey& key, bool primed) 
                  err.what());
     return nullptr;
   }
+}
+
+TieredProgram* TileVariants::quick_generic(const runtime::ProgramRef& ran) {
+  TieredProgram* const generics[] = {&generic_, generic_ms_[0].get(), generic_ms_[1].get(),
+                                     generic_ms_[2].get()};
+  for (TieredProgram* g : generics)
+    if (g && g->counts_device_time(ran)) return g;
+  return nullptr;
+}
+
+void TileVariants::add_device_time(const runtime::ProgramRef& ran, uint64_t ns) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (TieredProgram* g = quick_generic(ran)) {
+    g->add_device_time(ran, ns);
+    quick_ns_ += ns;
+  }
+}
+
+bool TileVariants::counts_device_time(const runtime::ProgramRef& ran) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return quick_generic(ran) != nullptr;
+}
+
+uint64_t TileVariants::quick_device_ns() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return quick_ns_;
 }
 
 void TileVariants::wait_for_builds() const {

@@ -145,6 +145,15 @@ class TileVariants {
   // and the key keeps the generic program.
   runtime::ProgramRef select(const ClpRasterParams& rp, const FsTextures& tex, uint64_t scene,
                              TileVariantMode mode);
+  // Counts `ns` of device time that a tile launch of `ran` took when `ran` is the quick
+  // generic program of a sample count (TieredProgram::add_device_time). In kAuto that time
+  // also makes the shader's keys due (kDueDeviceNs): the optimised build a key starts
+  // replaces the quick program for that key's draws.
+  void add_device_time(const runtime::ProgramRef& ran, uint64_t ns);
+  // Whether a launch of `ran` counts: it is a quick generic program.
+  bool counts_device_time(const runtime::ProgramRef& ran);
+  // The quick generic programs' device time counted so far.
+  uint64_t quick_device_ns() const;
   // Specialised variants ready to draw (built, and collected by a select()).
   size_t built() const;
   // Returns when no variant build and no optimised generic build is running (tests: a
@@ -173,6 +182,9 @@ class TileVariants {
   // piglit window (most piglit tests draw a few scenes each with shaders of their own:
   // the dev list spent 240 s of its 1892 s building variants it hardly used, stop 36).
   static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
+  // ... or once the shader's quick generic programs have run this long on the device
+  // (a shader slow per pixel; the reasoning of TieredProgram::kDueDeviceNs).
+  static constexpr uint64_t kDueDeviceNs = TieredProgram::kDueDeviceNs;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
   // repeat a state.
   static constexpr size_t kMaxTrackedKeys = 64;
@@ -213,6 +225,8 @@ class TileVariants {
   // pass keeps every sample of its pixels, tile.cl's CLP_TILE_SAMPLES), built at the
   // first draw into such a framebuffer; throws like ProgramCache::get.
   TieredProgram& generic_for(uint32_t samples);
+  // With mutex_ held: the generic program whose quick program `ran` is, or null.
+  TieredProgram* quick_generic(const runtime::ProgramRef& ran);
 
   runtime::ProgramCache& cache_;
   const size_t items_;
@@ -227,6 +241,7 @@ class TileVariants {
   mutable std::mutex mutex_;
   size_t started_ = 0;                  // builds started (the cap counts failed ones too)
   size_t texture_builds_ = 0;           // kAuto builds of keys with textures' state
+  uint64_t quick_ns_ = 0;               // add_device_time's sum
   std::atomic<bool> abandoned_{false};  // set by the destructor
   // Last member: destroyed first, its futures wait for builds still running, which use
   // the members above.
