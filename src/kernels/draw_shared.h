@@ -168,8 +168,9 @@ typedef struct {
 #define CLP_KIND_LINE 1u
 #define CLP_KIND_POINT 2u
 
-// One rasterizable triangle after clipping and setup (points and lines become pairs of
-// these). Edge functions are in fixed point (CLP_SUBPIXEL_BITS); a pixel sample at
+// One rasterizable triangle after clipping and setup (lines and sprites become pairs of
+// these; a point of whole pixels is one record whose constant edges cover its box,
+// prim_emit.h's clp_emit_square). Edge functions are in fixed point (CLP_SUBPIXEL_BITS); a pixel sample at
 // fixed-point (X, Y) is inside when edge_a[e]*X + edge_b[e]*Y + edge_c[e] > 0 for all e
 // (the fill convention is folded into edge_c: bit e of flags >> CLP_TRI_BIAS_SHIFT says
 // that 1 was added). Attributes are interpolated with the barycentrics of the corners,

@@ -54,6 +54,32 @@ static long clp_floor_div(long a, long b) {  // b > 0
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+// The pixels [x0, y0, x1, y1) of the samples that can lie in the fixed-point rectangle
+// [xmin, xmax] x [ymin, ymax], clipped to box; false when none.
+static bool clp_pixel_box(global const ClpDrawParams* dp, global const int* box, long xmin,
+                          long ymin, long xmax, long ymax, int* out) {
+  const long off = (dp->flags & CLP_DRAW_HALF_PIXEL_CENTER) ? CLP_SUBPIXEL_ONE / 2 : 0;
+  long bx0 = clp_floor_div(xmin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
+  long by0 = clp_floor_div(ymin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
+  long bx1 = clp_floor_div(xmax - off, CLP_SUBPIXEL_ONE) + 1;
+  long by1 = clp_floor_div(ymax - off, CLP_SUBPIXEL_ONE) + 1;
+  if (dp->flags & CLP_DRAW_MULTISAMPLE) {  // samples lie less than half a pixel from centres
+    --bx0;
+    --by0;
+    ++bx1;
+    ++by1;
+  }
+  bx0 = max(bx0, (long)box[0]);
+  by0 = max(by0, (long)box[1]);
+  bx1 = min(bx1, (long)box[2]);
+  by1 = min(by1, (long)box[3]);
+  out[0] = (int)bx0;
+  out[1] = (int)by0;
+  out[2] = (int)bx1;
+  out[3] = (int)by1;
+  return bx0 < bx1 && by0 < by1;
+}
+
 // Emits one triangle with fixed-point corners X, Y (any orientation). z, invw and the
 // weights are per corner; sprite (points) is the centre and size, or 0. Returns 1 if the
 // triangle has area and touches box, the [x0, y0, x1, y1) pixel bounds (then it is
@@ -75,33 +101,17 @@ static uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box
     ys[i] = Y[order[i]];
   }
   const long off = (dp->flags & CLP_DRAW_HALF_PIXEL_CENTER) ? CLP_SUBPIXEL_ONE / 2 : 0;
-  // Pixel bounding box of the samples that can be inside, clipped to box.
-  long xmin = min(xs[0], min(xs[1], xs[2])), xmax = max(xs[0], max(xs[1], xs[2]));
-  long ymin = min(ys[0], min(ys[1], ys[2])), ymax = max(ys[0], max(ys[1], ys[2]));
-  long bx0 = clp_floor_div(xmin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
-  long by0 = clp_floor_div(ymin - off + CLP_SUBPIXEL_ONE - 1, CLP_SUBPIXEL_ONE);
-  long bx1 = clp_floor_div(xmax - off, CLP_SUBPIXEL_ONE) + 1;
-  long by1 = clp_floor_div(ymax - off, CLP_SUBPIXEL_ONE) + 1;
-  if (dp->flags & CLP_DRAW_MULTISAMPLE) {  // samples lie less than half a pixel from centres
-    --bx0;
-    --by0;
-    ++bx1;
-    ++by1;
-  }
-  bx0 = max(bx0, (long)box[0]);
-  by0 = max(by0, (long)box[1]);
-  bx1 = min(bx1, (long)box[2]);
-  by1 = min(by1, (long)box[3]);
-  if (bx0 >= bx1 || by0 >= by1) return 0;
+  const long xmin = min(xs[0], min(xs[1], xs[2])), xmax = max(xs[0], max(xs[1], xs[2]));
+  const long ymin = min(ys[0], min(ys[1], ys[2])), ymax = max(ys[0], max(ys[1], ys[2]));
+  int bbox[4];
+  if (!clp_pixel_box(dp, box, xmin, ymin, xmax, ymax, bbox)) return 0;
   if (!o || o->room == 0) return 1;
   global ClpTri* out = o->next;
   o->next++;
   o->room--;
 
-  out->bbox[0] = (int)bx0;
-  out->bbox[1] = (int)by0;
-  out->bbox[2] = (int)bx1;
-  out->bbox[3] = (int)by1;
+  for (int i = 0; i < 4; ++i)
+    out->bbox[i] = bbox[i];
   const bool bottom = (dp->flags & CLP_DRAW_BOTTOM_EDGE_RULE) != 0;
   uint bias = 0;
   for (int e = 0; e < 3; ++e) {
@@ -248,6 +258,46 @@ static uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, c
   return clp_emit_quad(dp, X, Y, a, b, flags, zoffset, vert, prim_id, 0, o);
 }
 
+// A point of whole pixels (neither a sprite nor multisampled: prim.cl's clp_point_exact)
+// from its corners X[0], Y[0] and X[2], Y[2]. clp_snap_point_centre put those on pixel
+// edges, between sample points, so the samples inside the square are exactly those of
+// its pixel box: one record whose edge functions are positive constants (every sample
+// inside; bin.cl and the tile pass clip to the box) stands for the square's two
+// triangles, with half their setup, binning and tile work. Its corners are the same
+// vertex, and its barycentrics the exact constants 1/4, 1/4, 1/2 (edge constants 1, 1, 2
+// times inv_area 1/4), whose sum is exactly 1.
+static uint clp_emit_square(global const ClpDrawParams* dp, const long X[4], const long Y[4],
+                            const ClpWinVert* v, uint flags, float zoffset, const uint* vert,
+                            uint prim_id, const float* sprite, ClpOut* o) {
+  int bbox[4];
+  if (!clp_pixel_box(dp, dp->scissor, X[0], Y[0], X[2], Y[2], bbox)) return 0;
+  if (!o || o->room == 0) return 1;
+  global ClpTri* out = o->next;
+  o->next++;
+  o->room--;
+  for (int i = 0; i < 4; ++i)
+    out->bbox[i] = bbox[i];
+  for (int e = 0; e < 3; ++e) {
+    out->edge_a[e] = 0;
+    out->edge_b[e] = 0;
+    out->edge_c[e] = e == 0 ? 2 : 1;
+  }
+  out->inv_area = 0.25f;
+  for (int k = 0; k < 3; ++k) {
+    out->z[k] = v->z + zoffset;
+    out->inv_w[k] = v->invw;
+    for (int i = 0; i < 3; ++i)
+      out->w[k][i] = v->w[i];
+    out->vert[k] = vert[k];
+    out->point[k] = sprite[k];
+  }
+  out->flags = flags;
+  out->prim_id = prim_id;
+  out->draw = o->draw;
+  out->pad = 0;
+  return 1;
+}
+
 // A point sprite / square point of `size` pixels centred at v.
 static uint clp_emit_point(global const ClpDrawParams* dp, const ClpWinVert* v, float size,
                            uint flags, float zoffset, const uint* vert, uint prim_id, ClpOut* o) {
@@ -263,6 +313,8 @@ static uint clp_emit_point(global const ClpDrawParams* dp, const ClpWinVert* v, 
   X[3] = X[0];
   Y[3] = Y[2];
   const float sprite[3] = {v->x, v->y, size};
+  if (!(dp->flags & (CLP_DRAW_POINT_QUAD_RAST | CLP_DRAW_MULTISAMPLE)))
+    return clp_emit_square(dp, X, Y, v, flags | CLP_TRI_SPRITE, zoffset, vert, prim_id, sprite, o);
   // GL: with multisample rasterization a point that is not a sprite covers the samples
   // inside the circle of its size; the quad is its bounding square.
   if ((dp->flags & CLP_DRAW_MULTISAMPLE) && !(dp->flags & CLP_DRAW_POINT_QUAD_RAST))

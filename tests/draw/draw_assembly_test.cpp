@@ -39,7 +39,8 @@ struct AssemblyRun {
     // Both faces, filled, no culling: each assembled triangle gives one record.
     s.rasterizer.cull_face = Face::NONE;
   }
-  // Distinct primitives of the records (points and lines are two records each).
+  // Distinct primitives of the records (lines are two records each, the points here, of
+  // whole pixels, one: prim_emit.h's clp_emit_square).
   std::vector<Prim> run(PrimType mode, uint32_t n, bool first = false,
                         const std::vector<uint32_t>* indices = nullptr, uint32_t restart = 0) {
     s.rasterizer.flatshade_first = first;
@@ -62,8 +63,11 @@ struct AssemblyRun {
       const uint32_t kind = (t.flags >> CLP_TRI_KIND_SHIFT) & 3;
       const uint32_t prov = t.vert[(t.flags >> CLP_TRI_PROVOKING_SHIFT) & 3];
       Prim p{t.vert[0], t.vert[1], t.vert[2], prov};
-      if (kind != CLP_KIND_TRIANGLE) {
-        // The second half of a point or line quad repeats the first.
+      if (kind == CLP_KIND_POINT) {
+        for (int e = 0; e < 3; ++e)
+          CHECK((t.edge_a[e] == 0 && t.edge_b[e] == 0));
+      } else if (kind != CLP_KIND_TRIANGLE) {
+        // The second half of a line's quad repeats the first.
         REQUIRE(i + 1 < recs.size());
         CHECK(recs[i + 1].vert[0] == t.vert[0]);
         CHECK(recs[i + 1].vert[1] == t.vert[1]);

@@ -120,6 +120,64 @@ TEST_CASE("points cover size x size pixels around their centre", "[draw][points]
   }
 }
 
+TEST_CASE("a point of whole pixels is one record with its vertex's exact attributes",
+          "[draw][points]") {
+  // prim_emit.h's clp_emit_square: one record, not the square's two triangles, with
+  // constant barycentrics that sum to exactly 1 (perspective division included: w = 2).
+  PrimRun r(2);  // perspective-correct
+  const float attrs[3][4] = {{0.1f, 0.7f, 1.0f / 3.0f, 0.9f},
+                             {0.123456f, 0.5f, 0.987654f, 1.0f},
+                             {1e-3f, 2.5f, 0.3f, 0.6f}};
+  const float centres[3][2] = {{10.2f, 9.7f}, {31.5f, 20.5f}, {50.9f, 40.1f}};
+  for (bool half : {true, false}) {
+    for (float size : {1.0f, 2.0f, 5.0f}) {
+      r.s.rasterizer.point_size = size;
+      r.s.rasterizer.half_pixel_center = half;
+      r.s.cbufs[0] = r.fx.target(Format::R32G32B32A32_FLOAT, kW, kH);
+      std::vector<float> d;
+      for (int i = 0; i < 3; ++i) {
+        const float x = centres[i][0] / kW * 2 - 1, y = centres[i][1] / kH * 2 - 1;
+        d.insert(d.end(),
+                 {2 * x, 2 * y, 0.5f, 2, attrs[i][0], attrs[i][1], attrs[i][2], attrs[i][3]});
+      }
+      r.fx.set_vertices(r.s, d, 8, {Format::R32G32B32A32_FLOAT, Format::R32G32B32A32_FLOAT});
+      DrawInfo info;
+      info.mode = PrimType::POINTS;
+      r.fx.pipeline().draw(r.s, info, DrawStartCountBias{0, 3, 0}, 0);
+      INFO("size " << size << " half_pixel_center " << half);
+      CHECK(r.fx.pipeline().last_stats().records == 3);
+      const Image img = r.fx.read(r.s.cbufs[0], kW, kH);
+      const int s = int(size);
+      uint32_t covered = 0;
+      for (int i = 0; i < 3; ++i) {
+        // The pixels whose sample point (centre, or corner without half_pixel_center)
+        // lies in the square snapped as GL's aliased points are.
+        const float off = half ? 0.5f : 0.0f;
+        const float c = (s & 1) ? std::floor(centres[i][0] - off + 0.5f) + off
+                                : std::floor(centres[i][0] - off) + off + 0.5f;
+        const float cy = (s & 1) ? std::floor(centres[i][1] - off + 0.5f) + off
+                                 : std::floor(centres[i][1] - off) + off + 0.5f;
+        for (int y = 0; y < int(kH); ++y) {
+          for (int x = 0; x < int(kW); ++x) {
+            const float sx = x + off, sy = y + off;
+            if (std::abs(sx - c) >= size / 2 || std::abs(sy - cy) >= size / 2) continue;
+            ++covered;
+            const std::array<float, 4> px = img.rgba(x, y);
+            for (int ch = 0; ch < 4; ++ch)
+              CHECK(px[ch] == attrs[i][ch]);
+          }
+        }
+      }
+      uint32_t drawn_pixels = 0;
+      for (int y = 0; y < int(kH); ++y)
+        for (int x = 0; x < int(kW); ++x)
+          drawn_pixels += drawn(img, x, y);
+      CHECK(covered == 3u * s * s);
+      CHECK(drawn_pixels == covered);
+    }
+  }
+}
+
 TEST_CASE("point sprites get texture coordinates across the square", "[draw][points]") {
   PrimRun r;
   r.s.rasterizer.point_quad_rasterization = true;

@@ -33,12 +33,14 @@ DrawSetup layer_setup(const DrawSetup& s, uint32_t layer) {
   return l;
 }
 
-// Records a draw is likely to make per primitive: points and lines become two
-// triangles, unfilled triangles up to three lines. Only a first guess for the record
-// buffer's size: a scene that needs more is replayed with the exact size.
+// Records a draw is likely to make per primitive: lines and sprites become two
+// triangles (points of whole pixels one record), unfilled triangles up to three lines.
+// Only a first guess for the record buffer's size: a scene that needs more is replayed
+// with the exact size.
 uint64_t records_per_prim(const DrawSetup& s, PrimType mode) {
   switch (mode) {
     case PrimType::POINTS:
+      return s.rasterizer.point_quad_rasterization || s.rasterizer.multisample ? 2 : 1;
     case PrimType::LINES:
     case PrimType::LINE_STRIP:
     case PrimType::LINE_LOOP:
