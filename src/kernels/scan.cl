@@ -19,7 +19,7 @@
 // min(a + b, S): offsets stay exact up to the first one that saturates.
 
 #define CLP_SCAN_WG 64
-#define CLP_SCAN_PER_ITEM 4
+#define CLP_SCAN_PER_ITEM 16
 #define CLP_SCAN_BLOCK (CLP_SCAN_WG * CLP_SCAN_PER_ITEM)
 // The most elements scan_small takes: 256 per item keeps its serial runs short on GPUs,
 // while most draws' scans (per-position counts, per-tile bins) fit in one launch.

@@ -5,7 +5,7 @@ namespace clpipe::frontend::draw {
 namespace {
 // Must match CLP_SCAN_WG, CLP_SCAN_BLOCK and CLP_SCAN_SMALL in scan.cl.
 constexpr uint32_t kScanWg = 64;
-constexpr uint32_t kScanBlock = 256;
+constexpr uint32_t kScanBlock = 1024;
 constexpr uint32_t kScanSmall = kScanWg * 256;
 }  // namespace
 
