@@ -161,7 +161,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
         derived_.index_resource.get() == (info.index_size ? info.index_resource.get() : nullptr) &&
         pipeline_ && derived_.scene == pipeline_->scene_serial() &&
         derived_.rename_epoch == ResourceImpl::rename_epoch()) {
-      if (indirect_args) note_scene_use(DrawResources{{indirect_args}, {}});
+      if (indirect_args) note_scene_use(DrawResources{{indirect_args}, {}, {}});
       for (; first < draws.size(); ++first) {
         CallDraw d = draws[first];
         plan(d, *derived_.setup);
