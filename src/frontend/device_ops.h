@@ -1,6 +1,6 @@
 // DeviceOps: the fill and copy kernels (src/kernels/fill.cl, copy.cl) on one queue.
 //
-// Producers: Context clears and copies, and the Screen's zero-fill of new resources.
+// Producers: Context clears and copies.
 // Regions are boxes of bytes in clpipe's layout (layout.h); the returned event is the
 // launched command, which callers report to ResourceImpl::note_use.
 // One DeviceOps per queue, used by one thread at a time (kernel objects are not

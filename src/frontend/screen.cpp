@@ -84,7 +84,6 @@ ScreenImpl::ScreenImpl(const runtime::DeviceCandidate& candidate, const ScreenOp
   limits_.max_3d = largest_size(2048, 3, 1, max_alloc);
   limits_.max_layers = 2048;
   queue_ = std::make_unique<runtime::Queue>(device_);
-  ops_ = std::make_unique<DeviceOps>(*queue_, programs_);
 }
 
 std::string ScreenImpl::get_name() const {
@@ -135,10 +134,7 @@ Result<ResourceRef> ScreenImpl::resource_create(const ResourceTemplate& templ) {
     std::lock_guard<std::mutex> lock(mutex_);
     cl::Buffer storage = queue_->create_buffer(layout.alloc_bytes());
     // New resources read as zero: OpenCL leaves fresh buffers undefined.
-    ByteRegion all;
-    all.end = layout.alloc_bytes();
-    const uint8_t zero = 0;
-    ops_->fill(storage, all, make_fill_pattern(&zero, 1, nullptr)).wait();
+    queue_->fill_zero(storage, 0, layout.alloc_bytes()).wait();
     return ResourceRef(std::make_shared<ResourceImpl>(id_, templ, std::move(layout), storage));
   });
 }

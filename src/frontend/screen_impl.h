@@ -13,7 +13,6 @@
 #include <string>
 
 #include "clpipe/screen.h"
-#include "frontend/device_ops.h"
 #include "frontend/layout.h"
 #include "runtime/device.h"
 #include "runtime/program_cache.h"
@@ -75,9 +74,8 @@ class ScreenImpl final : public Screen, public std::enable_shared_from_this<Scre
   TextureLimits limits_;
   std::atomic<uint64_t> context_ids_{0};
 
-  mutable std::mutex mutex_;  // guards queue_ and ops_
+  mutable std::mutex mutex_;  // guards queue_
   std::unique_ptr<runtime::Queue> queue_;
-  std::unique_ptr<DeviceOps> ops_;
 };
 
 }  // namespace clpipe::frontend

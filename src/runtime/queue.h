@@ -75,8 +75,8 @@ class Queue {
 
   void write(const cl::Buffer& dst, size_t offset, size_t size, const void* src, bool blocking);
   void read(const cl::Buffer& src, size_t offset, size_t size, void* dst);
-  // Zeroes [offset, offset + size) (a multiple of 4 bytes) without waiting.
-  void fill_zero(const cl::Buffer& dst, size_t offset, size_t size);
+  // Zeroes [offset, offset + size) without waiting; the event of the fill.
+  cl::Event fill_zero(const cl::Buffer& dst, size_t offset, size_t size);
   void copy(const cl::Buffer& src, size_t src_offset, const cl::Buffer& dst, size_t dst_offset,
             size_t size);
   // A marker event: completes when everything enqueued before it has.

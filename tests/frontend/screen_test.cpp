@@ -257,6 +257,20 @@ TEST_CASE("new resources read as zero and expose their layout", "[frontend][scre
   CHECK(buf->level_row_pitch(0) == 1000);
   raw = read_raw(buf);
   CHECK(raw == std::vector<uint8_t>(1000, 0));
+  // Also where the device reuses the memory of a resource that held data (OpenCL gives
+  // no zeroed memory of its own), and at sizes that are no multiple of 4.
+  auto ctx = new_context();
+  for (uint32_t size : {4096u, 1001u}) {
+    for (int round = 0; round < 3; ++round) {
+      auto used = create_buffer(size);
+      const std::vector<uint8_t> ones(size, 0xff);
+      REQUIRE(ctx->buffer_subdata(used, Map::WRITE, 0, size, ones.data()).is_ok());
+      finish(*ctx);
+      REQUIRE(read_raw(used) == ones);
+      used.reset();
+      CHECK(read_raw(create_buffer(size)) == std::vector<uint8_t>(size, 0));
+    }
+  }
 }
 
 TEST_CASE("fences signal, time out, and refuse foreign handles", "[frontend][screen][fence]") {

@@ -1,6 +1,8 @@
-// Queue (src/runtime/queue.h): launch_1d's groups.
+// Queue (src/runtime/queue.h): launch_1d's groups, fill_zero's ranges.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "runtime/program_cache.h"
@@ -39,6 +41,24 @@ TEST_CASE("launch_1d runs every count in groups of one size", "[runtime][queue]"
     for (cl_uint i = 0; i < count; ++i)
       want[i] = cl_uint(group);
     CHECK(got == want);
+  }
+}
+
+TEST_CASE("fill_zero zeroes exactly its range at any offset and size", "[runtime][queue]") {
+  // Ranges that take each pattern width fill_zero picks (1 to 64 bytes).
+  Queue q(test::test_device());
+  constexpr size_t kSize = 1000;
+  for (const auto& [offset, size] : std::vector<std::pair<size_t, size_t>>{
+           {0, 1000}, {3, 101}, {64, 128}, {8, 24}, {2, 6}, {32, 96}, {0, 1}, {999, 1}}) {
+    INFO("offset " << offset << " size " << size);
+    std::vector<uint8_t> bytes(kSize, 0xab);
+    cl::Buffer b = q.create_buffer(kSize);
+    q.write(b, 0, kSize, bytes.data(), true);
+    q.fill_zero(b, offset, size).wait();
+    std::vector<uint8_t> got(kSize);
+    q.read(b, 0, kSize, got.data());
+    std::fill(bytes.begin() + offset, bytes.begin() + offset + size, 0);
+    CHECK(got == bytes);
   }
 }
 
