@@ -170,10 +170,10 @@ typedef struct {
 
 // One rasterizable triangle after clipping and setup (lines and sprites become pairs of
 // these; a point of whole pixels is one record whose constant edges cover its box,
-// prim_emit.h's clp_emit_square). Edge functions are in fixed point (CLP_SUBPIXEL_BITS); a pixel sample at
-// fixed-point (X, Y) is inside when edge_a[e]*X + edge_b[e]*Y + edge_c[e] > 0 for all e
-// (the fill convention is folded into edge_c: bit e of flags >> CLP_TRI_BIAS_SHIFT says
-// that 1 was added). Attributes are interpolated with the barycentrics of the corners,
+// prim_emit.h's clp_emit_square). Edge functions are in fixed point (CLP_SUBPIXEL_BITS);
+// a pixel sample at fixed-point (X, Y) is inside when edge_a[e]*X + edge_b[e]*Y +
+// edge_c[e] > 0 for all e (the fill convention is folded into edge_c: bit e of flags >>
+// CLP_TRI_BIAS_SHIFT says that 1 was added). Attributes are interpolated with the barycentrics of the corners,
 // b_k = E_{k+1}(sample) * inv_area (edge k+1 is opposite corner k), exact like the
 // coverage test; corner k carries its weights over the original vertices.
 typedef struct {

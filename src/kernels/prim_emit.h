@@ -264,8 +264,8 @@ static uint clp_emit_line(global const ClpDrawParams* dp, const ClpWinVert* a, c
 // its pixel box: one record whose edge functions are positive constants (every sample
 // inside; bin.cl and the tile pass clip to the box) stands for the square's two
 // triangles, with half their setup, binning and tile work. Its corners are the same
-// vertex, and its barycentrics the exact constants 1/4, 1/4, 1/2 (edge constants 1, 1, 2
-// times inv_area 1/4), whose sum is exactly 1.
+// vertex, and its barycentrics the exact constants 1/4, 1/4, 1/2 (corner k takes edge
+// k + 1's constant, of 2, 1, 1, times inv_area 1/4), whose sum is exactly 1.
 static uint clp_emit_square(global const ClpDrawParams* dp, const long X[4], const long Y[4],
                             const ClpWinVert* v, uint flags, float zoffset, const uint* vert,
                             uint prim_id, const float* sprite, ClpOut* o) {
