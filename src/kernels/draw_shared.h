@@ -173,9 +173,10 @@ typedef struct {
 // prim_emit.h's clp_emit_square). Edge functions are in fixed point (CLP_SUBPIXEL_BITS);
 // a pixel sample at fixed-point (X, Y) is inside when edge_a[e]*X + edge_b[e]*Y +
 // edge_c[e] > 0 for all e (the fill convention is folded into edge_c: bit e of flags >>
-// CLP_TRI_BIAS_SHIFT says that 1 was added). Attributes are interpolated with the barycentrics of the corners,
-// b_k = E_{k+1}(sample) * inv_area (edge k+1 is opposite corner k), exact like the
-// coverage test; corner k carries its weights over the original vertices.
+// CLP_TRI_BIAS_SHIFT says that 1 was added). Attributes are interpolated with the
+// barycentrics of the corners, b_k = E_{k+1}(sample) * inv_area (edge k+1 is opposite
+// corner k), exact like the coverage test; corner k carries its weights over the
+// original vertices.
 typedef struct {
   CLP_I32 bbox[4];  // pixels [x0, y0, x1, y1), inside scissor and framebuffer
   CLP_I64 edge_c[3];

@@ -80,6 +80,19 @@ static bool clp_pixel_box(global const ClpDrawParams* dp, global const int* box,
   return bx0 < bx1 && by0 < by1;
 }
 
+// The next record's slot with its pixel box written, or null when counting (o == 0) or
+// when no room is left (no record lands outside the buffer, see above); either way the
+// record counts.
+static global ClpTri* clp_next_record(ClpOut* o, const int* bbox) {
+  if (!o || o->room == 0) return 0;
+  global ClpTri* out = o->next;
+  o->next++;
+  o->room--;
+  for (int i = 0; i < 4; ++i)
+    out->bbox[i] = bbox[i];
+  return out;
+}
+
 // Emits one triangle with fixed-point corners X, Y (any orientation). z, invw and the
 // weights are per corner; sprite (points) is the centre and size, or 0. Returns 1 if the
 // triangle has area and touches box, the [x0, y0, x1, y1) pixel bounds (then it is
@@ -105,13 +118,8 @@ static uint clp_emit_fixed(global const ClpDrawParams* dp, global const int* box
   const long ymin = min(ys[0], min(ys[1], ys[2])), ymax = max(ys[0], max(ys[1], ys[2]));
   int bbox[4];
   if (!clp_pixel_box(dp, box, xmin, ymin, xmax, ymax, bbox)) return 0;
-  if (!o || o->room == 0) return 1;
-  global ClpTri* out = o->next;
-  o->next++;
-  o->room--;
-
-  for (int i = 0; i < 4; ++i)
-    out->bbox[i] = bbox[i];
+  global ClpTri* out = clp_next_record(o, bbox);
+  if (!out) return 1;
   const bool bottom = (dp->flags & CLP_DRAW_BOTTOM_EDGE_RULE) != 0;
   uint bias = 0;
   for (int e = 0; e < 3; ++e) {
@@ -271,12 +279,8 @@ static uint clp_emit_square(global const ClpDrawParams* dp, const long X[4], con
                             uint prim_id, const float* sprite, ClpOut* o) {
   int bbox[4];
   if (!clp_pixel_box(dp, dp->scissor, X[0], Y[0], X[2], Y[2], bbox)) return 0;
-  if (!o || o->room == 0) return 1;
-  global ClpTri* out = o->next;
-  o->next++;
-  o->room--;
-  for (int i = 0; i < 4; ++i)
-    out->bbox[i] = bbox[i];
+  global ClpTri* out = clp_next_record(o, bbox);
+  if (!out) return 1;
   for (int e = 0; e < 3; ++e) {
     out->edge_a[e] = 0;
     out->edge_b[e] = 0;
