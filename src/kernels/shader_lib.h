@@ -370,6 +370,28 @@ static vf clp_ddy_fine(vf v) {
 }
 #endif
 
+// Every lane of each quad that holds a lane of mask m (its top bit set), as a -1 / 0
+// mask. A quad's other lanes run as helpers for its derivatives; a quad without a lane of
+// m has nothing to derive for: the tile pass leaves its lanes out of the invocation, so
+// per-lane work (texel fetches, samples, loops) skips them.
+static vi clp_quad_lanes(vi m) {
+#if CLP_LANES == 1
+  return m < 0 ? -1 : 0;
+#else
+#if CLP_LANES == 4
+  vi t = m | m.s1032;
+  t |= t.s2301;
+#elif CLP_LANES == 8
+  vi t = m | m.s10325476;
+  t |= t.s23016745;
+#else
+  vi t = m | m.s1032547698badcfe;
+  t |= t.s23016745ab89efcd;
+#endif
+  return t < (vi)(0);
+#endif
+}
+
 // ---------------------------------------------------------------------------------
 // Indirectly addressed private registers: element (i, chan) of a `vf [len][4]` array
 // is base[i * 4 + chan]. Out-of-range lanes read 0 and write nothing.

@@ -535,10 +535,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             }
           }
 
-          // Shade the whole block: uncovered lanes run as helpers for derivatives.
+          // Shade the quads that hold a covered lane: their other lanes run as helpers for
+          // derivatives.
           ctx.covered = shade;
           ClpShaderIo io;
-          io.exec_mask = (vi)(-1);
+          io.exec_mask = clp_quad_lanes(shade);
           io.helper_mask = ~shade;
           // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
           // previous block's values or a device's stale registers. The compiler drops the
