@@ -83,6 +83,32 @@ TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's 
   CHECK(other.stats().builds == 1);
 }
 
+TEST_CASE("tiered programs: work items count at every call, not once per scene", "[draw][tiers]") {
+  // The vertex and geometry stages: select(scene, 0) and each draw's vertices.
+  runtime::ProgramCache cache(test_device(), "");
+  const std::string source = "kernel void k(global int* p) { p[0] = 4; }\n";
+  TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
+  const runtime::ProgramRef quick = t.current();
+  // Scenes without work never fall due, however many.
+  for (uint64_t scene = 1; scene <= 64; ++scene)
+    CHECK(t.select(scene, 0) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 1);
+  // Two draws of one scene count both: the next scene's first select starts the build.
+  t.add_work(kHalf);
+  t.add_work(kHalf - 1);
+  CHECK(t.select(65, 0) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 1);
+  t.add_work(1);
+  CHECK(t.select(66, 0) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 2);
+  const runtime::ProgramRef optimised = t.select(67, 0);
+  CHECK(optimised != quick);
+  CHECK(t.optimised());
+}
+
 TEST_CASE("tiered programs: a quick program busy for kDueDeviceNs is due whatever its pixels",
           "[draw][tiers]") {
   runtime::ProgramCache cache(test_device(), "");
@@ -486,11 +512,24 @@ void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
   CHECK_FALSE(fs_program->tile_variants->generic_optimised());
   CHECK(vs_program->tiers->interpreted());
   CHECK(fs_program->tile_variants->generic_interpreted() == interpreted);
-  // The fourth scene reaches kDuePixels and starts both builds; the fifth takes them.
+  // The fourth scene reaches kDuePixels and starts the tile program's build; the fifth
+  // takes it.
   for (int scene = 2; scene <= 4; ++scene)
     CHECK(draw() == quick);
-  vs_program->tiers->wait_for_build();
   fs_program->tile_variants->wait_for_builds();
+  CHECK(draw() == quick);
+  CHECK(fs_program->tile_variants->generic_optimised());
+  // The vertex shader counts its draws' vertices (20 so far), not the framebuffer's
+  // pixels: no build started for it.
+  vs_program->tiers->wait_for_build();
+  CHECK(draw() == quick);
+  CHECK(vs_program->tiers->interpreted());
+  CHECK_FALSE(vs_program->tiers->optimised());
+  // As many vertices as make it due: the next scene starts its build, the one after
+  // takes it.
+  vs_program->tiers->add_work(TieredProgram::kDuePixels);
+  CHECK(draw() == quick);
+  vs_program->tiers->wait_for_build();
   const std::vector<uint8_t> optimised = draw();
   CHECK(vs_program->tiers->optimised());
   CHECK(fs_program->tile_variants->generic_optimised());

@@ -161,6 +161,11 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
   return current_;
 }
 
+void TieredProgram::add_work(uint64_t items) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pixels_ += items;
+}
+
 void TieredProgram::add_device_time(const runtime::ProgramRef& ran, uint64_t ns) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (ran == current_ && !optimised_) quick_ns_ += ns;

@@ -99,6 +99,12 @@ class TieredProgram {
   // mid-scene is taken at the first select() of the next scene, so that one scene's draws of the
   // shader run one program. A failed build is logged once and the quick program keeps drawing.
   runtime::ProgramRef select(uint64_t scene, uint64_t pixels);
+  // Counts `items` towards kDuePixels at every call, for a stage whose cost grows with
+  // what each draw gives it, not with the framebuffer: the vertex and geometry stages
+  // count their draws' vertices and call select(scene, 0). (By pixels, a few quads a
+  // scene made a vertex shader due within 8 scenes, and its build took the build slot
+  // ahead of the tile programs the scenes waited for.)
+  void add_work(uint64_t items);
   // Counts `ns` of device time that a launch of `ran` took towards the optimised build,
   // when `ran` is the quick (or interpreted) program drawing now. A shader can be slow
   // per pixel (loops) rather than draw many pixels: select() also starts the build once
@@ -139,7 +145,7 @@ class TieredProgram {
   bool interpreted_ = false;
   bool failed_ = false;
   uint64_t last_scene_ = ~uint64_t(0);
-  uint64_t pixels_ = 0;
+  uint64_t pixels_ = 0;  // select's pixels and add_work's items
   uint64_t quick_ns_ = 0;
   std::atomic<bool> abandoned_{false};
   // Last member: destroyed first, waiting for a build that still uses the members above.
