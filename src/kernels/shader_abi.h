@@ -25,7 +25,8 @@
 //                            (constant buffers, textures, buffers, images), or empty
 //   CLP_RESOURCE_ARGS        ", <name>, ..." the same names, forwarded to the shader
 // and, for fragment shaders, where results are:
-//   CLP_FS_COLOR_REG_<i>     OUT register of COLOR[i] (i = 0..7), -1 if not written
+//   CLP_FS_COLOR_REG_<i>     OUT register of COLOR[i] (i = 0..7), -1 if not written (an
+//                            interpreted shader's header holds them instead: tile_rt.h)
 //   CLP_FS_DEPTH_REG         OUT register of POSITION (depth in .z), or -1
 //   CLP_FS_STENCIL_REG       OUT register of STENCIL (.y), or -1
 //   CLP_FS_SAMPLEMASK_REG    OUT register of SAMPLEMASK (.x), or -1

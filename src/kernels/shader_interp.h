@@ -236,10 +236,18 @@ static void clp_interp_tex(ClpShaderIo* io, ClpStageCtx* stage, global const uin
 #define CLP_INTERP_TEX_PARAM
 #endif
 
+// The OUT register of COLOR[i] (-1: none) of the fragment shader `code` (tile_rt.h).
+static int clp_interp_color_reg(global const uint* code, int i) {
+  return (int)((code[CLP_INTERP_H_COLOR + (i >> 2)] >> (8 * (i & 3))) & 0xffu) - 1;
+}
+
 static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code,
                            global const uint** cbs, const uint* cbsz CLP_INTERP_TEX_PARAM) {
+  // The program serves shaders of up to CLP_INTERP_TEMPS temporaries: only this one's are
+  // used (the compiler bounds every access by the shader's count), so only they are zeroed.
   vf tr[CLP_INTERP_TEMPS][4];
-  for (int i = 0; i < CLP_INTERP_TEMPS; ++i)
+  const uint temps = min(code[CLP_INTERP_H_TEMPS], (uint)CLP_INTERP_TEMPS);
+  for (uint i = 0; i < temps; ++i)
     tr[i][0] = tr[i][1] = tr[i][2] = tr[i][3] = (vf)(0.0f);
   vf ar[4][4];  // ADDR registers (integers, as bits)
   for (int i = 0; i < 4; ++i)

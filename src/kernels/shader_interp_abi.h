@@ -41,7 +41,11 @@
 #define CLP_INTERP_H_IMM 2     // word of the first immediate
 #define CLP_INTERP_H_CODE 3    // word of the first instruction
 #define CLP_INTERP_H_FLAGS 4   // CLP_INTERP_MASKED_TOP
-#define CLP_INTERP_HEADER 5
+#define CLP_INTERP_H_TEMPS 5   // the shader's temporaries (<= CLP_INTERP_TEMPS)
+// 2 words (fragment shaders): byte i is the OUT register of COLOR[i] plus 1, 0 where the
+// shader does not write COLOR[i] (the compiled code's CLP_FS_COLOR_REG_<i>)
+#define CLP_INTERP_H_COLOR 6
+#define CLP_INTERP_HEADER 8
 
 // Writes outside every construct are merged under the running lanes too: main returns
 // before its END somewhere (the compiled code's Emitter::masked()).

@@ -7,6 +7,11 @@
 #define CLPIPE_TILE_RT_H
 
 // The FS output register feeding colour buffer `i` (-1: none).
+#ifdef CLP_INTERP_TEMPS
+// An interpreted shader's program serves shaders of any colour outputs: the header of the
+// code it runs names them. `clp_icode` is the tile pass's parameter of that code.
+#define clp_fs_color_reg(i) clp_interp_color_reg(clp_icode, (i))
+#else
 static int clp_fs_color_reg(int i) {
   switch (i) {
     case 0:
@@ -27,6 +32,7 @@ static int clp_fs_color_reg(int i) {
       return CLP_FS_COLOR_REG_7;
   }
 }
+#endif
 
 // Lane l of the shader output register `reg` as an RGBA vector (bits as written).
 static float4 clp_out_rgba(const ClpShaderIo* io, int reg, int l) {

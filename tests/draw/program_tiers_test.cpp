@@ -582,3 +582,74 @@ TEST_CASE("tiered programs: compute programs are optimised from the first launch
   CHECK(program->tiers->optimised());
   CHECK_FALSE(built_quick(program->tiers->current()));
 }
+
+TEST_CASE("tiered programs: an interpreted fragment shader's colours reach the buffers it names",
+          "[draw][tiers]") {
+  // The interpreted program reads which OUT register feeds which colour buffer from the
+  // shader's code (CLP_INTERP_H_COLOR), so that shaders with other outputs share it.
+  ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
+  ScopedEnv variants("CLPIPE_TILE_VARIANTS", "generic");
+  std::unique_ptr<Context> ctx = new_context();
+  constexpr uint32_t kSize = 16;
+  FramebufferState fb;
+  fb.width = fb.height = kSize;
+  fb.nr_cbufs = 4;
+  std::vector<ResourceRef> rts;
+  for (unsigned i = 0; i < 4; ++i) {
+    rts.push_back(create(make_templ(TextureTarget::TEXTURE_2D, Format::R32G32B32A32_FLOAT, kSize,
+                                    kSize, 1, 1, 0, Bind::RENDER_TARGET)));
+    SurfaceTemplate st;
+    st.format = Format::R32G32B32A32_FLOAT;
+    fb.cbufs[i] = ctx->create_surface(rts.back(), st).value();
+  }
+  REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
+  REQUIRE(ctx->set_viewport_states(0, {window_viewport(kSize, kSize)}).is_ok());
+  ShaderState s;
+  s.tgsi = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+  const ShaderHandle vs = ctx->create_vs_state(s).value();
+  // COLOR[1] unwritten; the others in an order of their own.
+  s.tgsi =
+      "FRAG\nDCL OUT[0], COLOR[2]\nDCL OUT[1], COLOR[0]\nDCL OUT[2], COLOR[3]\n"
+      "IMM[0] FLT32 { 0.25, 0.5, 0.75, 1.0 }\n"
+      "  0: MOV OUT[0], IMM[0].xxxw\n  1: MOV OUT[1], IMM[0].yyyw\n  2: MOV OUT[2], IMM[0].zzzw\n"
+      "  3: END\n";
+  const ShaderHandle fs = ctx->create_fs_state(s).value();
+  REQUIRE(ctx->bind_vs_state(vs).is_ok());
+  REQUIRE(ctx->bind_fs_state(fs).is_ok());
+  ctx->bind_rasterizer_state(ctx->create_rasterizer_state(RasterizerState()).value());
+  ctx->bind_blend_state(ctx->create_blend_state(BlendState()).value());
+  ctx->bind_depth_stencil_alpha_state(
+      ctx->create_depth_stencil_alpha_state(DepthStencilAlphaState()).value());
+  const float v[] = {-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1};
+  ResourceRef vbuf = create_buffer(sizeof(v));
+  REQUIRE(ctx->buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
+  VertexElement pos;
+  pos.src_format = Format::R32G32B32A32_FLOAT;
+  ctx->bind_vertex_elements_state(ctx->create_vertex_elements_state({pos}).value());
+  VertexBuffer vb;
+  vb.stride = 16;
+  vb.buffer = vbuf;
+  REQUIRE(ctx->set_vertex_buffers(0, {vb}).is_ok());
+  ColorUnion clear{};
+  clear.f[0] = clear.f[1] = clear.f[2] = clear.f[3] = 0.125f;
+  REQUIRE(ctx->clear(Clear::COLOR0 * 15, nullptr, clear, 1.0, 0).is_ok());
+  DrawInfo strip;
+  strip.mode = PrimType::TRIANGLE_STRIP;
+  REQUIRE(ctx->draw_vbo(strip, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
+  {
+    std::lock_guard<std::mutex> lock(fs->compiled->programs_mutex);
+    CHECK(fs->compiled->programs.at("tile.cl")->tile_variants->generic_interpreted());
+  }
+  const float expected[4] = {0.5f, 0.125f, 0.25f, 0.75f};
+  for (unsigned i = 0; i < 4; ++i) {
+    INFO("colour buffer " << i);
+    const std::vector<uint8_t> bytes =
+        read_box(*ctx, rts[i], 0, Box{0, 0, 0, int(kSize), int(kSize), 1});
+    std::vector<float> px(bytes.size() / 4);
+    std::memcpy(px.data(), bytes.data(), bytes.size());
+    for (size_t p = 0; p < px.size(); p += 4) {
+      REQUIRE(px[p] == expected[i]);
+      REQUIRE(px[p + 3] == (i == 1 ? 0.125f : 1.0f));
+    }
+  }
+}

@@ -154,6 +154,7 @@ std::vector<uint32_t> Emitter::interp_encode() {
   std::vector<uint32_t> w(CLP_INTERP_HEADER, 0u);
   w[CLP_INTERP_H_MAGIC] = CLP_INTERP_MAGIC;
   w[CLP_INTERP_H_FLAGS] = uses_ret_ ? CLP_INTERP_MASKED_TOP : 0u;
+  w[CLP_INTERP_H_TEMPS] = info_.num_temps;
   for (const SystemValueInfo& sv : info_.system_values) {
     switch (sv.semantic) {
       case Semantic::SUBGROUP_SIZE:
@@ -169,6 +170,11 @@ std::vector<uint32_t> Emitter::interp_encode() {
     }
   }
   if (s_.stage == ShaderType::FRAGMENT) {
+    for (unsigned i = 0; i < kMaxColorBufs; ++i) {
+      const int reg = info_.fs_outputs.color[i];
+      if (reg >= 0xff) refuse({}, "this colour output");
+      w[CLP_INTERP_H_COLOR + i / 4] |= uint32_t(reg + 1) << (8 * (i % 4));
+    }
     // The compiled prologue's reads (fs_input_prologue), in its order.
     uint32_t entries = 0;
     for (const IoInfo& in : info_.inputs) {
@@ -579,9 +585,11 @@ EmittedShader Emitter::run_interpreted() {
   plan();
   plan_params();
   const std::vector<uint32_t> code = interp_encode();
-  // Temporaries by size class too (at least 32: most shaders fit, and fewer classes mean
-  // fewer programs).
-  const uint32_t temps = size_class(info_.num_temps, 32);
+  // Temporaries by size class too: fewer classes mean fewer programs, each a cold build of
+  // seconds. The interpreter zeroes only the shader's own (CLP_INTERP_H_TEMPS), so a
+  // larger class costs private memory, not time: at least 128 registers of 4 lanes (8 KB),
+  // or 64 of a fragment shader's 16 (16 KB), which hold all but the largest shaders.
+  const uint32_t temps = size_class(info_.num_temps, lanes_ >= 8 ? 64 : 128);
   EmittedShader out;
   out.stage = s_.stage;
   out.lanes = lanes_;

@@ -348,8 +348,9 @@ uint32_t size_class(uint32_t n, uint32_t least) {
 // An interpreted shader's program serves every shader of its prelude, so the register
 // counts that only size arrays take a size class: fragment inputs (only the shader
 // indexes io->in), vertex inputs (the vertex pass fetches the bound elements up to it:
-// registers the shader does not read) and vertex outputs (the pass stores the shader's
-// own count: vertex.cl).
+// registers the shader does not read), vertex outputs (the pass stores the shader's
+// own count: vertex.cl) and fragment outputs (the tile pass reads the registers the
+// code's header names: CLP_INTERP_H_COLOR).
 uint32_t Emitter::prelude_inputs() const {
   const uint32_t n = info_.num_inputs;
   if (!interpreting_) return n;
@@ -359,7 +360,8 @@ uint32_t Emitter::prelude_inputs() const {
 
 uint32_t Emitter::prelude_outputs() const {
   const uint32_t n = info_.num_outputs;
-  return interpreting_ && s_.stage == ShaderType::VERTEX ? size_class(n, 4) : n;
+  const bool classed = s_.stage == ShaderType::VERTEX || s_.stage == ShaderType::FRAGMENT;
+  return interpreting_ && classed ? size_class(n, 4) : n;
 }
 
 std::string Emitter::prelude() const {
@@ -387,7 +389,8 @@ std::string Emitter::prelude() const {
   const ShaderProperties& pr = info_.props;
   switch (s_.stage) {
     case ShaderType::FRAGMENT: {
-      for (unsigned i = 0; i < kMaxColorBufs; ++i) {
+      // An interpreted shader's tile pass reads them from its code (CLP_INTERP_H_COLOR).
+      for (unsigned i = 0; i < kMaxColorBufs && !interpreting_; ++i) {
         def("CLP_FS_COLOR_REG_" + std::to_string(i), std::to_string(info_.fs_outputs.color[i]));
       }
       def("CLP_FS_DEPTH_REG", std::to_string(info_.fs_outputs.depth));

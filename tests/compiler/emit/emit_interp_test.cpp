@@ -13,6 +13,7 @@
 #include "compiler/tgsi/parser.h"
 #include "compiler/tgsi_test_util.h"
 #include "compiler/validate.h"
+#include "kernels/shader_interp_abi.h"
 
 using namespace clpipe;
 using namespace clpipe::compiler;
@@ -451,6 +452,43 @@ TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]
   const EmittedShader d = emit_interpreted(coord.ir, coord.info, EmitOptions{});
   REQUIRE(d.prelude == a.prelude);
   REQUIRE(d.body == a.body);
+  // Nor do which registers feed which colour buffers (the code's header says:
+  // CLP_INTERP_H_COLOR), how many outputs up to 4, or how many temporaries up to the
+  // class of 64 at 16 fragment lanes, 128 at 4.
+  auto interp = [](const std::string& tgsi, uint32_t lanes) {
+    const CompiledShader c = compile_tgsi(tgsi);
+    EmitOptions opt;
+    opt.fragment_lanes = lanes;
+    return emit_interpreted(c.ir, c.info, opt);
+  };
+  const std::string mrt =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR[2]\nDCL OUT[1], COLOR[0]\n"
+      "DCL OUT[2], COLOR[1]\nDCL CONST[0][0]\nDCL TEMP[0..40]\n"
+      "  0: ADD TEMP[40], IN[0], CONST[0][0]\n  1: MOV OUT[0], TEMP[40]\n"
+      "  2: MOV OUT[1], IN[0]\n  3: MOV OUT[2], CONST[0][0]\n  4: END\n";
+  for (uint32_t lanes : {4u, 16u}) {
+    const EmittedShader one = interp(
+        "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\nDCL CONST[0][0]\n"
+        "DCL TEMP[0]\n  0: ADD TEMP[0], IN[0], CONST[0][0]\n  1: MOV OUT[0], TEMP[0]\n"
+        "  2: END\n",
+        lanes);
+    const EmittedShader three = interp(mrt, lanes);
+    REQUIRE(three.prelude == one.prelude);
+    REQUIRE(three.body == one.body);
+    REQUIRE(three.interp_code[CLP_INTERP_H_COLOR] == (2u | 3u << 8 | 1u << 16));
+    REQUIRE(one.interp_code[CLP_INTERP_H_COLOR] == 1u);
+    REQUIRE(three.interp_code[CLP_INTERP_H_TEMPS] == 41u);
+  }
+  const EmittedShader vs2 = interp(
+      "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0]\n  0: MOV TEMP[0], IN[0]\n"
+      "  1: MOV OUT[0], TEMP[0]\n  2: END\n",
+      16);
+  const EmittedShader vs100 = interp(
+      "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL TEMP[0..99]\n  0: MOV TEMP[99], IN[0]\n"
+      "  1: MOV OUT[0], TEMP[99]\n  2: END\n",
+      16);
+  REQUIRE(vs100.prelude == vs2.prelude);
+  REQUIRE(vs100.body == vs2.body);
 }
 
 TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
