@@ -266,6 +266,10 @@ StageResources bind_stage_resources(const StageProgram& program, ShaderType stag
   for (size_t i = 0; i < program.params.size(); ++i) {
     const compiler::ResourceParam& p = program.params[i];
     StageArg& arg = out.args[i];
+    if (p.placeholder) {
+      arg = dummy;  // a unit the shader does not read (ResourceParam::placeholder)
+      continue;
+    }
     switch (p.kind) {
       case compiler::ParamKind::kResourceInfo:
         arg.table = ResourceTable::kInfos;

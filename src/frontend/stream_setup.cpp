@@ -65,6 +65,7 @@ void fill_geometry_setup(const compiler::ShaderInfo& vs, const compiler::ShaderI
   gp.invocations = p.gs_invocations;
   gp.verts_per_prim = p.gs_input_vertices;
   gp.max_vertices = p.gs_max_output_vertices;
+  gp.output_prim = uint32_t(p.gs_output_prim);
   gp.num_outputs = std::max<uint32_t>(gs.num_outputs, 1);
   std::fill(std::begin(gp.in_map), std::end(gp.in_map), CLP_GS_IN_NONE);
   const std::vector<int32_t> match = compiler::match_stage_inputs(vs, gs);

@@ -86,10 +86,17 @@ static bool clp_gs_take(ClpStageCtx* s, int l, uint* at) {
   return s->write && *at < s->end[l];
 }
 
+// Whether the shader emits strips (not points), which a cut closes. An interpreted
+// shader's program serves shaders of every output primitive: its parameters say.
+#ifdef CLP_INTERP_TEMPS
+#define CLP_GS_STRIPS(gp) ((gp)->output_prim != 0u)
+#else
+#define CLP_GS_STRIPS(gp) (CLP_GS_OUTPUT_PRIM != 0)
+#endif
+
 // Closes the open strip of lane l with a restart hole.
 static void clp_gs_cut(ClpStageCtx* s, int l) {
-#if CLP_GS_OUTPUT_PRIM != 0
-  if (s->strip_len[l] == 0) return;
+  if (!CLP_GS_STRIPS(s->gp) || s->strip_len[l] == 0) return;
   s->strip_len[l] = 0;
   uint at;
   if (clp_gs_take(s, l, &at)) {
@@ -98,7 +105,6 @@ static void clp_gs_cut(ClpStageCtx* s, int l) {
     s->out_seg_first[at] = at;
     s->out_prim_id[at] = s->prim_id[l];
   }
-#endif
 }
 
 static void clp_gs_emit(ClpStageCtx* s, ClpShaderIo* io, vi lanes, vu stream) {

@@ -24,9 +24,9 @@
 //   CLP_RESOURCE_PARAMS      ", <type> <name>, ..." kernel parameters the shader needs
 //                            (constant buffers, textures, buffers, images), or empty
 //   CLP_RESOURCE_ARGS        ", <name>, ..." the same names, forwarded to the shader
-// and, for fragment shaders, where results are:
-//   CLP_FS_COLOR_REG_<i>     OUT register of COLOR[i] (i = 0..7), -1 if not written (an
-//                            interpreted shader's header holds them instead: tile_rt.h)
+// and, for fragment shaders, where results are (an interpreted shader's code holds all but
+// CLP_FS_INTERP_MODES instead, in its header: CLP_INTERP_H_COLOR and CLP_INTERP_H_FS):
+//   CLP_FS_COLOR_REG_<i>     OUT register of COLOR[i] (i = 0..7), -1 if not written
 //   CLP_FS_DEPTH_REG         OUT register of POSITION (depth in .z), or -1
 //   CLP_FS_STENCIL_REG       OUT register of STENCIL (.y), or -1
 //   CLP_FS_SAMPLEMASK_REG    OUT register of SAMPLEMASK (.x), or -1

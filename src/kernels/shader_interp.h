@@ -5,9 +5,9 @@
 //
 // The generated body (compiler/emit/emit_interp.cpp) defines, before including this file,
 //   CLP_INTERP_TEMPS    the temporaries the interpreter keeps (>= the shader's)
-//   CLP_INTERP_CBS      constant buffers: the highest the shader binds + 1 (>= 1)
-//   CLP_INTERP_VIEWS    for a shader that samples: its view units (the highest + 1);
-//                       clp_interp_run then takes their ClpInterpTex
+//   CLP_INTERP_CBS      constant buffers: a size class of the highest the shader binds + 1
+//   CLP_INTERP_VIEWS    for a shader that samples: its texture units, a size class of the
+//                       highest + 1; clp_interp_run then takes their ClpInterpTex
 //   clp_interp_alu()    the arithmetic of every opcode it interprets: for each, the
 //                       compiled code's own statements for sources t0..t3 and result t4,
 //                       with the running lanes `m`, `io` and `stage` as the compiled code
@@ -239,6 +239,11 @@ static void clp_interp_tex(ClpShaderIo* io, ClpStageCtx* stage, global const uin
 // The OUT register of COLOR[i] (-1: none) of the fragment shader `code` (tile_rt.h).
 static int clp_interp_color_reg(global const uint* code, int i) {
   return (int)((code[CLP_INTERP_H_COLOR + (i >> 2)] >> (8 * (i & 3))) & 0xffu) - 1;
+}
+
+// The OUT register (-1: none) in byte `byte` of the fragment shader's CLP_INTERP_H_FS.
+static int clp_interp_fs_reg(global const uint* code, int byte) {
+  return (int)((code[CLP_INTERP_H_FS] >> (8 * byte)) & 0xffu) - 1;
 }
 
 static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uint* code,

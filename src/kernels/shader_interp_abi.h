@@ -45,7 +45,17 @@
 // 2 words (fragment shaders): byte i is the OUT register of COLOR[i] plus 1, 0 where the
 // shader does not write COLOR[i] (the compiled code's CLP_FS_COLOR_REG_<i>)
 #define CLP_INTERP_H_COLOR 6
-#define CLP_INTERP_HEADER 8
+// Fragment shaders: what the compiled code's CLP_FS_* defines say. Bytes 0, 1 and 2: the
+// OUT register of the depth (POSITION), stencil and sample-mask outputs plus 1, 0 where
+// the shader has none; then the CLP_INTERP_FS_* bits.
+#define CLP_INTERP_H_FS 8
+#define CLP_INTERP_HEADER 9
+
+// Bits of CLP_INTERP_H_FS (tile.cl's CLP_FS_EARLY_FORCED, CLP_FS_EARLY_ALLOWED and
+// CLP_FS_PER_SAMPLE).
+#define CLP_INTERP_FS_EARLY_FORCED (1u << 24)
+#define CLP_INTERP_FS_EARLY_ALLOWED (1u << 25)
+#define CLP_INTERP_FS_PER_SAMPLE (1u << 26)
 
 // Writes outside every construct are merged under the running lanes too: main returns
 // before its END somewhere (the compiled code's Emitter::masked()).

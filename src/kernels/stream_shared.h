@@ -54,7 +54,7 @@ typedef struct {
   CLP_U32 write;             // 0: count the positions of each invocation; 1: write them
   CLP_I32 in_map[CLP_GS_MAX_INPUTS];  // GS IN register -> VS OUT register or CLP_GS_IN_*
   CLP_U32 ri_index;                   // the geometry shader's entry in its ClpResourceInfo table
-  CLP_U32 pad;
+  CLP_U32 output_prim;                // GS_OUTPUT_PRIM (PIPE_PRIM_*: 0 = points)
 } ClpGsParams;
 
 // ---------------------------------------------------------------------------------

@@ -142,6 +142,23 @@ typedef CLP_VN(long) vlong;
 #endif
 // Depth/stencil may run before the shader when the shader cannot change their outcome
 // (no discard, no depth, stencil or sample mask export, no side effects) or asks for it.
+#ifdef CLP_INTERP_TEMPS
+// An interpreted shader's program serves shaders of any of these: the header of the code
+// it runs (`clp_icode`, the tile pass's parameter) says, by the rule below (the compiler's
+// interp_encode applies it).
+#define CLP_FS_EARLY_FORCED ((clp_icode[CLP_INTERP_H_FS] & CLP_INTERP_FS_EARLY_FORCED) != 0u)
+#define CLP_FS_EARLY_ALLOWED ((clp_icode[CLP_INTERP_H_FS] & CLP_INTERP_FS_EARLY_ALLOWED) != 0u)
+#define CLP_FS_SHADES_SAMPLES ((clp_icode[CLP_INTERP_H_FS] & CLP_INTERP_FS_PER_SAMPLE) != 0u)
+#define clp_fs_depth_reg() clp_interp_fs_reg(clp_icode, 0)
+#define clp_fs_stencil_reg() clp_interp_fs_reg(clp_icode, 1)
+#define clp_fs_samplemask_reg() clp_interp_fs_reg(clp_icode, 2)
+#define CLP_FS_EXPORTS 1  // the code below reads the registers at run time
+#else
+#define CLP_FS_SHADES_SAMPLES CLP_FS_PER_SAMPLE
+#define clp_fs_depth_reg() CLP_FS_DEPTH_REG
+#define clp_fs_stencil_reg() CLP_FS_STENCIL_REG
+#define clp_fs_samplemask_reg() CLP_FS_SAMPLEMASK_REG
+#define CLP_FS_EXPORTS 0
 #if CLP_FS_EARLY_DEPTH
 #define CLP_FS_EARLY_FORCED 1
 #define CLP_FS_EARLY_ALLOWED 1
@@ -152,6 +169,7 @@ typedef CLP_VN(long) vlong;
 #else
 #define CLP_FS_EARLY_FORCED 0
 #define CLP_FS_EARLY_ALLOWED 0
+#endif
 #endif
 
 #include "tile_rt.h"
@@ -393,7 +411,7 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
     // The shader runs once per sample (each evaluated at its sample) when it asks for it
     // or the state does (min_samples); otherwise once per pixel, at its centre, for all
     // its covered samples.
-    const bool per_sample = ms && (CLP_FS_PER_SAMPLE || (rflags & CLP_RAST_SAMPLE_SHADING));
+    const bool per_sample = ms && (CLP_FS_SHADES_SAMPLES || (rflags & CLP_RAST_SAMPLE_SHADING));
     const bool round_point = ms && (t->flags & CLP_TRI_ROUND);
     // Whether every sample of a block starts with sample 0's coverage: without
     // multisample rasterization, or where no edge crosses the box at any sample and the
@@ -563,17 +581,17 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           // Samples alike stay alike unless the shader's sample mask, alpha to coverage or
           // late depth/stencil treats them apart: then sample 0's outcome is every sample's.
           const int creg = clp_fs_color_reg(0);
-          const bool apart = !same || per_sample || (!early_zs && zs_test) ||
-                             (ms && (CLP_FS_SAMPLEMASK_REG >= 0 ||
-                                     ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0)));
+          const int smr = clp_fs_samplemask_reg();
+          const bool apart =
+              !same || per_sample || (!early_zs && zs_test) ||
+              (ms && (smr >= 0 || ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0)));
           vi live = (vi)(0);  // lanes with a sample left
           for (int s = s0; s < (apart ? s1 : 1); ++s) {
             vi a = alive[s] & keep;
             if (ms) {
-#if CLP_FS_SAMPLEMASK_REG >= 0
+#if CLP_FS_SAMPLEMASK_REG >= 0 || CLP_FS_EXPORTS
               // The shader's sample mask removes sample s where its bit is clear.
-              a &= CLP_MASK(((CLP_AS_VI(io.out[CLP_FS_SAMPLEMASK_REG][0]) >> s) & (vi)(1)) !=
-                            (vi)(0));
+              if (smr >= 0) a &= CLP_MASK(((CLP_AS_VI(io.out[smr][0]) >> s) & (vi)(1)) != (vi)(0));
 #endif
               if ((rflags & CLP_RAST_ALPHA_TO_COVERAGE) && creg >= 0) {
                 // Alpha a covers round(a N) of the N samples: sample s is kept where
@@ -584,18 +602,22 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
             }
             if (!early_zs && zs_test && CLP_ANY(a)) {
               vf zf = z[s];
-#if CLP_FS_DEPTH_REG >= 0
-              zf = io.out[CLP_FS_DEPTH_REG][2];
-              if (rflags & CLP_RAST_DEPTH_CLAMP)
-                zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
-              zf = clamp(zf, 0.0f, 1.0f);
+#if CLP_FS_DEPTH_REG >= 0 || CLP_FS_EXPORTS
+              const int dr = clp_fs_depth_reg();
+              if (dr >= 0) {
+                zf = io.out[dr][2];
+                if (rflags & CLP_RAST_DEPTH_CLAMP)
+                  zf = clamp(zf, rp->depth_clamp_min, rp->depth_clamp_max);
+                zf = clamp(zf, 0.0f, 1.0f);
+              }
 #endif
               zs_dirty[b][s] |= clp_lane_bits(a);
               vi ref = (vi)(-1);
-#if CLP_FS_STENCIL_REG >= 0
+#if CLP_FS_STENCIL_REG >= 0 || CLP_FS_EXPORTS
               // A stencil reference exported by the shader (.y, an integer) replaces the
               // state's.
-              ref = CLP_AS_VI(CLP_AS_VU(io.out[CLP_FS_STENCIL_REG][1]) & 0xffu);
+              const int sr = clp_fs_stencil_reg();
+              if (sr >= 0) ref = CLP_AS_VI(CLP_AS_VU(io.out[sr][1]) & 0xffu);
 #endif
               a = clp_zs_test_v(rp, front, zf, ref, a, &zlo[b][s], &zhi[b][s]);
             }

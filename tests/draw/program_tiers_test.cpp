@@ -16,6 +16,7 @@
 #include "frontend/cso.h"
 #include "frontend/draw/program_tiers.h"
 #include "frontend/draw/tile_variant.h"
+#include "frontend/format_codec.h"
 #include "frontend/frontend_util.h"
 #include "support/capture_stderr.h"
 #include "support/pocl_kcache.h"
@@ -652,4 +653,111 @@ TEST_CASE("tiered programs: an interpreted fragment shader's colours reach the b
       REQUIRE(px[p + 3] == (i == 1 ? 0.125f : 1.0f));
     }
   }
+}
+
+TEST_CASE("tiered programs: an interpreted fragment shader's depth and stencil reach the tests",
+          "[draw][tiers]") {
+  // The interpreted program reads the shader's depth and stencil outputs, and whether
+  // depth and stencil may run before it, from the shader's code (CLP_INTERP_H_FS): shaders
+  // with and without these outputs share it.
+  ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
+  ScopedEnv variants("CLPIPE_TILE_VARIANTS", "generic");
+  std::unique_ptr<Context> ctx = new_context();
+  constexpr uint32_t kSize = 16;
+  ResourceRef rt = create(make_templ(TextureTarget::TEXTURE_2D, Format::R32G32B32A32_FLOAT, kSize,
+                                     kSize, 1, 1, 0, Bind::RENDER_TARGET));
+  ResourceRef zs = create(make_templ(TextureTarget::TEXTURE_2D, Format::Z24_UNORM_S8_UINT, kSize,
+                                     kSize, 1, 1, 0, Bind::DEPTH_STENCIL));
+  FramebufferState fb;
+  fb.width = fb.height = kSize;
+  fb.nr_cbufs = 1;
+  SurfaceTemplate st;
+  st.format = Format::R32G32B32A32_FLOAT;
+  fb.cbufs[0] = ctx->create_surface(rt, st).value();
+  st.format = Format::Z24_UNORM_S8_UINT;
+  fb.zsbuf = ctx->create_surface(zs, st).value();
+  REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
+  REQUIRE(ctx->set_viewport_states(0, {window_viewport(kSize, kSize)}).is_ok());
+  ShaderState s;
+  s.tgsi = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+  REQUIRE(ctx->bind_vs_state(ctx->create_vs_state(s).value()).is_ok());
+  ctx->bind_rasterizer_state(ctx->create_rasterizer_state(RasterizerState()).value());
+  ctx->bind_blend_state(ctx->create_blend_state(BlendState()).value());
+  DepthStencilAlphaState dsa;
+  dsa.depth_enabled = true;
+  dsa.depth_writemask = true;
+  dsa.depth_func = CompareFunc::LESS;
+  dsa.stencil[0].enabled = true;
+  dsa.stencil[0].func = CompareFunc::ALWAYS;
+  dsa.stencil[0].zpass_op = StencilOp::REPLACE;
+  dsa.stencil[0].valuemask = dsa.stencil[0].writemask = 0xff;
+  ctx->bind_depth_stencil_alpha_state(ctx->create_depth_stencil_alpha_state(dsa).value());
+  // A quad at window depth 0.9, which fails LESS against the cleared 0.5.
+  const float v[] = {-1, -1, 0.8f, 1, 1, -1, 0.8f, 1, -1, 1, 0.8f, 1, 1, 1, 0.8f, 1};
+  ResourceRef vbuf = create_buffer(sizeof(v));
+  REQUIRE(ctx->buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
+  VertexElement pos;
+  pos.src_format = Format::R32G32B32A32_FLOAT;
+  ctx->bind_vertex_elements_state(ctx->create_vertex_elements_state({pos}).value());
+  VertexBuffer vb;
+  vb.stride = 16;
+  vb.buffer = vbuf;
+  REQUIRE(ctx->set_vertex_buffers(0, {vb}).is_ok());
+  // Draws with `fs_tgsi` over a framebuffer cleared to depth `clear_depth` and stencil 3;
+  // the colour, depth and stencil of pixel (3, 5).
+  struct Pixel {
+    float red;
+    float depth;
+    uint32_t stencil;
+  };
+  auto draw = [&](const std::string& fs_tgsi, double clear_depth) {
+    s.tgsi = fs_tgsi;
+    const ShaderHandle fs = ctx->create_fs_state(s).value();
+    REQUIRE(ctx->bind_fs_state(fs).is_ok());
+    ColorUnion clear{};
+    REQUIRE(
+        ctx->clear(Clear::COLOR0 | Clear::DEPTHSTENCIL, nullptr, clear, clear_depth, 3).is_ok());
+    DrawInfo strip;
+    strip.mode = PrimType::TRIANGLE_STRIP;
+    REQUIRE(ctx->draw_vbo(strip, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
+    {
+      std::lock_guard<std::mutex> lock(fs->compiled->programs_mutex);
+      CHECK(fs->compiled->programs.at("tile.cl")->tile_variants->generic_interpreted());
+    }
+    const Box box{3, 5, 0, 1, 1, 1};
+    const std::vector<uint8_t> c = read_box(*ctx, rt, 0, box);
+    const std::vector<uint8_t> z = read_box(*ctx, zs, 0, box);
+    Pixel p{};
+    std::memcpy(&p.red, c.data(), 4);
+    p.depth = frontend::unpack_depth(Format::Z24_UNORM_S8_UINT, z.data());
+    p.stencil = frontend::unpack_stencil(Format::Z24_UNORM_S8_UINT, z.data());
+    return p;
+  };
+  const std::string head =
+      "FRAG\nDCL OUT[0], COLOR\nIMM[0] FLT32 { 1.0, 0.25, 0.0, 0.0 }\n"
+      "IMM[1] UINT32 { 77, 0, 0, 0 }\n";
+  // Without exports the quad fails the depth test.
+  Pixel p = draw(head + "  0: MOV OUT[0], IMM[0].xxxx\n  1: END\n", 0.5);
+  CHECK(p.red == 0.0f);
+  CHECK(p.depth == Approx(0.5).epsilon(1e-6));
+  CHECK(p.stencil == 3u);
+  // Its exported depth 0.25 passes; the exported stencil reference replaces the state's.
+  p = draw(head +
+               "DCL OUT[1], POSITION\nDCL OUT[2], STENCIL\n  0: MOV OUT[0], IMM[0].xxxx\n"
+               "  1: MOV OUT[1].z, IMM[0].yyyy\n  2: MOV OUT[2].y, IMM[1].xxxx\n  3: END\n",
+           0.5);
+  CHECK(p.red == 1.0f);
+  CHECK(p.depth == Approx(0.25).epsilon(1e-6));
+  CHECK(p.stencil == 77u);
+  // A shader that discards every pixel, where the quad passes: depth and stencil wait for
+  // it (before it, they would write 0.9 and the state's reference 0).
+  p = draw(head + "  0: MOV OUT[0], IMM[0].xxxx\n  1: KILL\n  2: END\n", 1.0);
+  CHECK(p.red == 0.0f);
+  CHECK(p.depth == Approx(1.0).epsilon(1e-6));
+  CHECK(p.stencil == 3u);
+  // Without the discard it passes.
+  p = draw(head + "  0: MOV OUT[0], IMM[0].xxxx\n  1: END\n", 1.0);
+  CHECK(p.red == 1.0f);
+  CHECK(p.depth == Approx(0.9).epsilon(1e-6));
+  CHECK(p.stencil == 0u);
 }

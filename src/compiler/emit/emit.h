@@ -45,9 +45,11 @@ struct EmitOptions {
   // kernels/tile.cl), else one block of fragment_lanes pixels (always at one lane).
   bool fragment_whole_tile = false;
   // Emit the parameters of the shader's interpreted form (emit_interpreted, which sets it
-  // itself): a kResourceInfo and CONST[0] whether or not the shader reads them, and a
-  // kInterpCode last, which compiled code does not read. A host that draws a shader both
-  // interpreted and compiled binds the same arguments to both programs.
+  // itself): a kResourceInfo whether or not the shader reads it, constant buffers from 0 up
+  // to a size class of the highest, for a shader that samples the descriptor arrays and
+  // texture units likewise (the ones it does not name are placeholders), and a kInterpCode
+  // last, which compiled code does not read. A host that draws a shader both interpreted
+  // and compiled binds the same arguments to both programs.
   bool interp_params = false;
 };
 
@@ -82,6 +84,10 @@ struct ResourceParam {
   // kSharedMemory: bytes of local memory to bind (EmitOptions::shared_memory_size; 0 = not
   // known when compiling: bind req_local_mem). Also goes to ClpResourceInfo::shared_size.
   uint32_t bytes = 0;
+  // A kConstBuffer or kTexture the shader does not read, there so that shaders of other
+  // units share its interpreted program (EmitOptions::interp_params): bind the placeholder
+  // (size 0), whatever the state binds to that unit.
+  bool placeholder = false;
 };
 
 struct EmittedShader {
@@ -108,10 +114,12 @@ struct EmittedShader {
 // larger than the device's. `info` must be analyze(shader) of the same validated shader.
 EmittedShader emit_opencl(const Shader& shader, const ShaderInfo& info, const EmitOptions& options);
 
-// The shader for the interpreter (compile latency, issue 15): the same prelude and
-// parameters as emit_opencl() plus a kInterpCode parameter, a body that interprets
-// `interp_code` and is the same text for every shader with the same prelude, temporary
-// count class and constant buffers, so their programs are one program of the cache.
+// The shader for the interpreter (compile latency, issue 15): the parameters of
+// emit_opencl() with interp_params, a prelude of size classes that leaves out what the
+// code's header carries (the fragment shader's outputs and early-depth rule, the geometry
+// shader's properties, which gs.cl reads from ClpGsParams), and a body that interprets
+// `interp_code` and is the same text for every shader with the same prelude and temporary
+// class, so their programs are one program of the cache.
 // Every register write, mask and library call is the compiled code's (the interpreter's
 // arithmetic is emit_opencl()'s own code for each opcode), so both draw the same bits.
 // Vertex and fragment shaders of 32-bit arithmetic, IF / UIF / ELSE, loops, KILL and

@@ -1,8 +1,7 @@
 // The interpreted form of a shader (emit_interpreted, emit.h): its instructions as the
 // words of kernels/shader_interp_abi.h, and a body that runs them with
 // kernels/shader_interp.h. The body is the same text for every shader with the same
-// prelude, temporary class and constant buffers: the program cache builds it once for
-// all of them.
+// prelude and temporary class: the program cache builds it once for all of them.
 //
 // The arithmetic is not written twice: each opcode's case of the body is what emit_alu()
 // emits for that opcode in a one-instruction shader reading TEMP[0..3] and writing
@@ -188,6 +187,23 @@ std::vector<uint32_t> Emitter::interp_encode() {
       }
     }
     w[CLP_INTERP_H_INPUTS] = entries;
+    // What the compiled code's prelude defines for the tile pass (prelude(), tile.cl).
+    const FsOutputs& o = info_.fs_outputs;
+    uint32_t fs = 0;
+    unsigned byte = 0;
+    for (const int reg : {o.depth, o.stencil, o.sample_mask}) {
+      if (reg >= 0xff) refuse({}, "this depth, stencil or sample mask output");
+      fs |= uint32_t(reg + 1) << (8 * byte++);
+    }
+    const bool early = info_.props.fs_early_depth_stencil;
+    const bool kill = info_.uses_kill || info_.uses_demote;
+    if (early) fs |= CLP_INTERP_FS_EARLY_FORCED;
+    if (early ||
+        (!kill && o.depth < 0 && o.stencil < 0 && o.sample_mask < 0 && !info_.writes_memory)) {
+      fs |= CLP_INTERP_FS_EARLY_ALLOWED;
+    }
+    if (info_.per_sample_shading) fs |= CLP_INTERP_FS_PER_SAMPLE;
+    w[CLP_INTERP_H_FS] = fs;
   }
   w[CLP_INTERP_H_IMM] = uint32_t(w.size());
   for (const Immediate& imm : s_.immediates) {
@@ -516,16 +532,13 @@ std::string Emitter::interp_body(uint32_t temps) {
   b += "#define CLP_INTERP_TEMPS " + std::to_string(temps) + "\n";
   b += "#define CLP_INTERP_CBS " + std::to_string(cbs) + "\n";
   b += "#include \"shader_lib.h\"\n";
-  // The texture units of the parameters: views up to the highest (the sampler views'
-  // parameter counts them), each with its data parameter where it has one.
-  uint32_t views = 0, samplers = 0;
-  for (const ResourceParam& p : params_) {
-    if (p.kind == ParamKind::kSamplerViews) views = p.index;
-    if (p.kind == ParamKind::kSamplers) samplers = p.index;
-  }
+  // The texture units of the parameters (plan_params: from 0, placeholders included).
+  uint32_t units = 0;
+  for (const ResourceParam& p : params_)
+    if (p.kind == ParamKind::kTexture) units = std::max(units, p.index + 1);
   if (uses_sampling_) {
     b += "#include \"sampling_abi.h\"\n#include \"sampling.h\"\n";
-    b += "#define CLP_INTERP_VIEWS " + std::to_string(std::max(views, 1u)) + "\n";
+    b += "#define CLP_INTERP_VIEWS " + std::to_string(std::max(units, 1u)) + "\n";
   }
   b += "\n";
   // `m`, `io` and `stage` are the compiled code's names: votes, READ_* and helper tests
@@ -568,8 +581,9 @@ std::string Emitter::interp_body(uint32_t temps) {
   if (uses_sampling_) {
     tex = ", &tex";
     b += "  ClpInterpTex tex;\n";
-    b += "  tex.views = " + std::string(views ? "clp_views" : "0") + ";\n";
-    b += "  tex.samplers = " + std::string(samplers ? "clp_samplers" : "0") + ";\n";
+    // An interpreted shader that samples has both descriptor arrays (plan_params).
+    b += "  tex.views = clp_views;\n";
+    b += "  tex.samplers = clp_samplers;\n";
     b += "  for (int i = 0; i < CLP_INTERP_VIEWS; ++i)\n    tex.data[i] = 0;\n";
     for (const ResourceParam& p : params_) {
       if (p.kind == ParamKind::kTexture) {

@@ -216,7 +216,7 @@ void Emitter::add_param(ParamKind kind, uint32_t index, const std::string& name,
 
 bool Emitter::has_param(ParamKind kind, uint32_t index) const {
   for (const ResourceParam& p : params_) {
-    if (p.kind == kind && p.index == index) return true;
+    if (p.kind == kind && p.index == index && !p.placeholder) return true;
   }
   return false;
 }
@@ -269,14 +269,26 @@ void Emitter::plan_params() {
   if (need_info) {
     add_param(ParamKind::kResourceInfo, 0, "clp_ri", "global const ClpResourceInfo* clp_ri");
   }
+  // The units of an interpreted shader's parameters run from 0 to a size class of its
+  // highest, whichever it names, so that its program serves shaders of other units: fewer
+  // programs, each a cold build of seconds (issue 15).
+  auto add_units = [&](ParamKind kind, const std::vector<uint32_t>& units,
+                       const std::string& prefix, const std::string& type) {
+    uint32_t end = units.empty() ? 0 : units.back() + 1;
+    if (opt_.interp_params) end = size_class(end, 4);
+    for (uint32_t u = 0; u < end; ++u) {
+      const bool named = std::find(units.begin(), units.end(), u) != units.end();
+      if (!named && !opt_.interp_params) continue;
+      const std::string n = prefix + std::to_string(u);
+      add_param(kind, u, n, type + " " + n);
+      params_.back().placeholder = !named;
+    }
+  };
   std::vector<uint32_t> cbs;
   for (const ConstBufferInfo& cb : info_.const_buffers)
     cbs.push_back(cb.index);
-  if (opt_.interp_params && (cbs.empty() || cbs.front() != 0)) cbs.insert(cbs.begin(), 0);
-  for (uint32_t b : cbs) {
-    const std::string n = "clp_cb" + std::to_string(b);
-    add_param(ParamKind::kConstBuffer, b, n, "global const uint* " + n);
-  }
+  std::sort(cbs.begin(), cbs.end());
+  add_units(ParamKind::kConstBuffer, cbs, "clp_cb", "global const uint*");
   if (any_buffer) {
     for (const BufferInfo& b : info_.buffers) {
       const std::string n = "clp_sb" + std::to_string(b.index);
@@ -305,18 +317,16 @@ void Emitter::plan_params() {
       views.push_back(v.index);
     std::sort(views.begin(), views.end());
     views.erase(std::unique(views.begin(), views.end()), views.end());
-    if (!views.empty()) {
-      add_param(ParamKind::kSamplerViews, views.back() + 1, "clp_views",
+    std::sort(samplers.begin(), samplers.end());
+    if (!views.empty() || opt_.interp_params) {
+      add_param(ParamKind::kSamplerViews, views.empty() ? 0 : views.back() + 1, "clp_views",
                 "global const ClpTexView* clp_views");
     }
-    if (!samplers.empty()) {
-      add_param(ParamKind::kSamplers, samplers.back() + 1, "clp_samplers",
+    if (!samplers.empty() || opt_.interp_params) {
+      add_param(ParamKind::kSamplers, samplers.empty() ? 0 : samplers.back() + 1, "clp_samplers",
                 "global const ClpSamplerState* clp_samplers");
     }
-    for (uint32_t v : views) {
-      const std::string n = "clp_tx" + std::to_string(v);
-      add_param(ParamKind::kTexture, v, n, "global const uchar* " + n);
-    }
+    add_units(ParamKind::kTexture, views, "clp_tx", "global const uchar*");
   }
   if (any_image && !info_.images.empty()) {
     uses_images_ = true;
@@ -349,19 +359,30 @@ uint32_t size_class(uint32_t n, uint32_t least) {
 // counts that only size arrays take a size class: fragment inputs (only the shader
 // indexes io->in), vertex inputs (the vertex pass fetches the bound elements up to it:
 // registers the shader does not read), vertex outputs (the pass stores the shader's
-// own count: vertex.cl) and fragment outputs (the tile pass reads the registers the
-// code's header names: CLP_INTERP_H_COLOR).
+// own count: vertex.cl), fragment outputs (the tile pass reads the registers the
+// code's header names: CLP_INTERP_H_COLOR), geometry inputs (registers past the shader's
+// have no entry in the input map: they read 0, as the compiled code's bound gives) and
+// geometry outputs (the pass stores ClpGsParams::num_outputs: gs.cl). The classes are as
+// large as costs memory, not time: the tile pass loads only the fragment inputs the
+// code's header lists (32), the geometry pass zeroes its inputs per 4 invocations (16),
+// the vertex pass its outputs per 4 vertices (16: a large mesh would feel 64).
 uint32_t Emitter::prelude_inputs() const {
   const uint32_t n = info_.num_inputs;
   if (!interpreting_) return n;
-  if (s_.stage == ShaderType::FRAGMENT) return size_class(n, 16);
-  return s_.stage == ShaderType::VERTEX ? size_class(n, 4) : n;
+  switch (s_.stage) {
+    case ShaderType::FRAGMENT:
+      return size_class(n, 32);
+    case ShaderType::GEOMETRY:
+      return size_class(n, 16);
+    default:
+      return size_class(n, 4);
+  }
 }
 
 uint32_t Emitter::prelude_outputs() const {
   const uint32_t n = info_.num_outputs;
-  const bool classed = s_.stage == ShaderType::VERTEX || s_.stage == ShaderType::FRAGMENT;
-  return interpreting_ && classed ? size_class(n, 4) : n;
+  if (!interpreting_) return n;
+  return size_class(n, s_.stage == ShaderType::VERTEX ? 16 : 4);
 }
 
 std::string Emitter::prelude() const {
@@ -372,9 +393,6 @@ std::string Emitter::prelude() const {
   def(stage_macro(s_.stage), "1");
   def("CLP_LANES", std::to_string(lanes_));
   if (s_.stage == ShaderType::FRAGMENT && opt_.fragment_whole_tile) def("CLP_TILE_WHOLE", "1");
-  // An interpreted fragment shader's tile pass computes the weights of every
-  // interpolation mode (those a shader uses come out the same): see prelude_inputs().
-  const bool shared_fs = interpreting_ && s_.stage == ShaderType::FRAGMENT;
   def("CLP_NUM_INPUTS", std::to_string(prelude_inputs()));
   def("CLP_NUM_OUTPUTS", std::to_string(prelude_outputs()));
   std::string params, args;
@@ -389,8 +407,13 @@ std::string Emitter::prelude() const {
   const ShaderProperties& pr = info_.props;
   switch (s_.stage) {
     case ShaderType::FRAGMENT: {
-      // An interpreted shader's tile pass reads them from its code (CLP_INTERP_H_COLOR).
-      for (unsigned i = 0; i < kMaxColorBufs && !interpreting_; ++i) {
+      // An interpreted shader's tile pass reads them from its code (CLP_INTERP_H_COLOR and
+      // CLP_INTERP_H_FS: interp_encode).
+      if (interpreting_) {
+        def("CLP_FS_INTERP_MODES", "15");
+        break;
+      }
+      for (unsigned i = 0; i < kMaxColorBufs; ++i) {
         def("CLP_FS_COLOR_REG_" + std::to_string(i), std::to_string(info_.fs_outputs.color[i]));
       }
       def("CLP_FS_DEPTH_REG", std::to_string(info_.fs_outputs.depth));
@@ -399,11 +422,13 @@ std::string Emitter::prelude() const {
       def("CLP_FS_EARLY_DEPTH", pr.fs_early_depth_stencil ? "1" : "0");
       def("CLP_FS_USES_KILL", info_.uses_kill || info_.uses_demote ? "1" : "0");
       def("CLP_FS_HAS_SIDE_EFFECTS", info_.writes_memory ? "1" : "0");
-      def("CLP_FS_INTERP_MODES", shared_fs ? "15" : std::to_string(fs_interp_modes()));
+      def("CLP_FS_INTERP_MODES", std::to_string(fs_interp_modes()));
       def("CLP_FS_PER_SAMPLE", info_.per_sample_shading ? "1" : "0");
       break;
     }
     case ShaderType::GEOMETRY:
+      // The interpreter and gs.cl read these from ClpGsParams for an interpreted shader.
+      if (interpreting_) break;
       def("CLP_GS_INPUT_VERTICES", std::to_string(pr.gs_input_vertices));
       def("CLP_GS_MAX_OUTPUT_VERTICES", std::to_string(pr.gs_max_output_vertices));
       def("CLP_GS_INVOCATIONS", std::to_string(pr.gs_invocations));

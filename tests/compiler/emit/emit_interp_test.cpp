@@ -491,6 +491,107 @@ TEST_CASE("interpreter: shaders with the same prelude share one body", "[interp]
   REQUIRE(vs100.body == vs2.body);
 }
 
+TEST_CASE("interpreter: units, exports and geometry properties share one program", "[interp]") {
+  auto interp = [](const std::string& tgsi) {
+    const CompiledShader c = compile_tgsi(tgsi);
+    EmitOptions opt;
+    opt.fragment_lanes = 16;
+    return emit_interpreted(c.ir, c.info, opt);
+  };
+  auto same_program = [](const EmittedShader& a, const EmittedShader& b) {
+    REQUIRE(a.prelude == b.prelude);
+    REQUIRE(a.body == b.body);
+  };
+  auto placeholders = [](const EmittedShader& e, ParamKind kind) {
+    std::string s;
+    for (const ResourceParam& p : e.params)
+      if (p.kind == kind) s += p.placeholder ? '-' : 'x';
+    return s;
+  };
+  // Fragment shaders: no constant buffer, CONST[2], discard, depth and stencil exports,
+  // early depth. The tile pass reads the exports and the early-depth rule from the code's
+  // header (CLP_INTERP_H_FS).
+  const std::string head = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n";
+  const EmittedShader plain = interp(head + "  0: MOV OUT[0], IN[0]\n  1: END\n");
+  const EmittedShader ubo =
+      interp(head + "DCL CONST[2][0]\n  0: ADD OUT[0], IN[0], CONST[2][0]\n  1: END\n");
+  const EmittedShader kill =
+      interp(head + "  0: KILL_IF IN[0].xxxx\n  1: MOV OUT[0], IN[0]\n  2: END\n");
+  const EmittedShader exports =
+      interp(head +
+             "DCL OUT[1], STENCIL\nDCL OUT[2], POSITION\n  0: MOV OUT[0], IN[0]\n"
+             "  1: MOV OUT[2].z, IN[0].yyyy\n  2: F2U OUT[1].y, IN[0].xxxx\n  3: END\n");
+  const EmittedShader early = interp("FRAG\nPROPERTY FS_EARLY_DEPTH_STENCIL 1\n" + head.substr(5) +
+                                     "  0: KILL_IF IN[0].xxxx\n"
+                                     "  1: MOV OUT[0], IN[0]\n  2: END\n");
+  for (const EmittedShader* e : {&ubo, &kill, &exports, &early})
+    same_program(*e, plain);
+  REQUIRE(placeholders(plain, ParamKind::kConstBuffer) == "----");
+  REQUIRE(placeholders(ubo, ParamKind::kConstBuffer) == "--x-");
+  REQUIRE(plain.interp_code[CLP_INTERP_H_FS] == CLP_INTERP_FS_EARLY_ALLOWED);
+  REQUIRE(kill.interp_code[CLP_INTERP_H_FS] == 0u);
+  REQUIRE(exports.interp_code[CLP_INTERP_H_FS] == (3u | 2u << 8));
+  REQUIRE(early.interp_code[CLP_INTERP_H_FS] ==
+          (CLP_INTERP_FS_EARLY_FORCED | CLP_INTERP_FS_EARLY_ALLOWED));
+  // Texture units 0, 1 and 0 + 3: one program,
+  // with placeholders where a shader names no unit.
+  const std::string tex = head + "DCL TEMP[0]\n";
+  const EmittedShader unit0 = interp(tex +
+                                     "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\n"
+                                     "  0: TEX OUT[0], IN[0], SAMP[0], 2D\n  1: END\n");
+  const EmittedShader unit1 = interp(tex +
+                                     "DCL SAMP[1]\nDCL SVIEW[1], 2D, FLOAT\n"
+                                     "  0: TEX OUT[0], IN[0], SAMP[1], 2D\n  1: END\n");
+  const EmittedShader units03 =
+      interp(tex +
+             "DCL SAMP[0]\nDCL SAMP[3]\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[3], 2D, FLOAT\n"
+             "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+             "  1: TXF OUT[0], IN[0], SAMP[3], 2D\n  2: ADD OUT[0], OUT[0], TEMP[0]\n"
+             "  3: END\n");
+  same_program(unit1, unit0);
+  same_program(units03, unit0);
+  REQUIRE(placeholders(unit0, ParamKind::kTexture) == "x---");
+  REQUIRE(placeholders(unit1, ParamKind::kTexture) == "-x--");
+  REQUIRE(placeholders(units03, ParamKind::kTexture) == "x--x");
+  // The descriptor arrays keep the shader's own counts: the host fills those entries.
+  for (const ResourceParam& p : unit1.params) {
+    if (p.kind == ParamKind::kSamplerViews) REQUIRE(p.index == 2u);
+    if (p.kind == ParamKind::kSamplers) REQUIRE(p.index == 2u);
+  }
+  for (const ResourceParam& p : units03.params) {
+    if (p.kind == ParamKind::kSamplerViews) REQUIRE(p.index == 4u);
+    if (p.kind == ParamKind::kSamplers) REQUIRE(p.index == 4u);
+  }
+  // Geometry shaders of other input and output counts, vertices, invocations and output
+  // primitives (gs.cl reads the primitive from ClpGsParams).
+  const EmittedShader points = interp(
+      "GEOM\nPROPERTY GS_INPUT_PRIMITIVE POINTS\nPROPERTY GS_OUTPUT_PRIMITIVE POINTS\n"
+      "PROPERTY GS_MAX_OUTPUT_VERTICES 1\nDCL IN[][0], POSITION\nDCL OUT[0], POSITION\n"
+      "IMM[0] INT32 {0, 0, 0, 0}\n"
+      "  0: MOV OUT[0], IN[0][0]\n  1: EMIT IMM[0].xxxx\n  2: END\n");
+  const EmittedShader strips = interp(
+      "GEOM\nPROPERTY GS_INPUT_PRIMITIVE TRIANGLES\nPROPERTY GS_OUTPUT_PRIMITIVE TRIANGLE_STRIP\n"
+      "PROPERTY GS_MAX_OUTPUT_VERTICES 6\nPROPERTY GS_INVOCATIONS 2\n"
+      "DCL IN[][0], POSITION\nDCL IN[][1], GENERIC[0]\nDCL IN[][2], GENERIC[1]\n"
+      "DCL OUT[0], POSITION\nDCL OUT[1], GENERIC[0]\nDCL OUT[2], GENERIC[1]\n"
+      "IMM[0] INT32 {0, 0, 0, 0}\n"
+      "  0: MOV OUT[0], IN[1][0]\n  1: MOV OUT[1], IN[2][1]\n  2: MOV OUT[2], IN[0][2]\n"
+      "  3: EMIT IMM[0].xxxx\n  4: ENDPRIM IMM[0].xxxx\n  5: END\n");
+  same_program(strips, points);
+  // Vertex shaders of 1 and 9 outputs, reading CONST[0] or CONST[1].
+  const EmittedShader vs1 = interp(
+      "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\nDCL CONST[0][0]\n"
+      "  0: ADD OUT[0], IN[0], CONST[0][0]\n  1: END\n");
+  std::string nine = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n";
+  for (int i = 1; i < 9; ++i)
+    nine += "DCL OUT[" + std::to_string(i) + "], GENERIC[" + std::to_string(i) + "]\n";
+  nine += "DCL CONST[1][0]\n";
+  for (int i = 0; i < 9; ++i)
+    nine += "  " + std::to_string(i) + ": ADD OUT[" + std::to_string(i) + "], IN[0], CONST[1][0]\n";
+  nine += "  9: END\n";
+  same_program(interp(nine), vs1);
+}
+
 TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
   auto refusal = [](const std::string& tgsi) {
     const CompiledShader c = compile_tgsi(tgsi);

@@ -56,6 +56,20 @@ std::vector<uint32_t> read_words(const cl::Buffer& b, size_t n) {
   return w;
 }
 
+// `items` records of `from` registers (4 words each) as records of `to`, cut or padded with
+// zeros; words missing from `words` read 0.
+std::vector<uint32_t> restride(const std::vector<uint32_t>& words, size_t items, uint32_t from,
+                               uint32_t to) {
+  std::vector<uint32_t> out(items * to * 4, 0);
+  for (size_t i = 0; i < items; ++i) {
+    for (size_t w = 0; w < size_t(std::min(from, to)) * 4; ++w) {
+      const size_t at = i * from * 4 + w;
+      if (at < words.size()) out[i * to * 4 + w] = words[at];
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string harness_source(const compiler::EmittedShader& code) {
@@ -96,31 +110,28 @@ HarnessResult run_shader(const HarnessInput& input) {
     lane_state[2 * i] = i < input.exec.size() ? input.exec[i] : -1;
     lane_state[2 * i + 1] = i < input.helper.size() ? input.helper[i] : 0;
   }
-  // The caller's inputs have the shader's register count per invocation; the program's
-  // (CLP_NUM_INPUTS) may be larger (an interpreted fragment shader's size class).
+  // The caller's inputs have the shader's register count per invocation (and per vertex),
+  // the program's (CLP_NUM_INPUTS) may be larger (an interpreted shader's size class).
   const uint32_t kin = std::max<uint32_t>(code.num_inputs, nin);
-  std::vector<uint32_t> in(size_t(n) * kin * 4, 0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t w = 0; w < size_t(nin) * 4; ++w) {
-      const size_t from = i * nin * 4 + w;
-      if (from < input.in.size()) in[i * kin * 4 + w] = input.in[from];
-    }
-  }
+  const std::vector<uint32_t> in = restride(input.in, n, nin, kin);
+  const std::vector<uint32_t> vin =
+      restride(input.vin, (input.vin.size() + size_t(nin) * 4 - 1) / (size_t(nin) * 4), nin, kin);
   std::vector<uint32_t> sv = input.sv;
   sv.resize(size_t(n) * 64 * 4, 0);
-  size_t vout_words = 0;
-  if (code.stage == ShaderType::GEOMETRY) vout_words = size_t(n) * max_vertices * nout * 4;
+  // The program's outputs per invocation or vertex (CLP_NUM_OUTPUTS), which may exceed the
+  // shader's (an interpreted shader's size class): read back as the shader's.
+  const uint32_t kout = std::max<uint32_t>(code.num_outputs, nout);
+  size_t vout_verts = 0;
+  if (code.stage == ShaderType::GEOMETRY) vout_verts = size_t(n) * max_vertices;
   if (code.stage == ShaderType::TESS_CTRL) {
     const uint32_t patches = tcs_out ? (n + tcs_out - 1) / tcs_out : 0;
-    vout_words = size_t(patches) * tcs_out * nout * 4;
+    vout_verts = size_t(patches) * tcs_out;
   }
-  // The program's outputs per invocation (CLP_NUM_OUTPUTS), which may exceed the
-  // shader's (an interpreted vertex shader's size class): read back as the shader's.
-  const uint32_t kout = std::max<uint32_t>(code.num_outputs, nout);
+  const size_t vout_words = vout_verts * kout * 4;
   cl::Buffer b_in = words_buffer(in), b_out = words_buffer({}, size_t(n) * kout * 4);
   cl::Buffer b_sv = words_buffer(sv), b_exec = words_buffer({}, n);
   cl::Buffer b_state = words_buffer(std::vector<uint32_t>(lane_state.begin(), lane_state.end()));
-  cl::Buffer b_vin = words_buffer(input.vin), b_vout = words_buffer({}, vout_words);
+  cl::Buffer b_vin = words_buffer(vin), b_vout = words_buffer({}, vout_words);
   cl::Buffer b_meta = words_buffer({}, size_t(n) * max_vertices), b_count = words_buffer({}, n);
 
   // Resource parameters, in the emitter's order.
@@ -234,15 +245,10 @@ HarnessResult run_shader(const HarnessInput& input) {
   queue().finish();
 
   if (!compute) {
-    const std::vector<uint32_t> out = read_words(b_out, size_t(n) * kout * 4);
-    res.out.resize(size_t(n) * nout * 4);
-    for (size_t i = 0; i < n; ++i) {
-      std::copy_n(out.begin() + ptrdiff_t(i * kout * 4), size_t(nout) * 4,
-                  res.out.begin() + ptrdiff_t(i * nout * 4));
-    }
+    res.out = restride(read_words(b_out, size_t(n) * kout * 4), n, kout, nout);
     const std::vector<uint32_t> e = read_words(b_exec, n);
     res.exec.assign(e.begin(), e.end());
-    res.vout = read_words(b_vout, vout_words);
+    res.vout = restride(read_words(b_vout, vout_words), vout_verts, kout, nout);
     res.gs_meta = read_words(b_meta, size_t(n) * max_vertices);
     res.gs_count = read_words(b_count, n);
   }
