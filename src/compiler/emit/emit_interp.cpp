@@ -187,7 +187,9 @@ std::vector<uint32_t> Emitter::interp_encode() {
       }
     }
     w[CLP_INTERP_H_INPUTS] = entries;
-    // What the compiled code's prelude defines for the tile pass (prelude(), tile.cl).
+    // What the compiled code's prelude defines for the tile pass (prelude()), and tile.cl's
+    // rule for when depth and stencil may run before the shader (CLP_FS_EARLY_*), which
+    // the compiled code applies to those defines: both must stay the same.
     const FsOutputs& o = info_.fs_outputs;
     uint32_t fs = 0;
     unsigned byte = 0;

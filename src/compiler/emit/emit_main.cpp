@@ -363,9 +363,10 @@ uint32_t size_class(uint32_t n, uint32_t least) {
 // code's header names: CLP_INTERP_H_COLOR), geometry inputs (registers past the shader's
 // have no entry in the input map: they read 0, as the compiled code's bound gives) and
 // geometry outputs (the pass stores ClpGsParams::num_outputs: gs.cl). The classes are as
-// large as costs memory, not time: the tile pass loads only the fragment inputs the
-// code's header lists (32), the geometry pass zeroes its inputs per 4 invocations (16),
-// the vertex pass its outputs per 4 vertices (16: a large mesh would feel 64).
+// large as they can be while they cost memory, not time: the tile pass loads only the
+// fragment inputs the code's header lists (32), the geometry pass zeroes its inputs per
+// 4 invocations (16), the vertex pass its outputs per 4 vertices (16; at 64, a large
+// mesh's draws would spend time on it).
 uint32_t Emitter::prelude_inputs() const {
   const uint32_t n = info_.num_inputs;
   if (!interpreting_) return n;
@@ -410,6 +411,8 @@ std::string Emitter::prelude() const {
       // An interpreted shader's tile pass reads them from its code (CLP_INTERP_H_COLOR and
       // CLP_INTERP_H_FS: interp_encode).
       if (interpreting_) {
+        // Its tile pass computes the weights of every interpolation mode (those the shader
+        // uses come out the same).
         def("CLP_FS_INTERP_MODES", "15");
         break;
       }
