@@ -584,6 +584,43 @@ TEST_CASE("tiered programs: compute programs are optimised from the first launch
   CHECK_FALSE(built_quick(program->tiers->current()));
 }
 
+namespace {
+
+// Binds a pass-through vertex shader, the default rasterizer and blend states, and a
+// strip of 4 vertices covering the viewport at clip-space depth `z`.
+void bind_quad(Context& ctx, float z) {
+  ShaderState s;
+  s.tgsi = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
+  REQUIRE(ctx.bind_vs_state(ctx.create_vs_state(s).value()).is_ok());
+  ctx.bind_rasterizer_state(ctx.create_rasterizer_state(RasterizerState()).value());
+  ctx.bind_blend_state(ctx.create_blend_state(BlendState()).value());
+  const float v[] = {-1, -1, z, 1, 1, -1, z, 1, -1, 1, z, 1, 1, 1, z, 1};
+  ResourceRef vbuf = create_buffer(sizeof(v));
+  REQUIRE(ctx.buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
+  VertexElement pos;
+  pos.src_format = Format::R32G32B32A32_FLOAT;
+  ctx.bind_vertex_elements_state(ctx.create_vertex_elements_state({pos}).value());
+  VertexBuffer vb;
+  vb.stride = 16;
+  vb.buffer = vbuf;
+  REQUIRE(ctx.set_vertex_buffers(0, {vb}).is_ok());
+}
+
+// Draws the strip bind_quad() bound.
+void draw_quad(Context& ctx) {
+  DrawInfo strip;
+  strip.mode = PrimType::TRIANGLE_STRIP;
+  REQUIRE(ctx.draw_vbo(strip, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
+}
+
+// Whether the fragment shader `fs` draws with its interpreted tile program.
+bool draws_interpreted(const ShaderHandle& fs) {
+  std::lock_guard<std::mutex> lock(fs->compiled->programs_mutex);
+  return fs->compiled->programs.at("tile.cl")->tile_variants->generic_interpreted();
+}
+
+}  // namespace
+
 TEST_CASE("tiered programs: an interpreted fragment shader's colours reach the buffers it names",
           "[draw][tiers]") {
   // The interpreted program reads which OUT register feeds which colour buffer from the
@@ -605,42 +642,23 @@ TEST_CASE("tiered programs: an interpreted fragment shader's colours reach the b
   }
   REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
   REQUIRE(ctx->set_viewport_states(0, {window_viewport(kSize, kSize)}).is_ok());
-  ShaderState s;
-  s.tgsi = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
-  const ShaderHandle vs = ctx->create_vs_state(s).value();
+  bind_quad(*ctx, 0.0f);
   // COLOR[1] unwritten; the others in an order of their own.
+  ShaderState s;
   s.tgsi =
       "FRAG\nDCL OUT[0], COLOR[2]\nDCL OUT[1], COLOR[0]\nDCL OUT[2], COLOR[3]\n"
       "IMM[0] FLT32 { 0.25, 0.5, 0.75, 1.0 }\n"
       "  0: MOV OUT[0], IMM[0].xxxw\n  1: MOV OUT[1], IMM[0].yyyw\n  2: MOV OUT[2], IMM[0].zzzw\n"
       "  3: END\n";
   const ShaderHandle fs = ctx->create_fs_state(s).value();
-  REQUIRE(ctx->bind_vs_state(vs).is_ok());
   REQUIRE(ctx->bind_fs_state(fs).is_ok());
-  ctx->bind_rasterizer_state(ctx->create_rasterizer_state(RasterizerState()).value());
-  ctx->bind_blend_state(ctx->create_blend_state(BlendState()).value());
   ctx->bind_depth_stencil_alpha_state(
       ctx->create_depth_stencil_alpha_state(DepthStencilAlphaState()).value());
-  const float v[] = {-1, -1, 0, 1, 1, -1, 0, 1, -1, 1, 0, 1, 1, 1, 0, 1};
-  ResourceRef vbuf = create_buffer(sizeof(v));
-  REQUIRE(ctx->buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
-  VertexElement pos;
-  pos.src_format = Format::R32G32B32A32_FLOAT;
-  ctx->bind_vertex_elements_state(ctx->create_vertex_elements_state({pos}).value());
-  VertexBuffer vb;
-  vb.stride = 16;
-  vb.buffer = vbuf;
-  REQUIRE(ctx->set_vertex_buffers(0, {vb}).is_ok());
   ColorUnion clear{};
   clear.f[0] = clear.f[1] = clear.f[2] = clear.f[3] = 0.125f;
   REQUIRE(ctx->clear(Clear::COLOR0 * 15, nullptr, clear, 1.0, 0).is_ok());
-  DrawInfo strip;
-  strip.mode = PrimType::TRIANGLE_STRIP;
-  REQUIRE(ctx->draw_vbo(strip, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
-  {
-    std::lock_guard<std::mutex> lock(fs->compiled->programs_mutex);
-    CHECK(fs->compiled->programs.at("tile.cl")->tile_variants->generic_interpreted());
-  }
+  draw_quad(*ctx);
+  CHECK(draws_interpreted(fs));
   const float expected[4] = {0.5f, 0.125f, 0.25f, 0.75f};
   for (unsigned i = 0; i < 4; ++i) {
     INFO("colour buffer " << i);
@@ -678,11 +696,8 @@ TEST_CASE("tiered programs: an interpreted fragment shader's depth and stencil r
   fb.zsbuf = ctx->create_surface(zs, st).value();
   REQUIRE(ctx->set_framebuffer_state(fb).is_ok());
   REQUIRE(ctx->set_viewport_states(0, {window_viewport(kSize, kSize)}).is_ok());
-  ShaderState s;
-  s.tgsi = "VERT\nDCL IN[0]\nDCL OUT[0], POSITION\n  0: MOV OUT[0], IN[0]\n  1: END\n";
-  REQUIRE(ctx->bind_vs_state(ctx->create_vs_state(s).value()).is_ok());
-  ctx->bind_rasterizer_state(ctx->create_rasterizer_state(RasterizerState()).value());
-  ctx->bind_blend_state(ctx->create_blend_state(BlendState()).value());
+  // A quad at window depth 0.9, which fails LESS against the cleared 0.5.
+  bind_quad(*ctx, 0.8f);
   DepthStencilAlphaState dsa;
   dsa.depth_enabled = true;
   dsa.depth_writemask = true;
@@ -692,17 +707,6 @@ TEST_CASE("tiered programs: an interpreted fragment shader's depth and stencil r
   dsa.stencil[0].zpass_op = StencilOp::REPLACE;
   dsa.stencil[0].valuemask = dsa.stencil[0].writemask = 0xff;
   ctx->bind_depth_stencil_alpha_state(ctx->create_depth_stencil_alpha_state(dsa).value());
-  // A quad at window depth 0.9, which fails LESS against the cleared 0.5.
-  const float v[] = {-1, -1, 0.8f, 1, 1, -1, 0.8f, 1, -1, 1, 0.8f, 1, 1, 1, 0.8f, 1};
-  ResourceRef vbuf = create_buffer(sizeof(v));
-  REQUIRE(ctx->buffer_subdata(vbuf, Map::WRITE, 0, sizeof(v), v).is_ok());
-  VertexElement pos;
-  pos.src_format = Format::R32G32B32A32_FLOAT;
-  ctx->bind_vertex_elements_state(ctx->create_vertex_elements_state({pos}).value());
-  VertexBuffer vb;
-  vb.stride = 16;
-  vb.buffer = vbuf;
-  REQUIRE(ctx->set_vertex_buffers(0, {vb}).is_ok());
   // Draws with `fs_tgsi` over a framebuffer cleared to depth `clear_depth` and stencil 3;
   // the colour, depth and stencil of pixel (3, 5).
   struct Pixel {
@@ -711,19 +715,15 @@ TEST_CASE("tiered programs: an interpreted fragment shader's depth and stencil r
     uint32_t stencil;
   };
   auto draw = [&](const std::string& fs_tgsi, double clear_depth) {
+    ShaderState s;
     s.tgsi = fs_tgsi;
     const ShaderHandle fs = ctx->create_fs_state(s).value();
     REQUIRE(ctx->bind_fs_state(fs).is_ok());
     ColorUnion clear{};
     REQUIRE(
         ctx->clear(Clear::COLOR0 | Clear::DEPTHSTENCIL, nullptr, clear, clear_depth, 3).is_ok());
-    DrawInfo strip;
-    strip.mode = PrimType::TRIANGLE_STRIP;
-    REQUIRE(ctx->draw_vbo(strip, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
-    {
-      std::lock_guard<std::mutex> lock(fs->compiled->programs_mutex);
-      CHECK(fs->compiled->programs.at("tile.cl")->tile_variants->generic_interpreted());
-    }
+    draw_quad(*ctx);
+    CHECK(draws_interpreted(fs));
     const Box box{3, 5, 0, 1, 1, 1};
     const std::vector<uint8_t> c = read_box(*ctx, rt, 0, box);
     const std::vector<uint8_t> z = read_box(*ctx, zs, 0, box);
