@@ -6,12 +6,22 @@
 #   Writes <out_cpp> defining clpipe::kernels::embedded_sources() at build time.
 function(clpipe_embed_kernels out_cpp)
   cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
+  clpipe_embed_files(${out_cpp} NAMESPACE clpipe::kernels FUNCTION embedded_sources
+                     FILES ${ARG_FILES})
+endfunction()
+
+# clpipe_embed_files(<out_cpp> NAMESPACE <ns> FUNCTION <name> FILES <abs paths...>)
+#   Writes <out_cpp> defining <ns>::<name>(), which returns the files' bytes as
+#   clpipe::kernels::EmbeddedSource entries (base/embedded_sources.h).
+function(clpipe_embed_files out_cpp)
+  cmake_parse_arguments(ARG "" "NAMESPACE;FUNCTION" "FILES" ${ARGN})
   add_custom_command(
     OUTPUT ${out_cpp}
     COMMAND ${CMAKE_COMMAND} -DOUT=${out_cpp} "-DFILES=${ARG_FILES}"
+            -DNAMESPACE=${ARG_NAMESPACE} -DFUNCTION=${ARG_FUNCTION}
             -P ${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake
     DEPENDS ${ARG_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed_kernels.cmake
-    COMMENT "Embedding OpenCL C sources"
+    COMMENT "Embedding ${ARG_FUNCTION}"
     VERBATIM)
 endfunction()
 

@@ -191,6 +191,12 @@ struct ScreenOptions {
   ProgramBuilderOptions builder;
 };
 
+// The programs a screen's program cache has handed out, by where they came from.
+struct ProgramCounts {
+  uint64_t built = 0;      // compiled from source (here or by a builder child)
+  uint64_t from_disk = 0;  // loaded from the disk cache
+};
+
 class Screen {
  public:
   // Selects the device and creates its OpenCL context. Fails with a message listing the
@@ -236,6 +242,10 @@ class Screen {
   // bytes so far count against new shared slots at once).
   virtual uint64_t memory_in_use() const = 0;
   virtual void set_memory_limits(const MemoryLimits& limits) = 0;
+
+  // What the program cache has built and loaded so far (clpipe-vtest --warm-cache reports
+  // it, and its test requires a second warm-up to build nothing).
+  virtual ProgramCounts program_counts() const = 0;
 };
 
 }  // namespace clpipe

@@ -56,6 +56,10 @@ class ScreenImpl final : public Screen, public std::enable_shared_from_this<Scre
   void set_memory_limits(const MemoryLimits& limits) override {
     device_.memory()->set_limits(limits);
   }
+  ProgramCounts program_counts() const override {
+    const runtime::ProgramCacheStats s = programs_.stats();
+    return {s.builds, s.disk_hits};
+  }
 
   // For contexts.
   const runtime::Device& cl_device() const { return device_; }

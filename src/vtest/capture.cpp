@@ -23,20 +23,8 @@ uint32_t u32_at(const std::vector<uint8_t>& d, size_t off) {
   return v;
 }
 
-}  // namespace
-
-Result<Capture> read_capture(const std::string& path) {
-  std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);
-  if (!f) return bad(path, "cannot open");
-  std::vector<uint8_t> data;
-  uint8_t chunk[1 << 16];
-  for (;;) {
-    const int n = gzread(f.get(), chunk, sizeof chunk);
-    if (n < 0) return bad(path, "read error (corrupt gzip stream?)");
-    if (n == 0) break;
-    data.insert(data.end(), chunk, chunk + n);
-    if (data.size() > kMaxCaptureBytes) return bad(path, "larger than 1 GiB");
-  }
+// The records of an uncompressed capture.
+Result<Capture> decode_capture(const std::string& path, const std::vector<uint8_t>& data) {
   if (data.size() < 12 || std::memcmp(data.data(), kMagic, 8) != 0)
     return bad(path, "not a vtest capture (bad magic)");
   Capture c;
@@ -62,6 +50,47 @@ Result<Capture> read_capture(const std::string& path) {
     c.records.push_back(std::move(r));
   }
   return c;
+}
+
+}  // namespace
+
+Result<Capture> read_capture(const std::string& path) {
+  std::unique_ptr<gzFile_s, int (*)(gzFile)> f(gzopen(path.c_str(), "rb"), gzclose);
+  if (!f) return bad(path, "cannot open");
+  std::vector<uint8_t> data;
+  uint8_t chunk[1 << 16];
+  for (;;) {
+    const int n = gzread(f.get(), chunk, sizeof chunk);
+    if (n < 0) return bad(path, "read error (corrupt gzip stream?)");
+    if (n == 0) break;
+    data.insert(data.end(), chunk, chunk + n);
+    if (data.size() > kMaxCaptureBytes) return bad(path, "larger than 1 GiB");
+  }
+  return decode_capture(path, data);
+}
+
+Result<Capture> parse_capture(const std::string& name, const uint8_t* bytes, size_t size) {
+  if (size < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b)
+    return decode_capture(name, std::vector<uint8_t>(bytes, bytes + size));
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) return bad(name, "cannot start zlib");
+  std::unique_ptr<z_stream, int (*)(z_stream*)> end(&z, inflateEnd);
+  z.next_in = const_cast<Bytef*>(bytes);
+  z.avail_in = uInt(size);
+  std::vector<uint8_t> data;
+  uint8_t chunk[1 << 16];
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    z.next_out = chunk;
+    z.avail_out = sizeof chunk;
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END) return bad(name, "corrupt gzip stream");
+    data.insert(data.end(), chunk, chunk + (sizeof chunk - z.avail_out));
+    if (data.size() > kMaxCaptureBytes) return bad(name, "larger than 1 GiB");
+    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0)
+      return bad(name, "truncated gzip stream");
+  }
+  return decode_capture(name, data);
 }
 
 }  // namespace clpipe::frontend::vtest

@@ -33,5 +33,7 @@ struct Capture {
 // Reads a capture (gzip-compressed or not). Fails with a message naming the file and the
 // offset for anything malformed; the whole file is bounded to 1 GiB.
 Result<Capture> read_capture(const std::string& path);
+// The same from `size` bytes in memory (gzip-compressed or not); `name` names it in errors.
+Result<Capture> parse_capture(const std::string& name, const uint8_t* bytes, size_t size);
 
 }  // namespace clpipe::frontend::vtest

@@ -267,6 +267,7 @@ class FakeScreen : public Screen {
     memory_limits = limits;
     memory_->set_limits(limits);
   }
+  ProgramCounts program_counts() const override { return {}; }  // it builds no programs
   MemoryLimits memory_limits;  // the last set_memory_limits
 
   const FakeLogRef& log() const { return log_; }
