@@ -62,7 +62,7 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
   // form's parameters, so that one binding serves both.
   compiler::EmittedShader interpreted;
   const bool tile = std::strcmp(template_name, "tile.cl") == 0;
-  if (mode == draw::ProgramTierMode::kAuto && draw::interpreter_enabled() &&
+  if (mode != draw::ProgramTierMode::kOptimised && draw::interpreter_enabled() &&
       (tile || std::strcmp(template_name, "vertex.cl") == 0 ||
        std::strcmp(template_name, "gs.cl") == 0)) {
     try {

@@ -256,6 +256,48 @@ TEST_CASE("tiered programs: an interpreter that fails to build leaves the quick 
   CHECK(built_quick(third.current()));
 }
 
+TEST_CASE(
+    "tiered programs: the interpreter's optimised build draws where the cache has it, and "
+    "kWarmUp builds it and no shader's optimised program",
+    "[draw][tiers]") {
+  runtime::ProgramCache cache(test_device(), "");
+  const std::string source = "kernel void k(global int* p) { p[0] = 7; }\n";
+  const std::string interpreter = "// interpreted, the warm-up's test\n" + source;
+  // Before a warm-up: the interpreter's quick build.
+  TieredProgram cold(cache, source, ProgramTierMode::kAuto, {64}, interpreter);
+  CHECK(cold.interpreted());
+  CHECK(built_quick(cold.current()));
+
+  // clpipe-vtest --warm-cache: the interpreter optimised, and however much it draws, the
+  // shader's own optimised program is never built.
+  TieredProgram warm_up(cache, source, ProgramTierMode::kWarmUp, {64}, interpreter);
+  CHECK(warm_up.interpreted());
+  const runtime::ProgramRef fast = warm_up.current();
+  CHECK_FALSE(built_quick(fast));
+  const uint64_t builds = cache.stats().builds;
+  CHECK(builds == 2);
+  warm_up.add_device_time(fast, TieredProgram::kDueDeviceNs);
+  for (uint64_t scene = 1; scene <= 3; ++scene) {
+    CHECK(warm_up.select(scene, TieredProgram::kDuePixels) == fast);
+    warm_up.wait_for_build();
+  }
+  CHECK_FALSE(warm_up.optimised());
+  CHECK(cache.stats().builds == builds);
+
+  // After it, a shader of the same prelude starts with the optimised interpreter, and
+  // still gets its own optimised program once due.
+  TieredProgram after(cache, source, ProgramTierMode::kAuto, {64}, interpreter);
+  CHECK(after.interpreted());
+  CHECK(after.current() == fast);
+  CHECK(cache.stats().builds == builds);
+  CHECK(after.select(1, TieredProgram::kDuePixels) == fast);
+  after.wait_for_build();
+  const runtime::ProgramRef own = after.select(2, 0);
+  CHECK(after.optimised());
+  CHECK(own != fast);
+  CHECK(cache.stats().builds == builds + 1);
+}
+
 TEST_CASE("tiered programs: optimised builds share the process's slots and are dropped unstarted",
           "[draw][tiers]") {
   runtime::ProgramCache cache(test_device(), "");

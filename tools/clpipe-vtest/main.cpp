@@ -1,16 +1,19 @@
 // clpipe-vtest: a vtest protocol server, so that Mesa's stock virpipe driver
 // (GALLIUM_DRIVER=virpipe) renders OpenGL programs through clpipe. Also prints the caps
-// it would advertise, and replays recorded vtest captures against the device.
+// it would advertise, replays recorded vtest captures against the device, and warms the
+// program cache (warm_up.h).
 //
 // This file only parses options and wires the pieces of src/vtest together:
 // Screen::create is the screen factory; the server forks one process per client.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "clpipe/screen.h"
 #include "runtime/driver_preload.h"
@@ -20,6 +23,7 @@
 #include "vtest/log.h"
 #include "vtest/replay.h"
 #include "vtest/server.h"
+#include "warm_up.h"
 
 namespace vt = clpipe::frontend::vtest;
 
@@ -86,6 +90,12 @@ options:
   --replay=FILE           replay a recorded session (.vtcap or .vtcap.gz from
                           shared/tools/vtest-capture) against the device, print what
                           differed, exit 0 if nothing did
+  --warm-cache            build the programs that OpenGL programs share (the fixed
+                          passes, the shader interpreter's programs, multisampling,
+                          blits) into the program cache, by replaying sessions built
+                          into this program, then exit: run it once after installing
+                          (the README's set-up does), and the first programs run
+                          faster. Prints what it built; 0 when every session replayed
   -v, --verbose           log every client event (debug level)
   -q, --quiet             log errors only
   -h, --help              this text
@@ -112,6 +122,7 @@ struct Args {
   clpipe::ScreenOptions screen;
   bool print_caps = false;
   std::string replay;
+  bool warm_cache = false;
   unsigned build_pool = 2;
   bool preload_drivers = true;
 };
@@ -206,6 +217,8 @@ Args parse(int argc, char** argv) {
       a.print_caps = true;
     } else if (arg == "--replay") {
       a.replay = need();
+    } else if (arg == "--warm-cache") {
+      a.warm_cache = true;
     } else if (arg == "-v" || arg == "--verbose") {
       vt::set_log_level(vt::LogLevel::kDebug);
     } else if (arg == "-q" || arg == "--quiet") {
@@ -279,9 +292,12 @@ int replay(const Args& a, const vt::ScreenFactory& factory) {
   vt::ReplayOptions options;
   options.connection = a.server.connection;
   options.command_timeout_ms = a.server.command_timeout_ms;
-  const vt::ReplayResult r = vt::replay_capture(capture.value(), factory, options);
-  std::fputs(r.summary().c_str(), stdout);
-  return r.ok() ? 0 : 1;
+  const clpipe::vtest_tool::CountedReplay r =
+      clpipe::vtest_tool::replay_counting(capture.value(), factory, options);
+  std::fputs(r.result.summary().c_str(), stdout);
+  std::printf("programs: %llu built, %llu loaded from the cache\n",
+              (unsigned long long)r.programs.built, (unsigned long long)r.programs.from_disk);
+  return r.result.ok() ? 0 : 1;
 }
 
 }  // namespace
@@ -290,6 +306,19 @@ int main(int argc, char** argv) {
   clpipe::program_builder_main(argc, argv);  // a builder child never returns
   Args args = parse(argc, argv);
   std::unique_ptr<clpipe::BuilderPool> pool;
+  if (args.warm_cache) {
+    // Its replays' connections are not clients: their comings and goings are noise.
+    if (vt::log_level() == vt::LogLevel::kInfo) vt::set_log_level(vt::LogLevel::kWarning);
+    // Each replay's process builds its programs itself: the sessions are fixed, and no
+    // pool child would outlive the warm-up to write the disk entries of its last builds.
+    clpipe::ScreenOptions options = args.screen;
+    options.builder.executable.clear();
+    vt::ScreenFactory factory = [options]() { return clpipe::Screen::create(options); };
+    clpipe::vtest_tool::WarmUpOptions warm;
+    warm.jobs = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
+    warm.command_timeout_ms = args.server.command_timeout_ms;
+    return clpipe::vtest_tool::warm_cache(factory, warm);
+  }
   if (args.build_pool && args.server.fork_per_client && !args.print_caps && args.replay.empty() &&
       !args.screen.builder.executable.empty()) {
     auto started =

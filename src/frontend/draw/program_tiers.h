@@ -67,8 +67,11 @@ enum class ProgramTierMode {
                // optimisation and code generation are most of a cold build)
   kOptimised,  // optimised before the first draw ("off"; default on a GPU, whose
                // compilers build in far less time than the CPU ones)
+  kWarmUp,     // clpipe-vtest --warm-cache ("warm-up"): interpreter programs optimised
+               // (each serves every shader of its prelude), a shader's own programs quick
+               // and never optimised (no other program draws with them)
 };
-// $CLPIPE_QUICK_PROGRAMS: "auto" or "off", else the device's default above.
+// $CLPIPE_QUICK_PROGRAMS: "auto", "off" or "warm-up", else the device's default above.
 ProgramTierMode program_tier_mode(const runtime::Device& device);
 // Whether kAuto draws shaders the interpreter runs interpreted first ($CLPIPE_INTERPRETER:
 // "off" compiles their quick programs instead, as for the others).
@@ -81,8 +84,9 @@ class TieredProgram {
   // the local sizes the pass launches its kernels with (launch_1d's group), whose code
   // the optimised build generates before the switch (ProgramCache::get).
   // `interpreted`: the source of the shader's interpreted form (compiler::
-  // emit_interpreted), which then takes the quick program's place: one quick build of it
-  // serves every shader of its prelude, so a new shader usually finds it in the cache.
+  // emit_interpreted), which then takes the quick program's place: one build of it (the
+  // optimised one where the cache has it or in kWarmUp, else the quick one) serves every
+  // shader of its prelude, so a new shader usually finds it in the cache.
   // Should it not build, the quick program draws instead, and the shaders of the same
   // interpreted source are compiled from then on (logged once per source).
   TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
@@ -139,6 +143,7 @@ class TieredProgram {
   runtime::ProgramCache& cache_;
   const std::string source_;
   const std::vector<size_t> launch_sizes_;
+  const bool upgrades_;  // kAuto: the optimised build starts when due
   mutable std::mutex mutex_;
   runtime::ProgramRef current_;
   bool optimised_ = false;

@@ -1,0 +1,42 @@
+#!/bin/sh
+# clpipe-vtest --warm-cache into an empty program cache: every bundled session replays,
+# and then
+#  - a second warm-up builds nothing: the first left every program it built in the cache
+#    (none was lost with the replays' processes, none was an optimised build still due);
+#  - sessions the warm-up does not bundle (a textured draw, a draw with clears and
+#    readbacks, from tests/data/vtest-captures) replay without building a program: what
+#    the warm-up builds is what other GL programs share, not its own sessions' programs.
+#   usage: warm-cache-test.sh CLPIPE_VTEST SOURCE_DIR BUILD_DIR
+set -u
+tool=$1
+src=$2
+dir=$3/warm-cache-test
+rm -rf "$dir"
+mkdir -p "$dir"
+CLPIPE_CACHE_DIR=$dir/cache
+export CLPIPE_CACHE_DIR
+fail() {
+  echo "warm-cache test: $*"
+  exit 1
+}
+
+# "N programs built" of a run's output.
+built() { sed -n 's/.* \([0-9][0-9]*\) programs\{0,1\} built.*/\1/p; s/^programs: \([0-9][0-9]*\) built.*/\1/p' "$1"; }
+
+"$tool" --warm-cache > "$dir/first.txt" 2>&1 || { cat "$dir/first.txt"; fail "the warm-up failed"; }
+cat "$dir/first.txt"
+grep -q "sessions replayed" "$dir/first.txt" || fail "no total line"
+n=$(built "$dir/first.txt" | tail -1)
+[ "${n:-0}" -gt 0 ] || fail "the first warm-up into an empty cache built nothing"
+
+"$tool" --warm-cache > "$dir/second.txt" 2>&1 || { cat "$dir/second.txt"; fail "the second warm-up failed"; }
+n=$(built "$dir/second.txt" | tail -1)
+[ "$n" = 0 ] || { cat "$dir/second.txt"; fail "the second warm-up built $n programs"; }
+
+for c in 05-texture2D 03-cmod-clear-probe-all; do
+  "$tool" --replay "$src/tests/data/vtest-captures/$c.vtcap.gz" > "$dir/$c.txt" 2>&1
+  cat "$dir/$c.txt"
+  n=$(built "$dir/$c.txt")
+  [ "$n" = 0 ] || fail "$c built $n programs after the warm-up"
+done
+echo "warm-cache test: passed"
