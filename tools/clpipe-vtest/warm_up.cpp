@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,7 +13,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,7 +23,7 @@
 
 namespace clpipe::vtest_tool {
 
-// Generated from data/warm-up at build time (clpipe_embed_files).
+// Generated from warm-up/*.vtcap.gz at build time (clpipe_embed_files).
 const std::vector<kernels::EmbeddedSource>& warm_up_sessions();
 
 namespace {
@@ -139,17 +139,21 @@ int warm_cache(const vt::ScreenFactory& factory, const WarmUpOptions& options) {
     uint32_t next = 0;  // the session it replays now, while it runs
   };
   std::vector<Worker> workers(jobs);
+  // Ends the workers started so far, when the others cannot be.
+  auto give_up = [&workers](const char* what) {
+    std::perror(what);
+    for (const Worker& w : workers) {
+      if (w.pid <= 0) continue;
+      ::kill(w.pid, SIGKILL);
+      ::waitpid(w.pid, nullptr, 0);
+    }
+    return 1;
+  };
   for (unsigned j = 0; j < jobs; ++j) {
     int p[2];
-    if (::pipe2(p, O_CLOEXEC) != 0) {
-      std::perror("clpipe-vtest: pipe");
-      return 1;
-    }
+    if (::pipe2(p, O_CLOEXEC) != 0) return give_up("clpipe-vtest: pipe");
     const pid_t pid = ::fork();
-    if (pid < 0) {
-      std::perror("clpipe-vtest: fork");
-      return 1;
-    }
+    if (pid < 0) return give_up("clpipe-vtest: fork");
     if (pid == 0) {
       ::close(p[0]);
       worker(j, factory, opts, p[1]);
@@ -171,8 +175,7 @@ int warm_cache(const vt::ScreenFactory& factory, const WarmUpOptions& options) {
     if (fds.empty()) break;
     if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
-      std::perror("clpipe-vtest: poll");
-      return 1;
+      return give_up("clpipe-vtest: poll");
     }
     for (size_t k = 0; k < fds.size(); ++k) {
       if (!fds[k].revents) continue;

@@ -1,10 +1,10 @@
 // clpipe-vtest --warm-cache: builds into the program cache the programs that OpenGL
 // programs share, so that the first programs run after an install do not each pay for
-// them (issue 15). It replays the sessions of data/warm-up (embedded at build time): the
+// them (issue 15). It replays the sessions of warm-up/ (embedded at build time): the
 // fixed passes' programs (binning, clears, blits and resolves, readbacks, queries, stream
 // output), the shader interpreter's programs of each stage, with and without textures, and
-// the multisampled tile programs. A shader's own programs are not worth warming: no other
-// program draws with them.
+// the multisampled tile programs, the interpreter's optimised. A shader's own programs are
+// not worth warming: no other program draws with them.
 #pragma once
 
 #include <cstdint>
