@@ -51,7 +51,7 @@ TEST_CASE("vtest capture: a gzip'ed capture parsed from memory equals the file r
   }
 }
 
-TEST_CASE("vtest capture: uncompressed bytes parse too; malformed ones fail with the name",
+TEST_CASE("vtest capture: uncompressed bytes parse too, and malformed ones fail with the name",
           "[vtest][capture]") {
   // The smallest capture: magic, 2 bytes of metadata, one client->server DATA record.
   std::vector<uint8_t> raw = {'V', 'T', 'C', 'A', 'P', 0, 1, 0};
