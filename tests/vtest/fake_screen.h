@@ -267,7 +267,9 @@ class FakeScreen : public Screen {
     memory_limits = limits;
     memory_->set_limits(limits);
   }
-  ProgramCounts program_counts() const override { return {}; }  // it builds no programs
+  // It builds no programs.
+  ProgramCounts program_counts() const override { return {}; }
+
   MemoryLimits memory_limits;  // the last set_memory_limits
 
   const FakeLogRef& log() const { return log_; }

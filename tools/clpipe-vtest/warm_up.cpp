@@ -84,9 +84,8 @@ Report replay_session(uint32_t index, const vt::ScreenFactory& factory,
                          const WarmUpOptions& options, int fd) {
   // The interpreter programs optimised; the sessions' own shaders are no other program's:
   // their optimised programs and tile variants would cost build time and be loaded by
-  // nobody.
+  // nobody (ProgramTierMode::kWarmUp).
   ::setenv("CLPIPE_QUICK_PROGRAMS", "warm-up", 1);
-  ::setenv("CLPIPE_TILE_VARIANTS", "generic", 1);
   const size_t n = warm_up_sessions().size();
   for (size_t i = job; i < n; i += options.jobs) {
     Report r;

@@ -68,8 +68,9 @@ enum class ProgramTierMode {
   kOptimised,  // optimised before the first draw ("off"; default on a GPU, whose
                // compilers build in far less time than the CPU ones)
   kWarmUp,     // clpipe-vtest --warm-cache ("warm-up"): interpreter programs optimised
-               // (each serves every shader of its prelude), a shader's own programs quick
-               // and never optimised (no other program draws with them)
+               // (each serves every shader of its prelude), a shader's own programs quick,
+               // never optimised and without tile variants (no other program draws with
+               // them)
 };
 // $CLPIPE_QUICK_PROGRAMS: "auto", "off" or "warm-up", else the device's default above.
 ProgramTierMode program_tier_mode(const runtime::Device& device);

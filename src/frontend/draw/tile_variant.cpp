@@ -223,7 +223,9 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
                                          uint64_t scene, TileVariantMode mode) {
   const uint64_t pixels = uint64_t(rp.fb_width) * rp.fb_height;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (mode == TileVariantMode::kGeneric) return generic_for(rp.samples).select(scene, pixels);
+  // A variant is the shader's own program: kWarmUp builds none (program_tiers.h).
+  if (mode == TileVariantMode::kGeneric || tiers_ == ProgramTierMode::kWarmUp)
+    return generic_for(rp.samples).select(scene, pixels);
   FsTextures own = tex;
   own.num_views = std::min(tex.num_views, keyed_views_);
   own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
