@@ -7,11 +7,15 @@
 //                (no 1D targets)
 //   format       every present channel 8-bit UNORM or sRGB on a byte boundary or 16-bit
 //                float on a 16-bit one, blocks of 1, 2, 4 or 8 bytes (R8, RG8, RGBA8,
-//                BGRA8, RGBX8, L8, A8, their sRGB forms, R16F, RG16F, RGBA16F); with a
-//                depth compare, Z16, Z24S8, Z24X8 or Z32F
-//   wrap         REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE: the footprint
-//                stays inside the level, so no border colour. Seamless cube maps: every
-//                lane's footprint inside its face (no texel from a neighbouring face)
+//                BGRA8, RGBX8, L8, A8, their sRGB forms, R16F, RG16F, RGBA16F); Z16,
+//                Z24S8, S8Z24, Z24X8, X8Z24 or Z32F, with a depth compare or without;
+//                the stencil-only views (S8, X24S8, S8X24, X32_S8X24) without a linear
+//                filter (they sample as the integer bits (S, 0, 0, 1))
+//   wrap         REPEAT, MIRROR_REPEAT, CLAMP_TO_EDGE, MIRROR_CLAMP_TO_EDGE, CLAMP and
+//                CLAMP_TO_BORDER (not the mirror-clamp border modes). Texels outside the
+//                level take the border colour, read at index 0 (inside the level) and
+//                replaced. Seamless cube maps: every lane's footprint inside its face (no
+//                texel from a neighbouring face)
 //   filter       the lanes that take part agree on nearest or linear (always when the min
 //                and mag filters are equal)
 //   bounds       every level the lanes use lies inside the bound data, so no texel read
@@ -54,9 +58,26 @@ static uint clp_vtex_depth_bytes(uint fmt) {
     case CLP_FMT_Z16_UNORM:
       return 2u;
     case CLP_FMT_Z24_UNORM_S8_UINT:
+    case CLP_FMT_S8_UINT_Z24_UNORM:
     case CLP_FMT_Z24X8_UNORM:
+    case CLP_FMT_X8Z24_UNORM:
     case CLP_FMT_Z32_FLOAT:
       return 4u;
+    default:
+      return 0u;
+  }
+}
+
+// Bytes per texel of a stencil-only view the vector path reads, or 0.
+static uint clp_vtex_stencil_bytes(uint fmt) {
+  switch (fmt) {
+    case CLP_FMT_S8_UINT:
+      return 1u;
+    case CLP_FMT_X24S8_UINT:
+    case CLP_FMT_S8X24_UINT:
+      return 4u;
+    case CLP_FMT_X32_S8X24_UINT:
+      return 8u;
     default:
       return 0u;
   }
@@ -97,7 +118,12 @@ static vi clp_vwrap_mirror(vi i, vi size) {
 static vi clp_vwrap_mirror_edge(vi i, vi size) {
   return clamp(select(-(1 + i), i, i >= 0), (vi)(0), size - 1);
 }
-static vi clp_vwrap_index(uint wrap, vi i, vi size) {
+// An index outside the level as -1 ("border").
+static vi clp_vwrap_border(vi i, vi size) {
+  return select(i, (vi)(-1), (i < 0) | (i >= size));
+}
+// The index of texel i after `wrap`; -1 for a border texel (linear CLAMP only).
+static vi clp_vwrap_index(uint wrap, vi i, vi size, bool linear) {
   switch (wrap) {
     case CLP_WRAP_REPEAT:
       return clp_vwrap_repeat(i, size);
@@ -105,25 +131,39 @@ static vi clp_vwrap_index(uint wrap, vi i, vi size) {
       return clp_vwrap_mirror(i, size);
     case CLP_WRAP_MIRROR_CLAMP_TO_EDGE:
       return clp_vwrap_mirror_edge(i, size);
+    case CLP_WRAP_CLAMP_TO_BORDER:
+      return clp_vwrap_border(i, size);
+    case CLP_WRAP_CLAMP:
+      if (linear) return clp_vwrap_border(i, size);
+      return clamp(i, (vi)(0), size - 1);
     default:  // CLAMP_TO_EDGE
       return clamp(i, (vi)(0), size - 1);
   }
 }
 
-// clp_wrap_nearest and clp_wrap_linear for the wrap modes that stay inside.
+// clp_wrap_nearest and clp_wrap_linear for the wrap modes the path takes.
 static vi clp_vwrap_nearest(uint wrap, vf x, vi size) {
-  return clp_vwrap_index(wrap, CLP_F2I_FLOOR(x), size);
+  return clp_vwrap_index(wrap, CLP_F2I_FLOOR(x), size, false);
 }
 CLP_VTEX_INLINE void clp_vwrap_linear(uint wrap, vf x, vi size, vi* i0, vi* i1, vf* a) {
   const vf fs = CLP_CONVERT_VF(size);
-  if (wrap == CLP_WRAP_CLAMP_TO_EDGE) x = clamp(x, (vf)(-1.0f), fs + 1.0f);
+  if (wrap == CLP_WRAP_CLAMP) x = clamp(x, (vf)(0.0f), fs);
+  if (wrap == CLP_WRAP_CLAMP_TO_EDGE || wrap == CLP_WRAP_CLAMP_TO_BORDER) {
+    x = clamp(x, (vf)(-1.0f), fs + 1.0f);
+  }
   if (wrap == CLP_WRAP_MIRROR_CLAMP_TO_EDGE) x = clamp(x, -fs - 0.5f, fs + 0.5f);
   x -= 0.5f;
   const vf f = CLP_FLOOR(x);
   *a = x - f;
   const vi j = CLP_F2I_FLOOR(f);
-  *i0 = clp_vwrap_index(wrap, j, size);
-  *i1 = clp_vwrap_index(wrap, j + 1, size);
+  *i0 = clp_vwrap_index(wrap, j, size, true);
+  *i1 = clp_vwrap_index(wrap, j + 1, size, true);
+}
+
+// Whether the path takes a wrap mode: all but the mirror-clamp ones (EXT_texture_mirror_clamp)
+// that reach the border or clamp a mirrored coordinate.
+static bool clp_vwrap_supported(uint wrap) {
+  return clp_wrap_stays_inside(wrap) || wrap == CLP_WRAP_CLAMP || wrap == CLP_WRAP_CLAMP_TO_BORDER;
 }
 
 // One level per lane: its size in texels, the byte offset of the lane's layer in it, its
@@ -302,8 +342,12 @@ typedef struct {
   uint wrap_s, wrap_t, wrap_r;  // seamless cube faces: CLAMP_TO_EDGE (footprints checked)
   bool three_d;
   bool linear, normalized, seamless;
+  bool depth;    // a depth format (clp_vtex_depth_bytes)
+  bool stencil;  // a stencil-only view (clp_vtex_stencil_bytes)
   bool shadow;  // compare with the reference: results (r, r, r, 1)
   uint compare_func;
+  bool border;         // a wrap mode may give border texels
+  float4 border_rgba;  // clp_border_texel of the format, where `border`
 } ClpVTexCall;
 
 // clp_tex_compare per lane.
@@ -311,9 +355,35 @@ static vi clp_vtex_compare(uint func, vf ref, vf texel) {
   CLP_COMPARE_BODY(func & 7u, ref, texel, (vi)(0), (vi)(-1));
 }
 
+// The depth of raw depth texels (clp_decode_float's first component).
+static vf clp_vtex_depth(uint fmt, const vu* raw) {
+  switch (fmt) {
+    case CLP_FMT_Z16_UNORM:
+      return clp_vdiv_mersenne(clp_vcode_to_float(raw[0] & 0xffffu), 16u);
+    case CLP_FMT_Z32_FLOAT:
+      return CLP_AS_VF(raw[0]);
+    case CLP_FMT_S8_UINT_Z24_UNORM:
+    case CLP_FMT_X8Z24_UNORM:
+      return clp_vdiv_mersenne(clp_vcode_to_float(raw[0] >> 8), 24u);
+    default:  // Z24S8, Z24X8
+      return clp_vdiv_mersenne(clp_vcode_to_float(raw[0] & 0xffffffu), 24u);
+  }
+}
+
 // Texels `raw` as clp_filter_texel returns them: decoded, or their shadow compare with
-// `ref` (already clamped for fixed-point depth) in every component.
-CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref, vf* out) {
+// `ref` (already clamped for fixed-point depth) in every component. Lanes of `outside`
+// (where k->border) take the border colour instead of their texel.
+CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref, vi outside,
+                                    vf* out) {
+  if (k->shadow) {
+    vf depth = clp_vtex_depth(k->fmt, raw);
+    if (k->border) depth = select(depth, (vf)(k->border_rgba.x), outside);
+    const vf value = select((vf)(0.0f), (vf)(1.0f), clp_vtex_compare(k->compare_func, ref, depth));
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      out[c] = value;
+    return;
+  }
   if (k->rgba8) {
     // clp_vtex_decode's operations for these formats, without its loops over channels.
 #pragma unroll
@@ -322,34 +392,48 @@ CLP_VTEX_INLINE void clp_vtex_texel(const ClpVTexCall* k, const vu* raw, vf ref,
       out[c] = ((k->rgba8 >> (8 + c)) & 1u) ? clp_vsrgb8_to_linear(code)
                                             : clp_vdiv_mersenne(clp_vcode_to_float(code), 8u);
     }
-    return;
-  }
-  if (!k->shadow) {
+  } else if (k->stencil) {
+    // clp_texel_decode's (S, 0, 0, 1) as integer bits.
+    const vu s = k->fmt == CLP_FMT_X24S8_UINT       ? raw[0] >> 24
+                 : k->fmt == CLP_FMT_X32_S8X24_UINT ? raw[1] & 0xffu
+                                                    : raw[0] & 0xffu;
+    out[0] = CLP_AS_VF(s);
+    out[1] = out[2] = (vf)(0.0f);
+    out[3] = CLP_AS_VF((vu)(1u));
+  } else if (k->depth) {
+    // (depth, stencil, 0, 0) with stencil, (depth, 0, 0, 0) without (clp_decode_float).
+    out[0] = clp_vtex_depth(k->fmt, raw);
+    out[1] = k->fmt == CLP_FMT_Z24_UNORM_S8_UINT   ? clp_vcode_to_float(raw[0] >> 24)
+             : k->fmt == CLP_FMT_S8_UINT_Z24_UNORM ? clp_vcode_to_float(raw[0] & 0xffu)
+                                                   : (vf)(0.0f);
+    out[2] = out[3] = (vf)(0.0f);
+  } else {
     clp_vtex_decode(k->d, raw, out);
-    return;
   }
-  vf depth;
-  switch (k->fmt) {
-    case CLP_FMT_Z16_UNORM:
-      depth = clp_vdiv_mersenne(clp_vcode_to_float(raw[0] & 0xffffu), 16u);
-      break;
-    case CLP_FMT_Z32_FLOAT:
-      depth = CLP_AS_VF(raw[0]);
-      break;
-    default:  // Z24S8, Z24X8
-      depth = clp_vdiv_mersenne(clp_vcode_to_float(raw[0] & 0xffffffu), 24u);
-      break;
-  }
-  const vf value = select((vf)(0.0f), (vf)(1.0f), clp_vtex_compare(k->compare_func, ref, depth));
+  if (k->border) {
+    const float b[4] = {k->border_rgba.x, k->border_rgba.y, k->border_rgba.z, k->border_rgba.w};
 #pragma unroll
-  for (int c = 0; c < 4; ++c)
-    out[c] = value;
+    for (int c = 0; c < 4; ++c)
+      out[c] = select(out[c], (vf)(b[c]), outside);
+  }
+}
+
+// An index with border texels (-1) read at 0, which lies inside the level.
+static vi clp_vtex_read_index(vi i) {
+  return max(i, (vi)(0));
 }
 
 // The four texels of a bilinear footprint in the slice or layer at byte offset `base`:
-// (i0, j0) (i1, j0) (i0, j1) (i1, j1), read and as clp_filter_texel returns them.
+// (i0, j0) (i1, j0) (i0, j1) (i1, j1), read and as clp_filter_texel returns them. Indices
+// of -1 are border texels, as are all four in the lanes of `slice_out`.
 CLP_VTEX_INLINE void clp_vtex_footprint(global const uchar* data, const ClpVTexCall* k, vu base,
-                                        vu row, vi i0, vi i1, vi j0, vi j1, vf ref, vf t[4][4]) {
+                                        vu row, vi i0, vi i1, vi j0, vi j1, vi slice_out, vf ref,
+                                        vf t[4][4]) {
+  const vi out_i[2] = {i0 < 0, i1 < 0}, out_j[2] = {j0 < 0, j1 < 0};
+  i0 = clp_vtex_read_index(i0);
+  i1 = clp_vtex_read_index(i1);
+  j0 = clp_vtex_read_index(j0);
+  j1 = clp_vtex_read_index(j1);
   const vu row0 = base + CLP_AS_VU(j0) * row, row1 = base + CLP_AS_VU(j1) * row;
   const vu c0 = CLP_AS_VU(i0) * k->bytes, c1 = CLP_AS_VU(i1) * k->bytes;
   vu r[4][2];
@@ -365,7 +449,7 @@ CLP_VTEX_INLINE void clp_vtex_footprint(global const uchar* data, const ClpVTexC
   }
 #pragma unroll
   for (int n = 0; n < 4; ++n)
-    clp_vtex_texel(k, r[n], ref, t[n]);
+    clp_vtex_texel(k, r[n], ref, out_i[n & 1] | out_j[n >> 1] | slice_out, t[n]);
 }
 
 // Filters one level per lane (clp_filter_level): nearest, or bi/trilinear with the
@@ -390,11 +474,13 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
   if (!k->linear) {
     const vi i = clp_vwrap_nearest(k->wrap_s, x, lv.w);
     const vi j = clp_vwrap_nearest(k->wrap_t, y, h);
-    vu base = lv.base;
-    if (k->three_d) base += CLP_AS_VU(clp_vwrap_nearest(k->wrap_r, z, lv.d)) * lv.slice;
+    const vi sl = k->three_d ? clp_vwrap_nearest(k->wrap_r, z, lv.d) : (vi)(0);
+    const vu base = lv.base + CLP_AS_VU(clp_vtex_read_index(sl)) * lv.slice;
+    const vu addr = base + CLP_AS_VU(clp_vtex_read_index(j)) * lv.row +
+                    CLP_AS_VU(clp_vtex_read_index(i)) * k->bytes;
     vu raw[2];
-    clp_vtex_load(data, base + CLP_AS_VU(j) * lv.row + CLP_AS_VU(i) * k->bytes, k->bytes, raw);
-    clp_vtex_texel(k, raw, ref, r);
+    clp_vtex_load(data, addr, k->bytes, raw);
+    clp_vtex_texel(k, raw, ref, (i < 0) | (j < 0) | (sl < 0), r);
   } else {
     if (k->seamless) {
       // The footprint i0, i0 + 1 (j0, j0 + 1) of clp_linear_unwrapped inside the face.
@@ -409,8 +495,8 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
     clp_vwrap_linear(k->wrap_t, y, h, &j0, &j1, &b);
     if (k->three_d) clp_vwrap_linear(k->wrap_r, z, lv.d, &k0, &k1, &c);
     vf t0[4][4];
-    clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(k0) * lv.slice, lv.row, i0, i1, j0, j1, ref,
-                       t0);
+    clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(clp_vtex_read_index(k0)) * lv.slice, lv.row, i0,
+                       i1, j0, j1, k0 < 0, ref, t0);
     if (k->seamless) {
       // clp_filter_level's seamless cube form: one sum, as written there.
 #pragma unroll
@@ -432,8 +518,8 @@ CLP_VTEX_INLINE bool clp_vtex_filter(global const ClpTexView* v, global const uc
       }
       if (k->three_d) {
         vf t1[4][4];
-        clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(k1) * lv.slice, lv.row, i0, i1, j0, j1, ref,
-                           t1);
+        clp_vtex_footprint(data, k, lv.base + CLP_AS_VU(clp_vtex_read_index(k1)) * lv.slice, lv.row,
+                           i0, i1, j0, j1, k1 < 0, ref, t1);
 #pragma unroll
         for (int n = 0; n < 4; ++n) {
 #pragma unroll
@@ -505,15 +591,25 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   k.d = &clp_format_table[clp_format_index(k.fmt)];
   k.shadow = clp_target_is_shadow(target) && key->compare_mode != 0u;
   k.compare_func = key->compare_func;
-  k.bytes = k.shadow ? clp_vtex_depth_bytes(k.fmt) : clp_vtex_format_bytes(k.fmt);
+  const uint depth_bytes = clp_vtex_depth_bytes(k.fmt);
+  const uint stencil_bytes = clp_vtex_stencil_bytes(k.fmt);
+  k.depth = depth_bytes != 0u;
+  k.stencil = stencil_bytes != 0u;
+  k.bytes = k.depth     ? depth_bytes
+            : k.shadow  ? 0u
+            : k.stencil ? stencil_bytes
+                        : clp_vtex_format_bytes(k.fmt);
   if (k.bytes == 0u) return false;
-  k.rgba8 = k.shadow ? 0u : clp_vtex_rgba8_layout(k.fmt);
+  k.rgba8 = k.depth || k.stencil ? 0u : clp_vtex_rgba8_layout(k.fmt);
   k.seamless = cube && key->seamless_cube_map;
   k.wrap_s = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : key->wrap[0];
   k.wrap_t = k.seamless ? CLP_WRAP_CLAMP_TO_EDGE : key->wrap[1];
   k.wrap_r = key->wrap[2];
-  if (!clp_wrap_stays_inside(k.wrap_s) || !clp_wrap_stays_inside(k.wrap_t)) return false;
-  if (k.three_d && !clp_wrap_stays_inside(k.wrap_r)) return false;
+  if (!clp_vwrap_supported(k.wrap_s) || !clp_vwrap_supported(k.wrap_t)) return false;
+  if (k.three_d && !clp_vwrap_supported(k.wrap_r)) return false;
+  k.border = !clp_wrap_stays_inside(k.wrap_s) || !clp_wrap_stays_inside(k.wrap_t) ||
+             (k.three_d && !clp_wrap_stays_inside(k.wrap_r));
+  k.border_rgba = k.border ? clp_border_texel(smp, k.fmt) : (float4)(0.0f);
   const vi mask = c->mask;
   // Lanes outside the mask: zero inputs, so their texel indices and levels stay valid.
   const vf s = select((vf)(0.0f), c->s, mask), t = select((vf)(0.0f), c->t, mask);
@@ -585,6 +681,8 @@ CLP_VTEX_INLINE bool clp_tex_sample_vec(global const ClpTexView* v, global const
   const vi mag = ~(lambda > 0.0f);
   const bool lin_mag = key->mag_img_filter == CLP_FILTER_LINEAR;
   const bool lin_min = key->min_img_filter == CLP_FILTER_LINEAR;
+  // Integer bits are not filtered here (the per-lane path's weighted sums of them).
+  if (k.stencil && (lin_mag || lin_min || key->min_mip_filter == CLP_MIP_LINEAR)) return false;
   k.linear = lin_min;
   if (lin_mag != lin_min) {
     if (!CLP_ANY(mask & ~mag)) {

@@ -5,8 +5,9 @@
 // lane, TXD with per-lane gradients, texel offsets, 2D arrays, RECT, 3D, cube maps and cube
 // arrays (seamless or not), depth compares on 2D, 2D array and cube targets, power-of-two
 // and other sizes, every 8-bit UNORM/sRGB and 16-bit float layout and depth format the path
-// reads (and formats and wrap modes it declines, which must fall back), view swizzles, a
-// first level above 0, and levels cut short by the bound data (robust access: the path
+// reads, with and without a compare, stencil-only views, the border wrap modes with a border colour
+// partly outside [0, 1] (and formats and wrap modes it declines, which must fall back), view
+// swizzles, a first level above 0, and levels cut short by the bound data (robust access: the path
 // must decline, not read past it). Four configurations also run with the units' state
 // compiled in, as a specialised tile program compiles it (tile_variant.h), which must give
 // the same bits as the state read from the descriptors.
@@ -67,13 +68,21 @@ IMM[1] FLT32 {9.0, 0.0, 0.0, 0.0}
  11: END
 )";
 
-// Formats the path decodes, then two it declines.
-const Format kFormats[] = {
-    Format::R8G8B8A8_UNORM,     Format::B8G8R8A8_UNORM, Format::R8_UNORM,
-    Format::R8G8_UNORM,         Format::B8G8R8X8_SRGB,  Format::L8A8_UNORM,
-    Format::A8_UNORM,           Format::R8G8B8A8_SRGB,  Format::I8_UNORM,
-    Format::L8A8_SRGB,          Format::R16_FLOAT,      Format::R16G16_FLOAT,
-    Format::R16G16B16A16_FLOAT, Format::R8G8B8A8_SNORM, Format::R32G32B32A32_FLOAT};
+// Formats the path decodes (depth formats sampled without a compare too, stencil views
+// where no linear filter applies), then two it declines.
+const Format kFormats[] = {Format::R8G8B8A8_UNORM,     Format::B8G8R8A8_UNORM,
+                           Format::R8_UNORM,           Format::R8G8_UNORM,
+                           Format::B8G8R8X8_SRGB,      Format::L8A8_UNORM,
+                           Format::A8_UNORM,           Format::R8G8B8A8_SRGB,
+                           Format::I8_UNORM,           Format::L8A8_SRGB,
+                           Format::R16_FLOAT,          Format::R16G16_FLOAT,
+                           Format::R16G16B16A16_FLOAT, Format::Z24_UNORM_S8_UINT,
+                           Format::Z16_UNORM,          Format::Z32_FLOAT,
+                           Format::Z24X8_UNORM,        Format::S8_UINT_Z24_UNORM,
+                           Format::X8Z24_UNORM,        Format::X24S8_UINT,
+                           Format::S8X24_UINT,         Format::S8_UINT,
+                           Format::X32_S8X24_UINT,     Format::R8G8B8A8_SNORM,
+                           Format::R32G32B32A32_FLOAT};
 
 // One unit of a test shader: its texture's shape and whether it compares depth.
 struct Unit {
@@ -82,8 +91,10 @@ struct Unit {
 };
 
 // Depth formats the path compares against, then one it declines.
-const Format kDepthFormats[] = {Format::Z16_UNORM, Format::Z24_UNORM_S8_UINT, Format::Z24X8_UNORM,
-                                Format::Z32_FLOAT, Format::Z32_FLOAT_S8X24_UINT};
+const Format kDepthFormats[] = {Format::Z16_UNORM,           Format::Z24_UNORM_S8_UINT,
+                                Format::Z24X8_UNORM,         Format::S8_UINT_Z24_UNORM,
+                                Format::X8Z24_UNORM,         Format::Z32_FLOAT,
+                                Format::Z32_FLOAT_S8X24_UINT};
 
 // Requires the same bits from runs a and b of `in` (configuration k) in every lane and
 // channel of every unit.
@@ -172,12 +183,23 @@ void check_same_bits(const char* shader, const std::vector<Unit>& units) {
         }
       }
       ClpSamplerState& s = tex.sampler;
-      // Wrap modes: the four the path takes, mostly; the others now and then.
+      // Wrap modes: the four that stay inside, mostly; the border ones (which the path
+      // takes but for the mirror-clamp ones) now and then.
       const uint32_t inside[4] = {CLP_WRAP_REPEAT, CLP_WRAP_MIRROR_REPEAT, CLP_WRAP_CLAMP_TO_EDGE,
                                   CLP_WRAP_MIRROR_CLAMP_TO_EDGE};
-      s.wrap[0] = (k + t) % 7 == 6 ? CLP_WRAP_CLAMP_TO_BORDER : inside[(k + t) % 4];
-      s.wrap[1] = inside[(k / 4 + t) % 4];
+      s.wrap[0] = (k + t) % 7 == 6   ? CLP_WRAP_CLAMP_TO_BORDER
+                  : (k + t) % 9 == 4 ? CLP_WRAP_CLAMP
+                                     : inside[(k + t) % 4];
+      s.wrap[1] = (k + 2 * t) % 6 == 1    ? CLP_WRAP_CLAMP_TO_BORDER
+                  : (k + 2 * t) % 11 == 3 ? CLP_WRAP_MIRROR_CLAMP_TO_BORDER
+                                          : inside[(k / 4 + t) % 4];
       s.wrap[2] = (k + t) % 5 == 4 ? CLP_WRAP_CLAMP : inside[(k / 2 + t) % 4];
+      // A border colour partly outside [0, 1], which unsigned normalized formats clamp.
+      const float border[4] = {1.25f, 0.375f, -0.5f, 0.75f};
+      for (int c = 0; c < 4; ++c) {
+        float b = border[(c + k + t) % 4];
+        std::memcpy(&s.border_color[c], &b, 4);
+      }
       s.min_img_filter = (k + t) % 2;
       s.mag_img_filter = (k / 2 + t) % 2;
       s.min_mip_filter = (k / 3 + t) % 3;
