@@ -281,7 +281,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                 vr.info_index,
                 vs_info.num_inputs,
                 vs_outputs,
-                nullptr};
+                nullptr,
+                vs_prog->tiers};
       if (gs) {
         StageResources gr = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
                                                  screen_->id(), queue_, &used, &tables);
@@ -290,7 +291,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                         gr.info_index,
                         last_info.num_inputs,
                         std::max<uint32_t>(last_info.num_outputs, 1),
-                        nullptr};
+                        nullptr,
+                        gs_prog->tiers};
       }
       if (fs) {
         StageResources fr = bind_stage_resources(*fs_prog, ShaderType::FRAGMENT, state_,
@@ -300,7 +302,8 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                   fr.info_index,
                   fs_info.num_inputs,
                   fs_info.num_outputs,
-                  fs_prog->tile_variants};
+                  fs_prog->tile_variants,
+                  nullptr};
       }
     };
     // Huge draws in chunks that fit a scene's scratch budget (draw_split.h). Primitive

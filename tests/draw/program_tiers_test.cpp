@@ -12,9 +12,11 @@
 #include <thread>
 #include <vector>
 
+#include "draw/draw_fixture.h"
 #include "frontend/compute_util.h"
 #include "frontend/cso.h"
 #include "frontend/draw/program_tiers.h"
+#include "frontend/draw/stage_program.h"
 #include "frontend/draw/tile_variant.h"
 #include "frontend/format_codec.h"
 #include "frontend/frontend_util.h"
@@ -195,6 +197,44 @@ TEST_CASE(
   CHECK(entry_size(interpreter) > kMarkerSize);
 }
 #endif
+
+TEST_CASE("tiered programs: a scene's launches of a quick vertex program count their device time",
+          "[draw][tiers]") {
+  // A vertex shader slow per vertex (piglit's glsl-uniform-interstage-limits: 12 of its
+  // 20 s in an interpreted vertex pass over a few hundred vertices a scene) reaches its
+  // optimised build by device time, as a fragment shader does (tile_variant_test).
+  ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
+  DrawFixture fx;
+  constexpr uint32_t kW = 16, kH = 8;
+  DrawSetup s = fx.basic_setup(kW, kH);
+  // A vertex shader of this test only: no earlier run built its optimised program.
+  GeneratedCode vs;
+  vs.prelude =
+      "#define CLP_STAGE_VERTEX 1\n#define CLP_LANES 4\n#define CLP_NUM_INPUTS 1\n"
+      "#define CLP_NUM_OUTPUTS 1\n#define CLP_RESOURCE_PARAMS\n#define CLP_RESOURCE_ARGS\n";
+  vs.body =
+      "// program_tiers_test: the device time of a quick vertex program\n"
+      "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage) {\n"
+      "  for (int c = 0; c < 4; ++c) io->out[0][c] = io->in[0][c];\n"
+      "}\n";
+  s.vs = fx.passthrough_vs(1);
+  s.vs.tiers = std::make_shared<TieredProgram>(
+      test_program_cache(), stage_program_source(vs, "vertex.cl"), ProgramTierMode::kAuto,
+      std::vector<size_t>{runtime::Queue::kGroup1d});
+  REQUIRE_FALSE(s.vs.tiers->optimised());
+  s.vs.program = s.vs.tiers->current();
+  s.fs = fx.custom_fs({},
+                      "  io->out[0][0] = (vf)(0.25f); io->out[0][1] = (vf)(0.5f);\n"
+                      "  io->out[0][2] = (vf)(0.75f); io->out[0][3] = (vf)(0.125f);\n");
+  s.cbufs[0] = fx.target(Format::R8G8B8A8_UNORM, kW, kH);
+  fx.set_vertices(s, {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1}, 4, {Format::R32G32B32A32_FLOAT});
+  fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  const uint64_t first = s.vs.tiers->quick_device_ns();
+  CHECK(first > 0);
+  fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  CHECK(s.vs.tiers->quick_device_ns() > first);
+  CHECK(fx.read(s.cbufs[0], kW, kH).pixel(3, 3)[1] == 128);
+}
 
 TEST_CASE("tiered programs: an optimised build that fails leaves the quick program drawing",
           "[draw][tiers]") {

@@ -486,9 +486,11 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
   // The read waited for every launch before it (one in-order queue).
   for (const QuickLaunch& q : quick_launches_) {
     cl_ulong start = 0, end = 0;
-    if (q.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start) == CL_SUCCESS &&
-        q.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end) == CL_SUCCESS && end > start)
-      q.variants->add_device_time(q.program, end - start);
+    if (q.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start) != CL_SUCCESS ||
+        q.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS || end <= start)
+      continue;
+    if (q.variants) q.variants->add_device_time(q.program, end - start);
+    if (q.tiers) q.tiers->add_device_time(q.program, end - start);
   }
   quick_launches_.clear();
   needed_records_ = st[0];
@@ -667,7 +669,12 @@ void DrawPipeline::run_vertex(const SceneTables& t, const Recorded& r, uint32_t 
   args << verts_ << (restart ? restart_ : dummy_);
   for (const StageArg& a : s.vs.resources)
     args << resolve(a, t.resources);
-  queue_.launch_1d(k, items, "vertex");
+  count_stage_launch(s.vs, queue_.launch_1d(k, items, "vertex"));
+}
+
+void DrawPipeline::count_stage_launch(const StageBinding& stage, cl::Event ev) {
+  if (stage.tiers && stage.tiers->counts_device_time(stage.program))
+    quick_launches_.push_back({std::move(ev), nullptr, stage.tiers.get(), stage.program});
 }
 
 void DrawPipeline::skip_unit(const SceneTables& t, uint32_t unit) {

@@ -49,6 +49,9 @@ struct StageBinding {
   uint32_t num_outputs = 0;
   // Fragment stage: `program` (generic) and its specialised variants; null: `program` only.
   std::shared_ptr<TileVariants> tile_variants;
+  // Vertex and geometry stages: the tiers `program` came from, which count the device time
+  // of its launches while it is their quick or interpreted program; null: none counted.
+  std::shared_ptr<TieredProgram> tiers;
 };
 
 // Where the last vertex stage put the values the fixed-function passes read.
@@ -482,12 +485,19 @@ class DrawPipeline {
   // The tile launches of the running scene whose programs are quick generic ones, whose
   // device time counts towards their optimised builds (TileVariants::add_device_time) once
   // run_scene's status read has waited for them.
+  // A launch of a quick or interpreted program, whose device time counts towards its
+  // optimised build once the scene's launches are done: `variants` of a tile pass, or
+  // `tiers` of a vertex or geometry pass (of a draw of the scene, which holds them until
+  // the scene ends).
   struct QuickLaunch {
     cl::Event event;
-    TileVariants* variants;  // of a draw of the scene, which holds it until the scene ends
+    TileVariants* variants;
+    TieredProgram* tiers;
     runtime::ProgramRef program;
   };
   std::vector<QuickLaunch> quick_launches_;
+  // Counts `ev`, a launch of `stage`'s program, where its tiers count it.
+  void count_stage_launch(const StageBinding& stage, cl::Event ev);
   const DrawSetup* last_setup_ = nullptr;  // of the last record(): its raster_index is reused
   uint32_t last_raster_ = 0;
   uint64_t scene_serial_ = 0;

@@ -136,7 +136,7 @@ DrawPipeline::VertexStream DrawPipeline::run_geometry(const Recorded& r, const V
       args << (write ? *b : dummy_);
     for (const StageArg& r : g.stage.resources)
       args << resolve(r, t.resources);
-    queue_.launch_1d(k, items, "geometry");
+    count_stage_launch(g.stage, queue_.launch_1d(k, items, "geometry"));
   };
 
   // 2. Count run, scan: each invocation's range of the output stream. Its size (the scan's
