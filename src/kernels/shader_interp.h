@@ -283,13 +283,14 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
     const uint w = code[pc];
     const uint k = w & 0xffu;
     if (k == CLP_IK_ALU) {
-      const uint ns = (w >> 9) & 7u;
-      vf s[16];  // source k, channel c at 4k + c
+      const uint ns = (w >> 9) & 7u, reads = (w >> 12) & 15u;
+      vf s[16];  // source k, channel c at 4k + c; zero where not read (no result uses it)
       for (uint i = 0; i < 4u; ++i) {
         for (int c = 0; c < 4; ++c) {
           s[4u * i + (uint)c] =
-              i < ns ? clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 4u + 3u * i, c)
-                     : (vf)(0.0f);
+              i < ns && ((reads >> c) & 1u)
+                  ? clp_interp_src(io, stage, code, imm, tr, ar, cbs, cbsz, pc + 4u + 3u * i, c)
+                  : (vf)(0.0f);
         }
       }
       vf r[4];

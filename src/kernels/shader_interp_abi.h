@@ -9,7 +9,9 @@
 //                semantic | interp << 8 | location << 12 | semantic_index << 16
 //   immediates   4 words per IMM
 //   instructions from word code[CLP_INTERP_H_CODE]: word 0 = kind (bits 0..7) |
-//                saturate (bit 8) | sources (bits 9..11) | opcode (bits 16..31, ALU only),
+//                saturate (bit 8) | sources (bits 9..11) | for ALU, the source channels
+//                read (bits 12..15: a channel-wise opcode's write mask, else all four) and
+//                the opcode (bits 16..31),
 //                then for ALU the destination's 3 words, then 3 words per source, then
 //                for IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of
 //                the jump target

@@ -514,8 +514,12 @@ std::vector<uint32_t> Emitter::interp_encode() {
       if (k.op == inst.opcode) c = &k;
     if (!c) refuse(inst.loc, inst.info().name);
     uses_quad_ops_ |= c->reads_quads;
+    // A channel-wise opcode's result channel c reads channel c of its sources only, and
+    // only the written channels are stored: the interpreter loads no others.
+    const uint32_t reads =
+        inst.info().mode == ChannelMode::COMP ? uint32_t(inst.dst[0].write_mask & 15) : 15u;
     w.push_back(CLP_IK_ALU | (saturates(inst) ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
-                uint32_t(inst.opcode) << 16);
+                reads << 12 | uint32_t(inst.opcode) << 16);
     destination(inst);
     for (unsigned s = 0; s < inst.num_src; ++s)
       source(inst, s, c->modifiers[s]);

@@ -97,12 +97,16 @@ bool interpreted(const std::string& tgsi) {
   }
 }
 
-// One instruction of `op` writing TEMP[0] from IN registers with the given modifiers.
+// One instruction of `op` writing TEMP[k] from IN registers with the given modifiers,
+// under a write mask of some channels half of the time (the interpreter loads only the
+// written channels of a channel-wise opcode's sources).
 std::string instruction(Opcode op, unsigned k, uint64_t& seed) {
   const OpcodeInfo& info = opcode_info(op);
   std::string t = std::string(info.name);
   if (info.dst[0] == OperandType::F32 && splitmix(seed) % 3 == 0) t += "_SAT";
   t += " TEMP[" + std::to_string(k) + "]";
+  static const char* masks[] = {".x", ".y", ".zw", ".xzw", ".yz", ".w"};
+  if (const uint64_t r = splitmix(seed); r % 2 == 0) t += masks[(r >> 8) % 6];
   static const char* swz[] = {".xyzw", ".yzwx", ".zzxy", ".wxyx"};
   for (unsigned s = 0; s < info.num_src; ++s) {
     const uint64_t r = splitmix(seed);
