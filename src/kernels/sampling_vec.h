@@ -122,7 +122,8 @@ static vi clp_vwrap_mirror_edge(vi i, vi size) {
 static vi clp_vwrap_border(vi i, vi size) {
   return select(i, (vi)(-1), (i < 0) | (i >= size));
 }
-// The index of texel i after `wrap`; -1 for a border texel (linear CLAMP only).
+// The index of texel i after `wrap`; -1 for a border texel (CLAMP_TO_BORDER, and CLAMP
+// when filtering linearly).
 static vi clp_vwrap_index(uint wrap, vi i, vi size, bool linear) {
   switch (wrap) {
     case CLP_WRAP_REPEAT:
