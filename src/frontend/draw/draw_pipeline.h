@@ -482,13 +482,11 @@ class DrawPipeline {
   // of its state (TileVariants::select, when its ClpRasterParams is made).
   std::vector<runtime::ProgramRef> unit_tile_;
   runtime::ProgramRef last_tile_;  // of last_raster_
-  // The tile launches of the running scene whose programs are quick generic ones, whose
-  // device time counts towards their optimised builds (TileVariants::add_device_time) once
-  // run_scene's status read has waited for them.
-  // A launch of a quick or interpreted program, whose device time counts towards its
-  // optimised build once the scene's launches are done: `variants` of a tile pass, or
-  // `tiers` of a vertex or geometry pass (of a draw of the scene, which holds them until
-  // the scene ends).
+  // The launches of the running scene whose programs are quick or interpreted ones: their
+  // device time counts towards their optimised builds once run_scene's status read has
+  // waited for them, through `variants` for a tile pass (TileVariants::add_device_time) or
+  // `tiers` for a vertex or geometry pass (TieredProgram::add_device_time). A draw of the
+  // scene holds both until the scene ends.
   struct QuickLaunch {
     cl::Event event;
     TileVariants* variants;
