@@ -345,7 +345,7 @@ typedef struct {
   bool linear, normalized, seamless;
   bool depth;    // a depth format (clp_vtex_depth_bytes)
   bool stencil;  // a stencil-only view (clp_vtex_stencil_bytes)
-  bool shadow;  // compare with the reference: results (r, r, r, 1)
+  bool shadow;   // compare with the reference: results (r, r, r, 1)
   uint compare_func;
   bool border;         // a wrap mode may give border texels
   float4 border_rgba;  // clp_border_texel of the format, where `border`
