@@ -2,6 +2,7 @@
 // which consecutive units share a launch, and whether the first run can apply the clear
 // the scene begins with (SceneClear) as it loads its pixels.
 #include <algorithm>
+#include <cmath>
 
 #include "frontend/draw/draw_pipeline.h"
 #include "frontend/draw/stage_program.h"
@@ -14,10 +15,16 @@ namespace {
 // Chunks of the binning pass: enough work-items to spread the records, few enough that
 // the per-(tile, chunk) histogram stays small: at most 256, and at most 2^22 entries
 // in all once there is more than one chunk (a 16384x16384 framebuffer has 2^20 tiles).
-uint32_t bin_chunks(uint32_t records, uint64_t tiles) {
-  const uint64_t most =
-      std::clamp<uint64_t>((uint64_t(1) << 22) / std::max<uint64_t>(tiles, 1), 1, 256);
-  return std::clamp<uint32_t>(records / 64, 1, uint32_t(most));
+// Within that, chunks x bands = `items` trades the histogram (zeroed, scanned: tiles x
+// chunks entries) against the records' reads (each band's work-item reads its chunk's
+// records: records x bands); chunks = sqrt(items x records / tiles) makes both equal. A
+// scene of 100k points over 2166 tiles took 256 chunks, a histogram of 5.5 entries per
+// record; now 128.
+uint32_t bin_chunks(uint32_t records, uint64_t tiles, uint32_t items) {
+  tiles = std::max<uint64_t>(tiles, 1);
+  const uint64_t most = std::clamp<uint64_t>((uint64_t(1) << 22) / tiles, 1, 256);
+  const auto balanced = uint64_t(std::sqrt(double(items) * double(records) / double(tiles)));
+  return uint32_t(std::clamp<uint64_t>(std::min<uint64_t>(records / 64, balanced), 1, most));
 }
 
 // Bands of tiles of the binning pass: about `items` work-items in all, so that few
@@ -127,7 +134,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   // Chunks from this scene's estimate, not the capacity a larger scene left: the
   // histogram (tiles x chunks) is scanned whole.
   const uint32_t nchunks =
-      bin_chunks(uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)), tiles);
+      bin_chunks(uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)), tiles, bin_items_);
   const uint64_t hist_n = tiles * nchunks;
   if (hist_n > 0xffffffffu || hist_n * 4 > queue_.device().limits().max_mem_alloc_size) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", tiles, " tiles x ", nchunks,
