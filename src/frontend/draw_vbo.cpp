@@ -227,6 +227,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       setup.counters = queries_.draw_counters();
     setup.count_fragments = counting && queries_.needs_fragment_counts();
     setup.count_primitives = counting && queries_.needs_primitive_counts();
+    setup.exact_records = counting && !per_scene;  // counts.rasterized below
     if (state_.render_cond_query) {
       QueryImpl& q = query_of(state_.render_cond_query, screen_->id(), "render condition");
       const bool occlusion = q.type == QueryType::OCCLUSION_COUNTER ||

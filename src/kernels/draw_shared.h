@@ -81,6 +81,11 @@
 // so a primitive's bounds reach one pixel further each way; otherwise every sample of a
 // pixel takes the pixel centre's outcome.
 #define CLP_DRAW_MULTISAMPLE (1u << 21)
+// The scene's record count must be the records that draw (the host counts rasterized
+// primitives for a pipeline statistics query). Otherwise point and line primitives take
+// a fixed number of record slots each, the empty ones with an empty pixel box
+// (prim.cl's clp_records_bound), which spares the count pass their setup.
+#define CLP_DRAW_EXACT_RECORDS (1u << 22)
 
 // Parameters of the vertex, setup and binning passes of one draw.
 typedef struct {

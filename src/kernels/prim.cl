@@ -1,7 +1,8 @@
 // Setup passes of draw_vbo: primitive assembly, clipping, culling, unfilled polygons,
 // points and lines, and triangle setup, in two runs over the draw positions:
-//   prim_count  counts the ClpTri records each position produces (and, for PRIMID with
-//               primitive restart, the primitives it assembles)
+//   prim_count  counts the ClpTri records each position produces, or the record slots
+//               of its points and lines (clp_records_bound); and, for PRIMID with
+//               primitive restart, the primitives it assembles
 //   (host: exclusive prefix sums of the counts, see scan.cl)
 //   prim_write  writes each position's records at its offset: the records are in API
 //               order, ready for binning.
@@ -62,6 +63,25 @@ static float clp_point_size(global const ClpDrawParams* dp, global const float4*
   size = clamp(size, 1.0f, 255.0f);
   if (!clp_point_exact(dp)) size = max(1.0f, rint(size));
   return size;
+}
+
+// Record slots of each primitive of a point or line draw (unless CLP_DRAW_EXACT_RECORDS):
+// the most records it can make, which clipping cannot raise (a point's square 1, a
+// point's quad 2, a line's quad 2: clp_emit_point, clp_emit_line). The count pass then
+// counts the slots without the primitive's setup, and the write pass fills the slots
+// the primitive leaves with empty records. 0 for triangles, whose clipping and
+// unfilled modes vary their records: the count pass runs their setup.
+static uint clp_records_bound(global const ClpDrawParams* dp) {
+  if (dp->flags & CLP_DRAW_EXACT_RECORDS) return 0u;
+  switch (dp->prim_mode) {
+    case CLP_PRIM_POINTS: return clp_point_exact(dp) ? 2u : 1u;
+    case CLP_PRIM_LINES:
+    case CLP_PRIM_LINE_LOOP:
+    case CLP_PRIM_LINE_STRIP:
+    case CLP_PRIM_LINES_ADJACENCY:
+    case CLP_PRIM_LINE_STRIP_ADJACENCY: return 2u;
+    default: return 0u;
+  }
 }
 
 static float clp_line_width(global const ClpDrawParams* dp) {
@@ -290,9 +310,10 @@ __kernel void prim_count(global const ClpDrawParams* dps, uint first, uint units
   ClpPrim prims[2];
   uint vbase, k;
   const uint n = clp_position_prims(dp, restart, seg_index, seg_first, p, prims, &vbase, &k);
+  const uint slots = clp_records_bound(dp);
   uint total = 0;
   for (uint i = 0; i < n; ++i)
-    total += clp_process_prim(dp, verts, &prims[i], vbase, 0, 0);
+    total += slots ? slots : clp_process_prim(dp, verts, &prims[i], vbase, 0, 0);
   counts[g] = total;
   assembled[g] = clp_assembled_units(dp->prim_mode, n);
 }
@@ -364,8 +385,11 @@ __kernel void prim_write(global const ClpDrawParams* dps, uint first, uint units
   o.room = at <= end && at < capacity ? min(end, capacity) - at : 0;
   o.draw = draw;
   const bool quads = dp->prim_mode == CLP_PRIM_QUADS || dp->prim_mode == CLP_PRIM_QUAD_STRIP;
+  const uint slots = clp_records_bound(dp);
   for (uint i = 0; i < n; ++i) {
-    clp_process_prim(dp, verts, &prims[i], vbase, id, &o);
+    const uint made = clp_process_prim(dp, verts, &prims[i], vbase, id, &o);
+    for (uint e = made; e < slots; ++e)
+      clp_empty_record(&o);
     if (!quads) ++id;
   }
 }

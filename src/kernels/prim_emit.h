@@ -2,10 +2,11 @@
 // functions with the fill convention, bounding boxes, depth and attribute planes.
 // Points and lines are expanded here into pairs of triangles. Used by prim.cl.
 //
-// The setup passes run this code twice per primitive, once counting (out == 0) and once
+// The setup passes run this code twice per triangle, once counting (out == 0) and once
 // writing. Both runs see identical inputs and the program is built with FP_CONTRACT
 // off, so they make identical decisions: the write pass writes exactly the records the
-// count pass promised. The writer still carries the room left in its slot, so that no
+// count pass promised. (Points and lines run it only when writing: the count pass counts
+// their record slots, prim.cl's clp_records_bound.) The writer still carries the room left in its slot, so that no
 // record can land outside the buffer whatever happens.
 #ifndef CLPIPE_PRIM_EMIT_H
 #define CLPIPE_PRIM_EMIT_H
@@ -91,6 +92,16 @@ static global ClpTri* clp_next_record(ClpOut* o, const int* bbox) {
   for (int i = 0; i < 4; ++i)
     out->bbox[i] = bbox[i];
   return out;
+}
+
+// An empty record: an empty pixel box, which binning puts in no tile (a record slot the
+// primitive left, prim.cl's clp_records_bound).
+static void clp_empty_record(ClpOut* o) {
+  const int none[4] = {0, 0, 0, 0};
+  global ClpTri* out = clp_next_record(o, none);
+  if (!out) return;
+  out->flags = 0;
+  out->draw = o->draw;
 }
 
 // Emits one triangle with fixed-point corners X, Y (any orientation). z, invw and the

@@ -200,3 +200,41 @@ TEST_CASE("point sprites get texture coordinates across the square", "[draw][poi
     CHECK_FALSE(drawn(img, 28, 16));
   }
 }
+
+TEST_CASE("points and lines take record slots, and the slots they leave draw nothing",
+          "[draw][points][lines]") {
+  // prim.cl's clp_records_bound: a point or line draw's count pass counts each
+  // primitive's most records, and the write pass fills what the primitive leaves (clipped,
+  // zero length) with empty records. Exact records (what a pipeline statistics query
+  // reads) leave those out; both draw the same pixels.
+  const std::vector<std::array<float, 2>> points = {
+      {10.5f, 10.5f}, {-20.0f, 10.0f}, {30.5f, 20.5f}, {10.0f, 200.0f}, {60.5f, 40.5f}};
+  const std::vector<std::array<float, 2>> lines = {
+      {2.5f, 3.5f},   {40.5f, 30.5f}, {-30.0f, 5.0f},  {-10.0f, 40.0f},  // inside, outside
+      {5.5f, 44.5f},  {60.5f, 44.5f}, {20.0f, 20.0f},  {20.0f, 20.0f}};  // inside, no length
+  struct Case {
+    PrimType mode;
+    bool sprites;
+    uint32_t slots, exact;
+  };
+  for (const Case c : {Case{PrimType::POINTS, false, 5, 3}, Case{PrimType::POINTS, true, 10, 6},
+                       Case{PrimType::LINES, false, 8, 4}}) {
+    INFO("mode " << int(c.mode) << " sprites " << c.sprites);
+    std::vector<Image> images;
+    for (bool exact : {false, true}) {
+      PrimRun r;
+      r.s.exact_records = exact;
+      r.s.rasterizer.point_size = 3.0f;
+      r.s.rasterizer.point_quad_rasterization = c.sprites;
+      images.push_back(r.draw(c.mode, c.mode == PrimType::POINTS ? points : lines));
+      CHECK(r.fx.pipeline().last_stats().records == (exact ? c.exact : c.slots));
+      CHECK(r.fx.pipeline().read_records().size() == c.exact);
+    }
+    CHECK(images[0].bytes == images[1].bytes);
+    uint32_t drawn_pixels = 0;
+    for (int y = 0; y < int(kH); ++y)
+      for (int x = 0; x < int(kW); ++x)
+        drawn_pixels += drawn(images[0], x, y);
+    CHECK(drawn_pixels >= (c.mode == PrimType::POINTS ? 27u : 90u));
+  }
+}

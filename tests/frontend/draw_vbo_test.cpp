@@ -220,6 +220,28 @@ TEST_CASE("draw_vbo: occlusion queries count the drawn samples", "[frontend][dra
   CHECK(r.pipeline_statistics.ps_invocations == 2 * covered);
 }
 
+TEST_CASE("draw_vbo: pipeline statistics count the points that draw, not their record slots",
+          "[frontend][draw][query]") {
+  // Two of four points lie outside the clip volume. Without a query they would take a
+  // record slot each (prim.cl's clp_records_bound); C_PRIMITIVES counts records.
+  Scene s;
+  std::vector<float> v;
+  for (auto p : {std::array<float, 2>{0, 0}, {5, 0}, {0.5f, 0.5f}, {0, -7}}) {
+    v.insert(v.end(), {p[0], p[1], 0, 1, 1, 1, 1, 1});
+  }
+  s.set_vertices(v);
+  auto stats = s.ctx->create_query(QueryType::PIPELINE_STATISTICS, 0).value();
+  REQUIRE(s.ctx->begin_query(stats).is_ok());
+  DrawInfo info;
+  info.mode = PrimType::POINTS;
+  REQUIRE(s.ctx->draw_vbo(info, 0, nullptr, {DrawStartCountBias{0, 4, 0}}).is_ok());
+  REQUIRE(s.ctx->end_query(stats).is_ok());
+  QueryResult r;
+  REQUIRE(s.ctx->get_query_result(stats, true, &r).is_ok());
+  CHECK(r.pipeline_statistics.ia_primitives == 4);
+  CHECK(r.pipeline_statistics.c_primitives == 2);
+}
+
 TEST_CASE("draw_vbo: conditional rendering skips draws on the device", "[frontend][draw][query]") {
   Scene s;
   std::vector<float> v;

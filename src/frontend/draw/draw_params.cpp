@@ -125,6 +125,7 @@ ClpDrawParams make_draw_params(const DrawSetup& s, const DrawInfo& info, uint32_
   if (r.point_quad_rasterization) f |= CLP_DRAW_POINT_QUAD_RAST;
   if (s.fs_reads_prim_id) f |= CLP_DRAW_NEED_PRIM_ID;
   if (s.samples > 1 && r.multisample) f |= CLP_DRAW_MULTISAMPLE;
+  if (s.exact_records) f |= CLP_DRAW_EXACT_RECORDS;
   const Format zs = s.zsbuf.format;
   if (zs != Format::NONE && depth_is_float(zs)) f |= CLP_DRAW_DEPTH_FLOAT;
   dp.flags = f;

@@ -158,6 +158,9 @@ struct DrawSetup {
   bool skip_when_true = false;
   // Count primitives (generated, input assembly, geometry shader) into counters.
   bool count_primitives = false;
+  // The scene's record count is the primitives rasterized (a pipeline statistics query
+  // reads it, draw_vbo.cpp): no empty record slots (CLP_DRAW_EXACT_RECORDS).
+  bool exact_records = false;
 };
 
 // Counts of a draw that the device reads when the scene runs (indirect draws,
@@ -192,7 +195,9 @@ struct SceneClear {
 // Counters of the last executed scene (for tests, queries and the profile report).
 struct DrawStats {
   uint32_t positions = 0;
-  uint32_t records = 0;       // rasterizable triangles after setup (read when asked)
+  // Rasterizable triangles after setup (read when asked), with the empty slots of point
+  // and line draws unless the draw asks for exact records (DrawSetup::exact_records).
+  uint32_t records = 0;
   uint32_t gs_positions = 0;  // positions of the last geometry shader's output stream
   // Vertices (positions x instances) of the draws whose counts the device read, as it
   // found them (they come back with the scene's status).
@@ -297,7 +302,8 @@ class DrawPipeline {
     record_cap_limit_ = records;
     list_cap_limit_ = list;
   }
-  // The setup records of the last scene, in API order (waits for the device; for tests).
+  // The setup records of the last scene that can draw (not the empty slots of point and
+  // line draws), in API order (waits for the device; for tests).
   std::vector<ClpTri> read_records();
   // The post-transform vertices of the last scene's last draw: positions x num_outputs
   // registers of four 32-bit words; with a geometry shader, its output stream (restart
