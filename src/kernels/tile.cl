@@ -140,6 +140,11 @@ typedef CLP_VN(long) vlong;
 #ifndef CLP_FS_HAS_SIDE_EFFECTS
 #define CLP_FS_HAS_SIDE_EFFECTS 0
 #endif
+// Whether the shader reads other lanes of its quads, so that helper lanes must run
+// (an interpreted shader's program serves shaders that do).
+#ifndef CLP_FS_READS_QUADS
+#define CLP_FS_READS_QUADS 1
+#endif
 // Depth/stencil may run before the shader when the shader cannot change their outcome
 // (no discard, no depth, stencil or sample mask export, no side effects) or asks for it.
 #ifdef CLP_INTERP_TEMPS
@@ -554,10 +559,11 @@ __kernel __attribute__((reqd_work_group_size(CLP_TILE_ITEMS, 1, 1))) void tile_p
           }
 
           // Shade the quads that hold a covered lane: their other lanes run as helpers for
-          // derivatives.
+          // derivatives. A shader that takes none runs on the covered lanes alone, so that
+          // its per-lane work (texel fetches, loops) skips the rest.
           ctx.covered = shade;
           ClpShaderIo io;
-          io.exec_mask = clp_quad_lanes(shade);
+          io.exec_mask = CLP_FS_READS_QUADS ? clp_quad_lanes(shade) : shade;
           io.helper_mask = ~shade;
           // Outputs the shader leaves unwritten read as 0, as in the other stages: never the
           // previous block's values or a device's stale registers. The compiler drops the

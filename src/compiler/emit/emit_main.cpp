@@ -427,6 +427,9 @@ std::string Emitter::prelude() const {
       def("CLP_FS_HAS_SIDE_EFFECTS", info_.writes_memory ? "1" : "0");
       def("CLP_FS_INTERP_MODES", std::to_string(fs_interp_modes()));
       def("CLP_FS_PER_SAMPLE", info_.per_sample_shading ? "1" : "0");
+      // The body is emitted: whether it reads other lanes of its quads (derivatives,
+      // implicit LOD, interpolation at offsets) is known.
+      def("CLP_FS_READS_QUADS", uses_quad_ops_ ? "1" : "0");
       break;
     }
     case ShaderType::GEOMETRY:

@@ -124,6 +124,26 @@ IMM[0] UINT32 {0, 0, 0, 0}
         std::string::npos);
 }
 
+TEST_CASE("emit api: whether a fragment shader reads other lanes of its quads", "[emit][api]") {
+  // The tile pass runs helper lanes only for shaders that read them (tile.cl's
+  // CLP_FS_READS_QUADS): derivatives, implicit LOD, interpolation at an offset.
+  const char* head = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+                     "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n";
+  const std::pair<const char*, const char*> cases[] = {
+      {"  0: MOV OUT[0], IN[0]\n", "0"},
+      {"  0: F2I TEMP[0], IN[0]\n  1: TXF OUT[0], TEMP[0], SAMP[0], 2D\n", "0"},
+      {"  0: DDX OUT[0], IN[0]\n", "1"},
+      {"  0: DDY_FINE OUT[0], IN[0]\n", "1"},
+      {"  0: TEX OUT[0], IN[0], SAMP[0], 2D\n", "1"},
+      {"  0: INTERP_OFFSET OUT[0], IN[0], IN[0]\n", "1"},
+  };
+  for (const auto& [body, reads] : cases) {
+    INFO(body);
+    const CompiledShader c = compile_tgsi(std::string(head) + body + "  9: END\n");
+    CHECK(has_line(c.code.prelude, std::string("#define CLP_FS_READS_QUADS ") + reads));
+  }
+}
+
 TEST_CASE("emit api: the interpolate modes of the FS inputs", "[emit][api]") {
   // Bits CONSTANT 1, LINEAR 2, PERSPECTIVE 4, COLOR 8, of the inputs interpolated from
   // the vertices: not the position, the face or the sprite coordinate.
