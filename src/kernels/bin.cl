@@ -37,11 +37,15 @@ static bool clp_tri_touches_tile(global const ClpTri* t, int tx, int ty) {
   return true;
 }
 
-static void clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1, int* ty1) {
+// Also whether the range is one tile: then the record goes to it without the edge test
+// (a record that covers no sample there draws nothing in the tile pass), which reads
+// only its box: most records of small primitives (points, small triangles).
+static bool clp_tile_range(global const ClpTri* t, int* tx0, int* ty0, int* tx1, int* ty1) {
   *tx0 = t->bbox[0] >> CLP_TILE_SIZE_LOG2;
   *ty0 = t->bbox[1] >> CLP_TILE_SIZE_LOG2;
   *tx1 = (t->bbox[2] - 1) >> CLP_TILE_SIZE_LOG2;
   *ty1 = (t->bbox[3] - 1) >> CLP_TILE_SIZE_LOG2;
+  return *tx0 == *tx1 && *ty0 == *ty1;
 }
 
 // Work-item g is chunk g % nchunks of band g / nchunks; the band's tiles are
@@ -69,14 +73,14 @@ __kernel void bin_count(global const ClpTri* tris, global const uint* status, ui
   for (uint r = r0; r < r1; ++r) {
     global const ClpTri* t = &tris[r];
     int tx0, ty0, tx1, ty1;
-    clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
+    const bool one = clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
     // The rows of the range that meet the band, and of each row the band's columns.
     const int ya = max(ty0, (int)(t0 / tiles_x)), yb = min(ty1, (int)((t1 - 1) / tiles_x));
     for (int ty = ya; ty <= yb; ++ty) {
       const int row = ty * (int)tiles_x;
       const int xa = max(tx0, (int)t0 - row), xb = min(tx1, (int)t1 - 1 - row);
       for (int tx = xa; tx <= xb; ++tx) {
-        if (clp_tri_touches_tile(t, tx, ty)) hist[(uint)(row + tx) * nchunks + c] += 1;
+        if (one || clp_tri_touches_tile(t, tx, ty)) hist[(uint)(row + tx) * nchunks + c] += 1;
       }
     }
   }
@@ -98,13 +102,13 @@ __kernel void bin_scatter(global const ClpTri* tris, global uint* status, uint r
   for (uint r = r0; r < r1; ++r) {
     global const ClpTri* t = &tris[r];
     int tx0, ty0, tx1, ty1;
-    clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
+    const bool one = clp_tile_range(t, &tx0, &ty0, &tx1, &ty1);
     const int ya = max(ty0, (int)(t0 / tiles_x)), yb = min(ty1, (int)((t1 - 1) / tiles_x));
     for (int ty = ya; ty <= yb; ++ty) {
       const int row = ty * (int)tiles_x;
       const int xa = max(tx0, (int)t0 - row), xb = min(tx1, (int)t1 - 1 - row);
       for (int tx = xa; tx <= xb; ++tx) {
-        if (!clp_tri_touches_tile(t, tx, ty)) continue;
+        if (!one && !clp_tri_touches_tile(t, tx, ty)) continue;
         const uint slot = (uint)(row + tx) * nchunks + c;
         const uint at = offsets[slot];
         if (at < capacity) list[at] = r;
