@@ -1,12 +1,12 @@
 // Throughput of draw_vbo on the selected device, with the device time of each pass
-// (OpenCL profiling through Context::collect_pass_times): many tiny triangles, medium
-// triangles, a full-screen fill, a blended fill, both again as eight layers in one scene,
-// depth overdraw drawn front to back and back to front, 500 small draws as direct and as
-// indirect calls, and a draw with a read-back as round trips; then whole frames, the clear
-// of colour and depth timed with the draws, once as fill passes of their own
-// (clear_render_target, clear_depth_stencil) and once as `clear`, which the scene's tile
-// pass applies as it loads its pixels; last, fills (one layer and eight) into 4-sample
-// targets. Prints figures only.
+// (OpenCL profiling through Context::collect_pass_times): many tiny triangles, one-pixel
+// points, medium triangles, a full-screen fill, a blended fill, both again as eight
+// layers in one scene, depth overdraw drawn front to back and back to front, 500 small
+// draws as direct and as indirect calls, and a draw with a read-back as round trips; then
+// whole frames, the clear of colour and depth timed with the draws, once as fill passes of
+// their own (clear_render_target, clear_depth_stencil) and once as `clear`, which the
+// scene's tile pass applies as it loads its pixels; last, fills (one layer and eight) into
+// 4-sample targets. Prints figures only.
 //
 //   build/bench/bench_draw [WxH] [reps] [filter]
 //     (default 1024x768, 5 timed runs per case; filter: run the cases whose name
@@ -14,10 +14,10 @@
 //
 // Each case is drawn once untimed (program builds, buffer growth), then `reps` times;
 // the wall time is the best run (draw_vbo until the fence signals), the pass times are
-// the mean over the runs. Mtri/s counts the triangles submitted, Mpix/s the pixels they
-// cover (fragments, counting every layer of overdraw). "cpu" is the process CPU time of
-// the best run: on a CPU device (PoCL) it includes the device's work and, unlike wall
-// time, hardly depends on other load on the machine.
+// the mean over the runs. Mtri/s counts the triangles (or points) submitted, Mpix/s the
+// pixels they cover (fragments, counting every layer of overdraw). "cpu" is the process
+// CPU time of the best run: on a CPU device (PoCL) it includes the device's work and,
+// unlike wall time, hardly depends on other load on the machine.
 #include <clpipe/clpipe.h>
 
 #include <sys/resource.h>
@@ -147,13 +147,14 @@ class Bench {
   // range from an argument buffer (as glDrawArraysIndirect).
   void run(const char* name, const std::vector<Vertex>& verts, bool blend, bool depth,
            double pixels, uint32_t draws = 1, FrameClear clear = FrameClear::kBefore,
-           bool indirect = false) {
+           bool indirect = false, PrimType mode = PrimType::TRIANGLES) {
     if (std::string(name).find(filter_) == std::string::npos) return;
     bind_vertices(verts);
     ctx_->bind_blend_state(blend ? blended_ : opaque_);
     ctx_->bind_depth_stencil_alpha_state(depth ? depth_less_ : no_depth_);
     const uint32_t count = uint32_t(verts.size());
-    const uint32_t per_draw = count / 3 / draws * 3;
+    const uint32_t per_prim = mode == PrimType::POINTS ? 1 : 3;
+    const uint32_t per_draw = count / per_prim / draws * per_prim;
     // {count, instance_count, start, start_instance} per draw.
     std::vector<uint32_t> args;
     for (uint32_t d = 0; d < draws; ++d) {
@@ -187,7 +188,9 @@ class Bench {
         ind.buffer = args_buf;
         ind.offset = d * 16;
         const DrawStartCountBias range{args[d * 4 + 2], args[d * 4], 0};
-        check(ctx_->draw_vbo(DrawInfo(), 0, indirect ? &ind : nullptr, {range}), "draw_vbo");
+        DrawInfo info;
+        info.mode = mode;
+        check(ctx_->draw_vbo(info, 0, indirect ? &ind : nullptr, {range}), "draw_vbo");
       }
       finish();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -203,7 +206,7 @@ class Bench {
         pass_ms[p.pass] += double(p.device_ns) / 1e6 / reps_;
       }
     }
-    const double tris = count / 3;
+    const double tris = count / per_prim;
     std::printf("%-34s %9.3f ms %9.2f Mtri/s %9.1f Mpix/s  cpu %.1f ms\n", name, best * 1e3,
                 tris / best / 1e6, pixels / best / 1e6, best_cpu * 1e3);
     std::printf("%-34s", "  device ms per pass:");
@@ -336,6 +339,18 @@ std::vector<Vertex> grid(const Bench& b, uint32_t cols, uint32_t rows, float cel
   return v;
 }
 
+// One-pixel points on the pixel centres of [0, cols) x [0, rows).
+std::vector<Vertex> dots(const Bench& b, uint32_t cols, uint32_t rows) {
+  std::vector<Vertex> v;
+  v.reserve(size_t(cols) * rows);
+  for (uint32_t j = 0; j < rows; ++j) {
+    for (uint32_t i = 0; i < cols; ++i)
+      v.push_back(b.vertex(float(i) + 0.5f, float(j) + 0.5f, 0.5f,
+                           0xff000000u | (i * 37 % 256) << 8 | (j * 53 % 256)));
+  }
+  return v;
+}
+
 // Full-framebuffer quads (two triangles each) at the depths given, in order.
 std::vector<Vertex> layers(const Bench& b, const std::vector<float>& depths, uint32_t rgba) {
   std::vector<Vertex> v;
@@ -375,6 +390,12 @@ int main(int argc, char** argv) {
   {
     const uint32_t cols = std::min<uint32_t>(w / 2, 250), rows = std::min<uint32_t>(h / 2, 200);
     b.run("tiny triangles (2 px)", grid(b, cols, rows, 2), false, false, cols * rows * 4.0);
+  }
+  // ~100k one-pixel points (what piglit's texelFetch tests draw, a point per texel).
+  {
+    const uint32_t cols = std::min<uint32_t>(w, 500), rows = std::min<uint32_t>(h, 200);
+    b.run("points (1 px)", dots(b, cols, rows), false, false, cols * rows * 1.0, 1,
+          Bench::FrameClear::kBefore, false, PrimType::POINTS);
   }
   {
     const uint32_t cols = w / 16, rows = h / 16;
