@@ -74,13 +74,16 @@ static float clp_point_size(global const ClpDrawParams* dp, global const float4*
 static uint clp_records_bound(global const ClpDrawParams* dp) {
   if (dp->flags & CLP_DRAW_EXACT_RECORDS) return 0u;
   switch (dp->prim_mode) {
-    case CLP_PRIM_POINTS: return clp_point_exact(dp) ? 2u : 1u;
+    case CLP_PRIM_POINTS:
+      return clp_point_exact(dp) ? 2u : 1u;
     case CLP_PRIM_LINES:
     case CLP_PRIM_LINE_LOOP:
     case CLP_PRIM_LINE_STRIP:
     case CLP_PRIM_LINES_ADJACENCY:
-    case CLP_PRIM_LINE_STRIP_ADJACENCY: return 2u;
-    default: return 0u;
+    case CLP_PRIM_LINE_STRIP_ADJACENCY:
+      return 2u;
+    default:
+      return 0u;
   }
 }
 

@@ -6,8 +6,8 @@
 // writing. Both runs see identical inputs and the program is built with FP_CONTRACT
 // off, so they make identical decisions: the write pass writes exactly the records the
 // count pass promised. (Points and lines run it only when writing: the count pass counts
-// their record slots, prim.cl's clp_records_bound.) The writer still carries the room left in its slot, so that no
-// record can land outside the buffer whatever happens.
+// their record slots, prim.cl's clp_records_bound.) The writer still carries the room
+// left in its slot, so that no record can land outside the buffer whatever happens.
 #ifndef CLPIPE_PRIM_EMIT_H
 #define CLPIPE_PRIM_EMIT_H
 

@@ -210,8 +210,8 @@ TEST_CASE("points and lines take record slots, and the slots they leave draw not
   const std::vector<std::array<float, 2>> points = {
       {10.5f, 10.5f}, {-20.0f, 10.0f}, {30.5f, 20.5f}, {10.0f, 200.0f}, {60.5f, 40.5f}};
   const std::vector<std::array<float, 2>> lines = {
-      {2.5f, 3.5f},   {40.5f, 30.5f}, {-30.0f, 5.0f},  {-10.0f, 40.0f},  // inside, outside
-      {5.5f, 44.5f},  {60.5f, 44.5f}, {20.0f, 20.0f},  {20.0f, 20.0f}};  // inside, no length
+      {2.5f, 3.5f},  {40.5f, 30.5f}, {-30.0f, 5.0f}, {-10.0f, 40.0f},  // inside, outside
+      {5.5f, 44.5f}, {60.5f, 44.5f}, {20.0f, 20.0f}, {20.0f, 20.0f}};  // inside, no length
   struct Case {
     PrimType mode;
     bool sprites;

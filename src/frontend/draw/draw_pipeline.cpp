@@ -734,10 +734,9 @@ void DrawPipeline::write_records(const SceneTables& t, uint32_t first, uint32_t 
 std::vector<ClpTri> DrawPipeline::read_records() {
   std::vector<ClpTri> out(std::min(stats_.records, record_capacity_));
   if (!out.empty()) queue_.read(tris_, 0, out.size() * sizeof(ClpTri), out.data());
-  out.erase(std::remove_if(out.begin(), out.end(),
-                           [](const ClpTri& t) {
-                             return t.bbox[0] >= t.bbox[2] || t.bbox[1] >= t.bbox[3];
-                           }),
+  out.erase(std::remove_if(
+                out.begin(), out.end(),
+                [](const ClpTri& t) { return t.bbox[0] >= t.bbox[2] || t.bbox[1] >= t.bbox[3]; }),
             out.end());
   return out;
 }

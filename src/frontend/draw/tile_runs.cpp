@@ -19,7 +19,7 @@ namespace {
 // chunks entries) against the records' reads (each band's work-item reads its chunk's
 // records: records x bands); chunks = sqrt(items x records / tiles) makes both equal. A
 // scene of 100k points over 2166 tiles took 256 chunks, a histogram of 5.5 entries per
-// record; now 128.
+// record; now 108 (256 items).
 uint32_t bin_chunks(uint32_t records, uint64_t tiles, uint32_t items) {
   tiles = std::max<uint64_t>(tiles, 1);
   const uint64_t most = std::clamp<uint64_t>((uint64_t(1) << 22) / tiles, 1, 256);
@@ -133,8 +133,8 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
   const uint64_t tiles = uint64_t(dps_[0].tiles_x) * dps_[0].tiles_y;
   // Chunks from this scene's estimate, not the capacity a larger scene left: the
   // histogram (tiles x chunks) is scanned whole.
-  const uint32_t nchunks =
-      bin_chunks(uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)), tiles, bin_items_);
+  const uint32_t nchunks = bin_chunks(
+      uint32_t(std::min<uint64_t>(record_estimate_, record_capacity_)), tiles, bin_items_);
   const uint64_t hist_n = tiles * nchunks;
   if (hist_n > 0xffffffffu || hist_n * 4 > queue_.device().limits().max_mem_alloc_size) {
     runtime::fail(ErrorCode::kOutOfMemory, "draw_vbo: ", tiles, " tiles x ", nchunks,

@@ -127,8 +127,9 @@ IMM[0] UINT32 {0, 0, 0, 0}
 TEST_CASE("emit api: whether a fragment shader reads other lanes of its quads", "[emit][api]") {
   // The tile pass runs helper lanes only for shaders that read them (tile.cl's
   // CLP_FS_READS_QUADS): derivatives, implicit LOD, interpolation at an offset.
-  const char* head = "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
-                     "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n";
+  const char* head =
+      "FRAG\nDCL IN[0], GENERIC[0], PERSPECTIVE\nDCL OUT[0], COLOR\n"
+      "DCL SAMP[0]\nDCL SVIEW[0], 2D, FLOAT\nDCL TEMP[0]\n";
   const std::pair<const char*, const char*> cases[] = {
       {"  0: MOV OUT[0], IN[0]\n", "0"},
       {"  0: F2I TEMP[0], IN[0]\n  1: TXF OUT[0], TEMP[0], SAMP[0], 2D\n", "0"},
