@@ -267,9 +267,6 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       st->counters = scene_query_counters_;
     };
 
-    // The vertex and geometry programs count their draws' vertices towards their
-    // optimised builds (TieredProgram::add_work, below, for every draw, including those
-    // that reuse a bound setup), not the framebuffer's pixels as the tile programs do.
     // The stages' resources go to the scene's tables (again for each draw that runs alone:
     // running a scene empties them).
     auto bind_stages = [&](draw::DrawSetup* st) {
@@ -277,7 +274,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       const uint64_t scene = pipeline_->scene_serial();
       StageResources vr = bind_stage_resources(*vs_prog, ShaderType::VERTEX, state_, screen_->id(),
                                                queue_, &used, &tables);
-      st->vs = {vs_prog->tiers->select(scene, 0),
+      st->vs = {vs_prog->tiers->select(scene),
                 std::move(vr.args),
                 vr.info_index,
                 vs_info.num_inputs,
@@ -287,7 +284,7 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
       if (gs) {
         StageResources gr = bind_stage_resources(*gs_prog, ShaderType::GEOMETRY, state_,
                                                  screen_->id(), queue_, &used, &tables);
-        st->gs.stage = {gs_prog->tiers->select(scene, 0),
+        st->gs.stage = {gs_prog->tiers->select(scene),
                         std::move(gr.args),
                         gr.info_index,
                         last_info.num_inputs,
@@ -355,9 +352,6 @@ Status ContextImpl::draw_vbo(const DrawInfo& info_in, unsigned drawid_offset,
                                   split_positions);
       }
       for (const draw::DrawChunk& c : chunks) {
-        const uint64_t vertices = uint64_t(c.count) * c.instance_count;
-        vs_prog->tiers->add_work(vertices);
-        if (gs) gs_prog->tiers->add_work(vertices);
         if (!alone) {
           bind_scene(c.mode, c.count, c.instance_count);
           pipeline_->record(bound, info, d.range, draw_id, &c, device);

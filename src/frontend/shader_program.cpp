@@ -89,8 +89,8 @@ std::shared_ptr<const StageProgram> program_for(const CompiledTgsi& compiled,
         programs, std::move(generated), sampling, mode,
         draw::tile_pass_items(device.limits(), code.lanes), interp);
   } else {
-    // Compute stays optimised: launch_grid has no scenes whose pixels would make a quick
-    // program due, and a launch's block may be as large as the kernel's
+    // Compute stays optimised: launch_grid has no scenes at whose start an optimised
+    // program could take over, and a launch's block may be as large as the kernel's
     // CL_KERNEL_WORK_GROUP_SIZE allows, which a quick build could set lower (on a GPU).
     // The vertex and geometry passes launch in launch_1d's full groups.
     p->tiers = std::make_shared<draw::TieredProgram>(

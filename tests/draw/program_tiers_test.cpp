@@ -39,7 +39,7 @@ bool built_quick(const runtime::ProgramRef& p) {
   return options.find("-cl-opt-disable") != std::string::npos;
 }
 
-constexpr uint64_t kHalf = TieredProgram::kDuePixels / 2;
+constexpr uint64_t kHalf = TieredProgram::kDueDeviceNs / 2;
 
 }  // namespace
 
@@ -54,25 +54,36 @@ TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's 
   CHECK_FALSE(t.optimised());
   CHECK(cache.stats().builds == 1);
 
-  // A scene's pixels count once, however many draws it has.
-  CHECK(t.select(1, kHalf) == quick);
-  CHECK(t.select(1, kHalf) == quick);
-  CHECK(t.select(2, kHalf - 1) == quick);
+  // Scenes never fall due by themselves, however many.
+  for (uint64_t scene = 1; scene <= 64; ++scene)
+    CHECK(t.select(scene) == quick);
   t.wait_for_build();
   CHECK(cache.stats().builds == 1);
-  // The scene that reaches kDuePixels starts the build; its draws keep the quick program,
-  // and so do the later draws of the scene in which the build ended.
-  CHECK(t.select(3, 1) == quick);
+  // The quick program's launches add up; the build is looked at in a scene's first select.
+  t.add_device_time(quick, kHalf);
+  CHECK(t.select(65) == quick);
+  t.add_device_time(quick, kHalf - 1);
+  CHECK(t.select(65) == quick);
+  CHECK(t.select(66) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 1);
+  t.add_device_time(quick, 1);
+  CHECK(t.select(66) == quick);
+  t.wait_for_build();
+  CHECK(cache.stats().builds == 1);
+  // The scene after the time reached kDueDeviceNs starts the build; its draws keep the
+  // quick program, and so do the later draws of the scene in which the build ended.
+  CHECK(t.select(67) == quick);
   t.wait_for_build();
   CHECK(cache.stats().builds == 2);
-  CHECK(t.select(3, 1) == quick);
+  CHECK(t.select(67) == quick);
   CHECK_FALSE(t.optimised());
-  const runtime::ProgramRef optimised = t.select(4, 0);
+  const runtime::ProgramRef optimised = t.select(68);
   CHECK(optimised != quick);
   CHECK_FALSE(built_quick(optimised));
   CHECK(t.optimised());
   CHECK(t.current() == optimised);
-  CHECK(t.select(5, kHalf) == optimised);
+  CHECK(t.select(69) == optimised);
 
   // The cache holds the optimised program now: a new shader of the same code starts with it.
   TieredProgram again(cache, source, ProgramTierMode::kAuto, {64});
@@ -86,40 +97,14 @@ TEST_CASE("tiered programs: quick first, optimised once due, taken at a scene's 
   CHECK(other.stats().builds == 1);
 }
 
-TEST_CASE("tiered programs: work items count at every call, not once per scene", "[draw][tiers]") {
-  // The vertex and geometry stages: select(scene, 0) and each draw's vertices.
-  runtime::ProgramCache cache(test_device(), "");
-  const std::string source = "kernel void k(global int* p) { p[0] = 4; }\n";
-  TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
-  const runtime::ProgramRef quick = t.current();
-  // Scenes without work never fall due, however many.
-  for (uint64_t scene = 1; scene <= 64; ++scene)
-    CHECK(t.select(scene, 0) == quick);
-  t.wait_for_build();
-  CHECK(cache.stats().builds == 1);
-  // Two draws of one scene count both: the next scene's first select starts the build.
-  t.add_work(kHalf);
-  t.add_work(kHalf - 1);
-  CHECK(t.select(65, 0) == quick);
-  t.wait_for_build();
-  CHECK(cache.stats().builds == 1);
-  t.add_work(1);
-  CHECK(t.select(66, 0) == quick);
-  t.wait_for_build();
-  CHECK(cache.stats().builds == 2);
-  const runtime::ProgramRef optimised = t.select(67, 0);
-  CHECK(optimised != quick);
-  CHECK(t.optimised());
-}
-
-TEST_CASE("tiered programs: a quick program busy for kDueDeviceNs is due whatever its pixels",
+TEST_CASE("tiered programs: only the quick program's launches count towards its build",
           "[draw][tiers]") {
   runtime::ProgramCache cache(test_device(), "");
   const std::string source = "kernel void k(global int* p) { p[0] = 2; }\n";
   TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
   const runtime::ProgramRef quick = t.current();
   CHECK(t.counts_device_time(quick));
-  CHECK(t.select(1, 1) == quick);
+  CHECK(t.select(1) == quick);
   // Another program's launches do not count.
   const runtime::ProgramRef other =
       cache.get("kernel void k(global int* p) { p[0] = 3; }\n", kShaderBuildOptions);
@@ -127,16 +112,16 @@ TEST_CASE("tiered programs: a quick program busy for kDueDeviceNs is due whateve
   t.add_device_time(other, TieredProgram::kDueDeviceNs);
   t.add_device_time(quick, TieredProgram::kDueDeviceNs - 1);
   CHECK(t.quick_device_ns() == TieredProgram::kDueDeviceNs - 1);
-  CHECK(t.select(2, 1) == quick);
+  CHECK(t.select(2) == quick);
   t.wait_for_build();
   CHECK(cache.stats().builds == 2);  // the quick program and `other`
   // The next scene after the time reaches kDueDeviceNs starts the build, the one after
   // takes it; the optimised program's launches do not count.
   t.add_device_time(quick, 1);
-  CHECK(t.select(3, 1) == quick);
+  CHECK(t.select(3) == quick);
   t.wait_for_build();
   CHECK(cache.stats().builds == 3);
-  const runtime::ProgramRef optimised = t.select(4, 1);
+  const runtime::ProgramRef optimised = t.select(4);
   CHECK(t.optimised());
   CHECK_FALSE(built_quick(optimised));
   CHECK_FALSE(t.counts_device_time(optimised));
@@ -156,9 +141,10 @@ TEST_CASE(
   runtime::ProgramCache cache(test_device(), "", 512, builder);
   TieredProgram t(cache, "kernel void tiered(global int* p) { p[get_global_id(0)] = 1; }\n",
                   ProgramTierMode::kAuto, {64});
-  CHECK(t.select(1, TieredProgram::kDuePixels) == t.current());
+  t.add_device_time(t.current(), TieredProgram::kDueDeviceNs);
+  CHECK(t.select(1) == t.current());
   t.wait_for_build();
-  (void)t.select(2, 0);
+  (void)t.select(2);
   CHECK(t.optimised());
   // PoCL: the work-group function for the tiers' launches was generated before the switch,
   // not at the first launch on the drawing thread (ProgramBuilder::build_primed).
@@ -249,8 +235,9 @@ TEST_CASE("tiered programs: an optimised build that fails leaves the quick progr
   CaptureStderr capture;
   REQUIRE(capture.capturing());
   std::vector<runtime::ProgramRef> drawn;
+  t.add_device_time(quick, TieredProgram::kDueDeviceNs);
   for (uint64_t scene = 1; scene <= 4; ++scene) {
-    drawn.push_back(t.select(scene, TieredProgram::kDuePixels));
+    drawn.push_back(t.select(scene));
     t.wait_for_build();
   }
   const std::string text = capture.text();
@@ -318,7 +305,7 @@ TEST_CASE(
   CHECK(builds == 2);
   warm_up.add_device_time(fast, TieredProgram::kDueDeviceNs);
   for (uint64_t scene = 1; scene <= 3; ++scene) {
-    CHECK(warm_up.select(scene, TieredProgram::kDuePixels) == fast);
+    CHECK(warm_up.select(scene) == fast);
     warm_up.wait_for_build();
   }
   CHECK_FALSE(warm_up.optimised());
@@ -330,9 +317,10 @@ TEST_CASE(
   CHECK(after.interpreted());
   CHECK(after.current() == fast);
   CHECK(cache.stats().builds == builds);
-  CHECK(after.select(1, TieredProgram::kDuePixels) == fast);
+  after.add_device_time(fast, TieredProgram::kDueDeviceNs);
+  CHECK(after.select(1) == fast);
   after.wait_for_build();
-  const runtime::ProgramRef own = after.select(2, 0);
+  const runtime::ProgramRef own = after.select(2);
   CHECK(after.optimised());
   CHECK(own != fast);
   CHECK(cache.stats().builds == builds + 1);
@@ -362,8 +350,9 @@ TEST_CASE("tiered programs: optimised builds share the process's slots and are d
   {
     TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
     // Due: its build waits for a slot, and the scenes go on with the quick program.
-    CHECK(t.select(1, TieredProgram::kDuePixels) == t.current());
-    CHECK(t.select(2, 0) == t.current());
+    t.add_device_time(t.current(), TieredProgram::kDueDeviceNs);
+    CHECK(t.select(1) == t.current());
+    CHECK(t.select(2) == t.current());
     CHECK_FALSE(t.optimised());
   }  // destroyed while its build waits: dropped, not run (nor waited for)
   CHECK(cache.stats().builds == 1);
@@ -372,10 +361,11 @@ TEST_CASE("tiered programs: optimised builds share the process's slots and are d
     h.wait();
   // With the slots free, a build runs.
   TieredProgram t(cache, source, ProgramTierMode::kAuto, {64});
-  t.select(1, TieredProgram::kDuePixels);
+  t.add_device_time(t.current(), TieredProgram::kDueDeviceNs);
+  t.select(1);
   t.wait_for_build();
   CHECK(cache.stats().builds == 2);
-  CHECK(t.select(2, 0) != nullptr);
+  CHECK(t.select(2) != nullptr);
   CHECK(t.optimised());
 }
 
@@ -494,8 +484,8 @@ const char* kFsInterpreted =
 // vertex shader's is).
 void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
   ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");
-  // The generic tile program counts its pixels towards its optimised build only when no
-  // specialised variant is to come.
+  // The generic tile program starts its optimised build only when no specialised variant
+  // is to come.
   ScopedEnv variants("CLPIPE_TILE_VARIANTS", "generic");
   // A screen with a program cache of its own: the shared one may hold the optimised
   // programs from an earlier run, which would then draw from the start.
@@ -510,9 +500,7 @@ void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
     REQUIRE(r.status().to_string() == "Ok");
     return r.value();
   };
-  // 4 scenes of 1024x1024 pixels: kDuePixels.
   constexpr uint32_t kSize = 1024, kTex = 64;
-  static_assert(uint64_t(kSize) * kSize * 4 == TieredProgram::kDuePixels, "scenes to due");
 
   ResourceRef rt = create(make_templ(TextureTarget::TEXTURE_2D, Format::R32G32B32A32_FLOAT, kSize,
                                      kSize, 1, 1, 0, Bind::RENDER_TARGET));
@@ -595,22 +583,22 @@ void same_pixels_until_optimised(const char* fs_tgsi, bool interpreted) {
   CHECK_FALSE(fs_program->tile_variants->generic_optimised());
   CHECK(vs_program->tiers->interpreted());
   CHECK(fs_program->tile_variants->generic_interpreted() == interpreted);
-  // The fourth scene reaches kDuePixels and starts the tile program's build; the fifth
-  // takes it.
-  for (int scene = 2; scene <= 4; ++scene)
-    CHECK(draw() == quick);
+  // The tile program's launches reach kDueDeviceNs: the next scene starts its build, the
+  // one after takes it.
+  fs_program->tile_variants->add_device_time(fs_program->tile_variants->generic(),
+                                             TieredProgram::kDueDeviceNs);
+  CHECK(draw() == quick);
   fs_program->tile_variants->wait_for_builds();
   CHECK(draw() == quick);
   CHECK(fs_program->tile_variants->generic_optimised());
-  // The vertex shader counts its draws' vertices (20 so far), not the framebuffer's
-  // pixels: no build started for it.
+  // The vertex shader's launches (a few scenes of 4 vertices) are far from it: no build
+  // started for it.
   vs_program->tiers->wait_for_build();
   CHECK(draw() == quick);
   CHECK(vs_program->tiers->interpreted());
   CHECK_FALSE(vs_program->tiers->optimised());
-  // As many vertices as make it due: the next scene starts its build, the one after
-  // takes it.
-  vs_program->tiers->add_work(TieredProgram::kDuePixels);
+  // Its time too: the next scene starts its build, the one after takes it.
+  vs_program->tiers->add_device_time(vs_program->tiers->current(), TieredProgram::kDueDeviceNs);
   CHECK(draw() == quick);
   vs_program->tiers->wait_for_build();
   const std::vector<uint8_t> optimised = draw();

@@ -35,10 +35,14 @@ ClpRasterParams sample_params() {
   rp.flags = CLP_RAST_DEPTH_TEST | CLP_RAST_DEPTH_WRITE | CLP_RAST_ZS_PRESENT;
   rp.zs_format = uint32_t(Format::Z24_UNORM_S8_UINT);
   rp.depth_func = uint32_t(CompareFunc::LESS);
-  // Each scene draws kDuePixels of framebuffer: in auto, keys are due by their scenes.
   rp.fb_width = rp.fb_height = 2048;
-  static_assert(TileVariants::kDuePixels == 2048 * 2048, "sample_params: one scene is due");
   return rp;
+}
+
+// Counts kDueDeviceNs of the generic program's launches: from then on, in auto, keys are
+// due by their scenes.
+void generic_ran_long(TileVariants& v) {
+  v.add_device_time(v.generic(), TileVariants::kDueDeviceNs);
 }
 
 // One unit bound to an RGBA8 view or to an R8 view, with one sampler: two texture states
@@ -207,6 +211,7 @@ TEST_CASE("tile variants: in auto, textures' state is compiled in for one key dr
   TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
                  kItems);
   const FsTextures a = t.rgba8(), b = t.r8();
+  generic_ran_long(v);
   uint64_t scene = 1;
   CHECK(v.select(rp, a, scene++, TileVariantMode::kAuto) == v.generic());
   // The second scene starts the build of the key without textures.
@@ -246,6 +251,7 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised, kItems);
   const runtime::ProgramRef generic = v.generic();
   const ClpRasterParams rp = sample_params();
+  generic_ran_long(v);
 
   CHECK(v.select(rp, {}, 1, TileVariantMode::kGeneric) == generic);
   // auto: the generic program in the first scene that draws with a key, however often;
@@ -305,26 +311,34 @@ TEST_CASE("tile variants: one program per key, built when due, at most kMaxVaria
   CHECK(programs.size() == TileVariants::kMaxVariants);
 }
 
-TEST_CASE("tile variants: in auto, small framebuffers wait until the key drew kDuePixels",
+TEST_CASE("tile variants: in auto, keys wait for the generic programs' device time",
           "[draw][variants]") {
   DrawFixture fx;
   runtime::ProgramCache cache(test_device(), "");
+  // An optimised generic program (a GPU's, or one the program cache held): its launches
+  // count, as a variant replaces it too.
   TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised, kItems);
-  ClpRasterParams rp = sample_params();
-  rp.fb_width = rp.fb_height = 160;  // a piglit window
-  const uint64_t due = (TileVariants::kDuePixels + 160 * 160 - 1) / (160 * 160);
+  const runtime::ProgramRef generic = v.generic();
+  REQUIRE(v.generic_optimised());
+  CHECK(v.counts_device_time(generic));
+  // However many scenes and pixels (2048x2048 each): no build without the device time.
+  const ClpRasterParams rp = sample_params();
   uint64_t scene = 1;
-  for (; scene < due; ++scene) {
-    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == v.generic());
-    // Draws of the same scene count its framebuffer once.
-    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == v.generic());
+  for (; scene <= 64; ++scene) {
+    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == generic);
+    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == generic);
   }
+  v.add_device_time(generic, TileVariants::kDueDeviceNs - 1);
+  CHECK(v.select(rp, {}, scene++, TileVariantMode::kAuto) == generic);
   v.wait_for_builds();
   CHECK(v.built() == 0);
-  // The due-th scene starts the build; the next scene draws with the variant.
-  CHECK(v.select(rp, {}, scene++, TileVariantMode::kAuto) == v.generic());
+  CHECK(cache.stats().builds == 1);  // the generic program
+  // Time enough: the next scene starts the build; the one after draws with the variant.
+  v.add_device_time(generic, 1);
+  CHECK(v.generic_device_ns() == TileVariants::kDueDeviceNs);
+  CHECK(v.select(rp, {}, scene++, TileVariantMode::kAuto) == generic);
   v.wait_for_builds();
-  CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) != v.generic());
+  CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) != generic);
   CHECK(v.built() == 1);
 }
 
@@ -334,7 +348,7 @@ TEST_CASE("tile variants: in auto, the quick generic program's device time makes
   runtime::ProgramCache cache(test_device(), "");
   TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kAuto, kItems);
   ClpRasterParams rp = sample_params();
-  rp.fb_width = rp.fb_height = 160;  // far from kDuePixels
+  rp.fb_width = rp.fb_height = 160;
   const runtime::ProgramRef quick = v.generic();
   CHECK_FALSE(v.generic_optimised());
   CHECK(v.counts_device_time(quick));
@@ -345,7 +359,7 @@ TEST_CASE("tile variants: in auto, the quick generic program's device time makes
   CHECK(v.built() == 0);
   // Time enough: the key's next scene starts its build, the one after draws with it.
   v.add_device_time(quick, 1);
-  CHECK(v.quick_device_ns() == TileVariants::kDueDeviceNs);
+  CHECK(v.generic_device_ns() == TileVariants::kDueDeviceNs);
   CHECK(v.select(rp, {}, 3, TileVariantMode::kAuto) == quick);
   v.wait_for_builds();
   const runtime::ProgramRef variant = v.select(rp, {}, 4, TileVariantMode::kAuto);
@@ -354,7 +368,7 @@ TEST_CASE("tile variants: in auto, the quick generic program's device time makes
   // A variant's launches do not count (it is an optimised program).
   CHECK_FALSE(v.counts_device_time(variant));
   v.add_device_time(variant, 7);
-  CHECK(v.quick_device_ns() == TileVariants::kDueDeviceNs);
+  CHECK(v.generic_device_ns() == TileVariants::kDueDeviceNs);
 }
 
 TEST_CASE("a scene's launches of a quick tile program count their device time",
@@ -372,10 +386,10 @@ TEST_CASE("a scene's launches of a quick tile program count their device time",
   s.cbufs[0] = fx.target(Format::R8G8B8A8_UNORM, kW, kH);
   fx.set_vertices(s, {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1}, 4, {Format::R32G32B32A32_FLOAT});
   fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
-  const uint64_t first = s.fs.tile_variants->quick_device_ns();
+  const uint64_t first = s.fs.tile_variants->generic_device_ns();
   CHECK(first > 0);
   fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
-  CHECK(s.fs.tile_variants->quick_device_ns() > first);
+  CHECK(s.fs.tile_variants->generic_device_ns() > first);
   CHECK(fx.read(s.cbufs[0], kW, kH).pixel(3, 3)[1] == 128);
 }
 
@@ -391,7 +405,8 @@ TEST_CASE(
   builder.executable = CLPIPE_VTEST_TOOL;
   runtime::ProgramCache cache(test_device(), "", 512, builder);
   TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kOptimised, kItems);
-  const ClpRasterParams rp = sample_params();  // due in its second scene, with no textures
+  const ClpRasterParams rp = sample_params();
+  generic_ran_long(v);  // due in its second scene, with no textures
   CHECK(v.select(rp, {}, 1, TileVariantMode::kAuto) == v.generic());
   CHECK(v.select(rp, {}, 2, TileVariantMode::kAuto) == v.generic());
   v.wait_for_builds();
@@ -427,6 +442,7 @@ TEST_CASE("tile variants: in auto, a variant the program cache holds is due in i
   runtime::ProgramCache cache(test_device(), dir);
   TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
                  kItems);
+  generic_ran_long(v);
   // Both cached keys start loading in their first scene, the textured one included
   // (otherwise due in its kTextureKeyScenes-th scene): the first scene draws generic, the
   // second specialised.
@@ -462,6 +478,7 @@ TEST_CASE("tile variants: in auto, a cached textured key starts no build of its 
   runtime::ProgramCache cache(test_device(), dir);
   TileVariants v(cache, fx.varying_fs_code(), FsSampling{1, 1, 1}, ProgramTierMode::kOptimised,
                  kItems);
+  generic_ran_long(v);
   // Scene 1 loads the cached variant and draws generic; from scene 2 on it draws
   // specialised. The key without textures would be due in scene 2, but a build of it
   // would only compete with the frames: none starts.

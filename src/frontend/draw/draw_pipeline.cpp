@@ -465,7 +465,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
   unit_verts_.assign(units, &verts_);
   const VertexStream scene_vs{&verts_, &dummy_, &dummy_, &dummy_, nullptr, 0, 0};
   apply_device_counts(t);
-  quick_launches_.clear();  // (left by a run that threw)
+  timed_launches_.clear();  // (left by a run that threw)
   for (const Step& st : plan_) {
     switch (st.kind) {
       case Step::kVertex:
@@ -484,7 +484,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
   std::vector<uint32_t> st(status_words);
   queue_.read(status_, 0, status_words * 4, st.data());
   // The read waited for every launch before it (one in-order queue).
-  for (const QuickLaunch& q : quick_launches_) {
+  for (const TimedLaunch& q : timed_launches_) {
     cl_ulong start = 0, end = 0;
     if (q.event.getProfilingInfo(CL_PROFILING_COMMAND_START, &start) != CL_SUCCESS ||
         q.event.getProfilingInfo(CL_PROFILING_COMMAND_END, &end) != CL_SUCCESS || end <= start)
@@ -492,7 +492,7 @@ bool DrawPipeline::run_scene(const SceneTables& t, bool replay, bool gs_input_co
     if (q.variants) q.variants->add_device_time(q.program, end - start);
     if (q.tiers) q.tiers->add_device_time(q.program, end - start);
   }
-  quick_launches_.clear();
+  timed_launches_.clear();
   needed_records_ = st[0];
   needed_list_ = st[1];
   device_overflow_ = st[2] != 0;
@@ -674,7 +674,7 @@ void DrawPipeline::run_vertex(const SceneTables& t, const Recorded& r, uint32_t 
 
 void DrawPipeline::count_stage_launch(const StageBinding& stage, cl::Event ev) {
   if (stage.tiers && stage.tiers->counts_device_time(stage.program))
-    quick_launches_.push_back({std::move(ev), nullptr, stage.tiers.get(), stage.program});
+    timed_launches_.push_back({std::move(ev), nullptr, stage.tiers.get(), stage.program});
 }
 
 void DrawPipeline::skip_unit(const SceneTables& t, uint32_t unit) {

@@ -488,18 +488,18 @@ class DrawPipeline {
   // of its state (TileVariants::select, when its ClpRasterParams is made).
   std::vector<runtime::ProgramRef> unit_tile_;
   runtime::ProgramRef last_tile_;  // of last_raster_
-  // The launches of the running scene whose programs are quick or interpreted ones: their
-  // device time counts towards their optimised builds once run_scene's status read has
-  // waited for them, through `variants` for a tile pass (TileVariants::add_device_time) or
-  // `tiers` for a vertex or geometry pass (TieredProgram::add_device_time). A draw of the
-  // scene holds both until the scene ends.
-  struct QuickLaunch {
+  // The launches of the running scene whose device time counts towards optimised builds,
+  // added once run_scene's status read has waited for them: through `variants` for a
+  // tile pass of a generic program (TileVariants::add_device_time) or `tiers` for a
+  // vertex or geometry pass of a quick or interpreted one (TieredProgram::
+  // add_device_time). A draw of the scene holds both until the scene ends.
+  struct TimedLaunch {
     cl::Event event;
     TileVariants* variants;
     TieredProgram* tiers;
     runtime::ProgramRef program;
   };
-  std::vector<QuickLaunch> quick_launches_;
+  std::vector<TimedLaunch> timed_launches_;
   // Counts `ev`, a launch of `stage`'s program, where its tiers count it.
   void count_stage_launch(const StageBinding& stage, cl::Event ev);
   const DrawSetup* last_setup_ = nullptr;  // of the last record(): its raster_index is reused

@@ -122,13 +122,10 @@ TieredProgram::~TieredProgram() {
   BackgroundBuilds::wake();
 }
 
-runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
+runtime::ProgramRef TieredProgram::select(uint64_t scene) {
   std::lock_guard<std::mutex> lock(mutex_);
   const bool first_in_scene = last_scene_ != scene;
-  if (first_in_scene) {
-    last_scene_ = scene;
-    pixels_ += pixels;
-  }
+  last_scene_ = scene;
   if (optimised_ || failed_ || !upgrades_ || !first_in_scene) return current_;
   if (pending_.valid()) {
     if (pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return current_;
@@ -141,7 +138,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     }
     return current_;
   }
-  if (pixels_ < kDuePixels && quick_ns_ < kDueDeviceNs) return current_;
+  if (quick_ns_ < kDueDeviceNs) return current_;
   auto build = [this]() -> runtime::ProgramRef {
     try {
       runtime::ProgramHints primed;
@@ -170,11 +167,6 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene, uint64_t pixels) {
     }
   }
   return current_;
-}
-
-void TieredProgram::add_work(uint64_t items) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  pixels_ += items;
 }
 
 void TieredProgram::add_device_time(const runtime::ProgramRef& ran, uint64_t ns) {

@@ -232,7 +232,7 @@ void DrawPipeline::bin_and_shade(const SceneTables& t) {
     cl::Event ev = queue_.launch(k, {groups * items}, {items}, "tile");
     TileVariants* variants = s.fs.tile_variants.get();
     if (variants && variants->counts_device_time(unit_tile_[run_first]))
-      quick_launches_.push_back({std::move(ev), variants, nullptr, unit_tile_[run_first]});
+      timed_launches_.push_back({std::move(ev), variants, nullptr, unit_tile_[run_first]});
   }
   if (clear_due) clear_->fill();  // no draw reached the tile pass
 }

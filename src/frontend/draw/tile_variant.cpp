@@ -221,11 +221,10 @@ TieredProgram& TileVariants::generic_for(uint32_t samples) {
 
 runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsTextures& tex,
                                          uint64_t scene, TileVariantMode mode) {
-  const uint64_t pixels = uint64_t(rp.fb_width) * rp.fb_height;
   std::lock_guard<std::mutex> lock(mutex_);
   // A variant is the shader's own program: kWarmUp builds none (program_tiers.h).
   if (mode == TileVariantMode::kGeneric || tiers_ == ProgramTierMode::kWarmUp)
-    return generic_for(rp.samples).select(scene, pixels);
+    return generic_for(rp.samples).select(scene);
   FsTextures own = tex;
   own.num_views = std::min(tex.num_views, keyed_views_);
   own.num_samplers = std::min(tex.num_samplers, keyed_samplers_);
@@ -233,7 +232,7 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
   const bool textures = std::any_of(std::begin(key.view_word), std::end(key.view_word),
                                     [](uint32_t w) { return w != CLP_TEX_UNKEYED; });
   if (mode == TileVariantMode::kAlways || !textures)
-    return or_generic(select_key(key, scene, pixels, mode, 2), rp.samples, scene, pixels);
+    return or_generic(select_key(key, scene, mode, 2), rp.samples, scene);
   // auto: the key without its textures draws until the whole key is due, and for every
   // key with textures past the shader's first.
   const TileVariantKey plain = tile_variant_key(rp);
@@ -245,33 +244,29 @@ runtime::ProgramRef TileVariants::select(const ClpRasterParams& rp, const FsText
     // is ready, its draws take the key without textures only if that one is built or in
     // the program cache: never due (the largest count of scenes), so that no compile of
     // it competes with the frames for the CPU for draws the whole key serves a scene later.
-    const Pick plain_pick =
-        select_key(plain, scene, pixels, mode, std::numeric_limits<uint32_t>::max());
-    const Pick whole = select_key(key, scene, pixels, mode, kTextureKeyScenes);
+    const Pick plain_pick = select_key(plain, scene, mode, std::numeric_limits<uint32_t>::max());
+    const Pick whole = select_key(key, scene, mode, kTextureKeyScenes);
     if (whole.program) return whole.program;
-    return or_generic({plain_pick.program, plain_pick.coming || whole.coming}, rp.samples, scene,
-                      pixels);
+    return or_generic({plain_pick.program, plain_pick.coming || whole.coming}, rp.samples, scene);
   }
-  const Pick without = select_key(plain, scene, pixels, mode, 2);
+  const Pick without = select_key(plain, scene, mode, 2);
   if (!started && texture_builds_ >= kMaxTextureVariants)
-    return or_generic(without, rp.samples, scene, pixels);
+    return or_generic(without, rp.samples, scene);
   const size_t before = started_;
-  const Pick whole = select_key(key, scene, pixels, mode, kTextureKeyScenes);
+  const Pick whole = select_key(key, scene, mode, kTextureKeyScenes);
   texture_builds_ += started_ - before;
   if (whole.program) return whole.program;
-  return or_generic({without.program, without.coming || whole.coming}, rp.samples, scene, pixels);
+  return or_generic({without.program, without.coming || whole.coming}, rp.samples, scene);
 }
 
-runtime::ProgramRef TileVariants::or_generic(const Pick& pick, uint32_t samples, uint64_t scene,
-                                             uint64_t pixels) {
+runtime::ProgramRef TileVariants::or_generic(const Pick& pick, uint32_t samples, uint64_t scene) {
   if (pick.program) return pick.program;
   TieredProgram& generic = generic_for(samples);
-  return pick.coming ? generic.current() : generic.select(scene, pixels);
+  return pick.coming ? generic.current() : generic.select(scene);
 }
 
 TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t scene,
-                                            uint64_t pixels, TileVariantMode mode,
-                                            uint32_t due_scenes) {
+                                            TileVariantMode mode, uint32_t due_scenes) {
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     if (entries_.size() >= kMaxTrackedKeys) return {};
@@ -282,7 +277,6 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
   if (first_in_scene) {
     e.last_scene = scene;
     ++e.scenes;
-    e.pixels += pixels;
   }
   if (e.program) return {e.program};
   if (e.pending.valid()) {
@@ -296,8 +290,7 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
     return {e.program};
   }
   if (e.failed || started_ >= kMaxVariants) return {};
-  if (mode == TileVariantMode::kAuto &&
-      (e.scenes < due_scenes || (e.pixels < kDuePixels && quick_ns_ < kDueDeviceNs))) {
+  if (mode == TileVariantMode::kAuto && (e.scenes < due_scenes || generic_ns_ < kDueDeviceNs)) {
     if (e.cached < 0) e.cached = cache_.contains(variant_source(key), kShaderBuildOptions);
     if (!e.cached) return {nullptr, true};
   }
@@ -338,30 +331,30 @@ runtime::ProgramRef TileVariants::build(const TileVariantKey& key, bool primed) 
   }
 }
 
-TieredProgram* TileVariants::quick_generic(const runtime::ProgramRef& ran) {
+TieredProgram* TileVariants::generic_of(const runtime::ProgramRef& ran) {
   TieredProgram* const generics[] = {&generic_, generic_ms_[0].get(), generic_ms_[1].get(),
                                      generic_ms_[2].get()};
   for (TieredProgram* g : generics)
-    if (g && g->counts_device_time(ran)) return g;
+    if (g && g->current() == ran) return g;
   return nullptr;
 }
 
 void TileVariants::add_device_time(const runtime::ProgramRef& ran, uint64_t ns) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (TieredProgram* g = quick_generic(ran)) {
+  if (TieredProgram* g = generic_of(ran)) {
     g->add_device_time(ran, ns);
-    quick_ns_ += ns;
+    generic_ns_ += ns;
   }
 }
 
 bool TileVariants::counts_device_time(const runtime::ProgramRef& ran) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return quick_generic(ran) != nullptr;
+  return generic_of(ran) != nullptr;
 }
 
-uint64_t TileVariants::quick_device_ns() const {
+uint64_t TileVariants::generic_device_ns() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return quick_ns_;
+  return generic_ns_;
 }
 
 void TileVariants::wait_for_builds() const {

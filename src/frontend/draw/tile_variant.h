@@ -13,7 +13,7 @@
 // draws use until a variant is worth building, once kMaxVariants variants exist, and
 // when a variant fails to build. The generic program is built quick first
 // (program_tiers.h), and optimised once the draws that no variant is coming for (past
-// the cap, failed, kGeneric) have drawn TieredProgram::kDuePixels: draws that a variant
+// the cap, failed, kGeneric) have run TieredProgram::kDueDeviceNs: draws that a variant
 // serves soon do not pay for an optimised generic build besides.
 #pragma once
 
@@ -107,13 +107,13 @@ std::string tile_variant_defines(const TileVariantKey& key);
 // anything else or unset: "auto").
 enum class TileVariantMode {
   kGeneric,  // never: every draw runs the generic program
-  kAuto,     // once the key has drawn in two scenes and over kDuePixels of framebuffer,
-             // built in the background (BackgroundBuilds) while the generic program draws (no
-             // frame waits for a build): short programs (most tests) pay no extra build,
-             // repeated frames run specialised once the build is done (keys with
-             // textures' state: kTextureKeyScenes); from the first scene when the
-             // variant is in the program cache already (a program run before)
-  kAlways,   // from the first draw, built before it (tests of the variants)
+  kAuto,     // once the key has drawn in two scenes and the shader's generic programs
+             // have run kDueDeviceNs, built in the background (BackgroundBuilds) while the generic
+          // program draws (no frame waits for a build): short programs (most tests) pay no extra
+          // build, repeated frames run specialised once the build is done (keys with textures'
+          // state: kTextureKeyScenes); from the first scene when the variant is in the program
+          // cache already (a program run before)
+  kAlways,  // from the first draw, built before it (tests of the variants)
 };
 TileVariantMode tile_variant_mode_from_env();
 
@@ -145,15 +145,16 @@ class TileVariants {
   // and the key keeps the generic program.
   runtime::ProgramRef select(const ClpRasterParams& rp, const FsTextures& tex, uint64_t scene,
                              TileVariantMode mode);
-  // Counts `ns` of device time that a tile launch of `ran` took when `ran` is the quick
-  // generic program of a sample count (TieredProgram::add_device_time). In kAuto that time
-  // also makes the shader's keys due (kDueDeviceNs): the optimised build a key starts
-  // replaces the quick program for that key's draws.
+  // Counts `ns` of device time that a tile launch of `ran` took when `ran` is the generic
+  // program of a sample count, quick or optimised: in kAuto that time makes the shader's
+  // keys due (kDueDeviceNs), as a variant replaces the generic program for its key's
+  // draws. A quick generic program's time counts towards its own optimised build too
+  // (TieredProgram::add_device_time).
   void add_device_time(const runtime::ProgramRef& ran, uint64_t ns);
-  // Whether a launch of `ran` counts: it is a quick generic program.
+  // Whether a launch of `ran` counts: it is a generic program.
   bool counts_device_time(const runtime::ProgramRef& ran);
-  // The quick generic programs' device time counted so far.
-  uint64_t quick_device_ns() const;
+  // The generic programs' device time counted so far.
+  uint64_t generic_device_ns() const;
   // Specialised variants ready to draw (built, and collected by a select()).
   size_t built() const;
   // Returns when no variant build and no optimised generic build is running (tests: a
@@ -176,14 +177,10 @@ class TileVariants {
   // pay a build per format (measured: texture-packed-formats went from 40 s to 90-100 s
   // cold with one).
   static constexpr size_t kMaxTextureVariants = 1;
-  // In kAuto, a key is due only once the framebuffers of the scenes it drew in add up to
-  // this many pixels: a build costs ~1 s of CPU, which the variant wins back only over
-  // millions of shaded pixels. 4M pixels: 6 frames of 1024x768, 164 scenes of a 160x160
-  // piglit window (most piglit tests draw a few scenes each with shaders of their own:
-  // the dev list spent 240 s of its 1892 s building variants it hardly used, stop 36).
-  static constexpr uint64_t kDuePixels = uint64_t(1) << 22;
-  // ... or once the shader's quick generic programs have run this long on the device
-  // (a shader slow per pixel; the reasoning of TieredProgram::kDueDeviceNs).
+  // In kAuto, a key is due only once the shader's generic programs have run this long on
+  // the device: a build costs ~1-4 s of CPU, which the variant wins back only where the
+  // generic program keeps the device busy (the reasoning of TieredProgram::kDueDeviceNs).
+  // A key with a variant in the program cache needs no build and is taken at once.
   static constexpr uint64_t kDueDeviceNs = TieredProgram::kDueDeviceNs;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
   // repeat a state.
@@ -193,7 +190,6 @@ class TileVariants {
   struct Entry {
     uint64_t last_scene = ~uint64_t(0);
     uint32_t scenes = 0;  // scenes that drew with the key
-    uint64_t pixels = 0;  // framebuffer pixels of those scenes
     bool failed = false;
     int8_t cached = -1;  // kAuto: whether the program cache held the variant (-1: not asked)
     runtime::ProgramRef program;
@@ -206,16 +202,15 @@ class TileVariants {
     runtime::ProgramRef program;
     bool coming = false;
   };
-  // select() for `key` with mutex_ held, drawing into a framebuffer of `pixels`: its
-  // variant once built; in kAuto, its build starts in the key's `due_scenes`-th scene once
-  // it drew kDuePixels, or in its first when the program cache holds the variant (a load,
-  // not a build, which the wait is meant to spare).
-  Pick select_key(const TileVariantKey& key, uint64_t scene, uint64_t pixels, TileVariantMode mode,
+  // select() for `key` with mutex_ held: its variant once built; in kAuto, its build
+  // starts in the key's `due_scenes`-th scene once the generic programs ran kDueDeviceNs,
+  // or in its first when the program cache holds the variant (a load, not a build, which
+  // the wait is meant to spare).
+  Pick select_key(const TileVariantKey& key, uint64_t scene, TileVariantMode mode,
                   uint32_t due_scenes);
-  // `pick`'s variant, else the generic program, whose pixels count towards its optimised
-  // build only when no variant is coming.
-  runtime::ProgramRef or_generic(const Pick& pick, uint32_t samples, uint64_t scene,
-                                 uint64_t pixels);
+  // `pick`'s variant, else the generic program, which may start its optimised build
+  // (TieredProgram::select) only when no variant is coming.
+  runtime::ProgramRef or_generic(const Pick& pick, uint32_t samples, uint64_t scene);
   // The variant of `key`, or null (logged) when it does not build.
   // In the background (`primed`), the build also generates the code of the tile pass's
   // launches (ProgramCache::get's launch_sizes) before the variant is taken.
@@ -225,8 +220,8 @@ class TileVariants {
   // pass keeps every sample of its pixels, tile.cl's CLP_TILE_SAMPLES), built at the
   // first draw into such a framebuffer; throws like ProgramCache::get.
   TieredProgram& generic_for(uint32_t samples);
-  // With mutex_ held: the generic program whose quick program `ran` is, or null.
-  TieredProgram* quick_generic(const runtime::ProgramRef& ran);
+  // With mutex_ held: the generic program whose current program `ran` is, or null.
+  TieredProgram* generic_of(const runtime::ProgramRef& ran);
 
   runtime::ProgramCache& cache_;
   const size_t items_;
@@ -241,7 +236,7 @@ class TileVariants {
   mutable std::mutex mutex_;
   size_t started_ = 0;                  // builds started (the cap counts failed ones too)
   size_t texture_builds_ = 0;           // kAuto builds of keys with textures' state
-  uint64_t quick_ns_ = 0;               // add_device_time's sum
+  uint64_t generic_ns_ = 0;             // add_device_time's sum
   std::atomic<bool> abandoned_{false};  // set by the destructor
   // Last member: destroyed first, its futures wait for builds still running, which use
   // the members above.
