@@ -108,12 +108,13 @@ std::string tile_variant_defines(const TileVariantKey& key);
 enum class TileVariantMode {
   kGeneric,  // never: every draw runs the generic program
   kAuto,     // once the key has drawn in two scenes and the shader's generic programs
-             // have run kDueDeviceNs, built in the background (BackgroundBuilds) while the generic
-          // program draws (no frame waits for a build): short programs (most tests) pay no extra
-          // build, repeated frames run specialised once the build is done (keys with textures'
-          // state: kTextureKeyScenes); from the first scene when the variant is in the program
-          // cache already (a program run before)
-  kAlways,  // from the first draw, built before it (tests of the variants)
+             // have run kDueDeviceNs, built in the background (BackgroundBuilds) while
+             // the generic program draws (no frame waits for a build): short programs
+             // (most tests) pay no extra build, repeated frames run specialised once the
+             // build is done (keys with textures' state: kTextureKeyScenes); from the
+             // first scene when the variant is in the program cache already (a program
+             // run before)
+  kAlways,   // from the first draw, built before it (tests of the variants)
 };
 TileVariantMode tile_variant_mode_from_env();
 
