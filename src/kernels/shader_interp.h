@@ -12,6 +12,8 @@
 //                       compiled code's own statements for sources t0..t3 and result t4,
 //                       with the running lanes `m`, `io` and `stage` as the compiled code
 //                       names them
+//   clp_interp_alu_precise()  the same for the opcodes whose statements may contract,
+//                       with contraction off (CLP_INTERP_PRECISE)
 // and calls clp_interp_run() from clp_shader_main with its constant buffers (and
 // textures).
 //
@@ -294,7 +296,10 @@ static void clp_interp_run(ClpShaderIo* io, ClpStageCtx* stage, global const uin
         }
       }
       vf r[4];
-      clp_interp_alu(w >> 16, m, io, stage, s, r);
+      if (w & CLP_INTERP_PRECISE)
+        clp_interp_alu_precise((w >> 16) & 0xffu, m, io, stage, s, r);
+      else
+        clp_interp_alu((w >> 16) & 0xffu, m, io, stage, s, r);
       clp_interp_write(io, code, pc, tr, ar, m, depth > 0 || masked_top, r);
       pc += 4u + 3u * ns;
       continue;

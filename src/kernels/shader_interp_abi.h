@@ -10,8 +10,8 @@
 //   immediates   4 words per IMM
 //   instructions from word code[CLP_INTERP_H_CODE]: word 0 = kind (bits 0..7) |
 //                saturate (bit 8) | sources (bits 9..11) | for ALU, the source channels
-//                read (bits 12..15: a channel-wise opcode's write mask, else all four) and
-//                the opcode (bits 16..31),
+//                read (bits 12..15: a channel-wise opcode's write mask, else all four),
+//                the opcode (bits 16..23) and precise (bit 24: CLP_INTERP_PRECISE),
 //                then for ALU the destination's 3 words, then 3 words per source, then
 //                for IF / UIF (the ELSE or ENDIF) and ELSE (the ENDIF) the word index of
 //                the jump target
@@ -62,6 +62,12 @@
 // Writes outside every construct are merged under the running lanes too: main returns
 // before its END somewhere (the compiled code's Emitter::masked()).
 #define CLP_INTERP_MASKED_TOP 1u
+
+// Bit of an ALU word: the instruction is precise (TGSI's _PRECISE, which Mesa sets on the
+// arithmetic that invariant outputs depend on) and its case may contract a multiply and
+// an add into one rounding: clp_interp_alu_precise runs it, with contraction off as the
+// compiled code's block for it has.
+#define CLP_INTERP_PRECISE (1u << 24)
 
 // Instruction kinds.
 #define CLP_IK_ALU 0

@@ -27,6 +27,7 @@ static_assert(unsigned(TexCall::kSample) == CLP_ITC_SAMPLE &&
                   unsigned(TexCall::kFetch) == CLP_ITC_FETCH &&
                   unsigned(TexCall::kSize) == CLP_ITC_SIZE,
               "the interpreter's texture calls");
+static_assert(kOpcodeCount <= 256, "an ALU word holds the opcode in 8 bits");
 
 namespace {
 
@@ -59,6 +60,11 @@ struct AluCase {
   Opcode op;
   std::string text;  // statements assigning t4_0..t4_3 from t0_0..t3_3
   bool reads_quads;  // derivatives: reads the other lanes of the quad
+  // Whether the text multiplies: only then can it contract (OpenCL C's FP_CONTRACT is on
+  // by default), since contraction fuses a multiply and an add of one expression, and a
+  // library function the text calls contracts as its own definition says, in either
+  // form of the shader (shader_lib*.h define no macro that multiplies).
+  bool contracts;
   // How the compiled code applies each source's modifiers (Emitter::src_modifiers_): the
   // interpreter applies them the same way when it loads the source.
   std::array<uint8_t, 4> modifiers;
@@ -133,6 +139,7 @@ static const std::vector<AluCase>& alu_cases(ShaderType stage, bool legacy_math,
         op,
         e.body_,
         e.uses_quad_ops_,
+        e.body_.find('*') != std::string::npos,
         {e.src_modifiers_[0], e.src_modifiers_[1], e.src_modifiers_[2], e.src_modifiers_[3]}});
   }
   return cache.emplace(key, std::move(cases)).first->second;
@@ -449,7 +456,6 @@ std::vector<uint32_t> Emitter::interp_encode() {
   for (uint32_t i = 0; i <= cf_.main_end; ++i) {
     const Instruction& inst = s_.instructions[i];
     word_of[i] = uint32_t(w.size());
-    if (inst.precise) refuse(inst.loc, "precise instructions");
     auto op_word = [&](uint32_t kind) { w.push_back(kind); };
     switch (inst.info().cf) {
       case CfRole::IF:
@@ -506,6 +512,7 @@ std::vector<uint32_t> Emitter::interp_encode() {
       continue;
     }
     if (TexPlan plan; tex_plan(inst, &plan)) {
+      if (inst.precise) refuse(inst.loc, "precise texture instructions");
       texture(inst, plan);
       continue;
     }
@@ -518,8 +525,10 @@ std::vector<uint32_t> Emitter::interp_encode() {
     // only the written channels are stored: the interpreter loads no others.
     const uint32_t reads =
         inst.info().mode == ChannelMode::COMP ? uint32_t(inst.dst[0].write_mask & 15) : 15u;
+    // The compiled code turns contraction off in a precise instruction's block.
+    const bool precise = inst.precise && c->contracts;
     w.push_back(CLP_IK_ALU | (saturates(inst) ? 1u << 8 : 0u) | uint32_t(inst.num_src) << 9 |
-                reads << 12 | uint32_t(inst.opcode) << 16);
+                reads << 12 | uint32_t(inst.opcode) << 16 | (precise ? CLP_INTERP_PRECISE : 0u));
     destination(inst);
     for (unsigned s = 0; s < inst.num_src; ++s)
       source(inst, s, c->modifiers[s]);
@@ -549,22 +558,28 @@ std::string Emitter::interp_body(uint32_t temps) {
   b += "\n";
   // `m`, `io` and `stage` are the compiled code's names: votes, READ_* and helper tests
   // read the running lanes and the invocation's masks.
-  b += "static void clp_interp_alu(uint op, vi m, ClpShaderIo* io, ClpStageCtx* stage, "
-       "const vf* s, vf* r) {\n";
-  for (unsigned k = 0; k < 4; ++k) {
-    const std::string t = "t" + std::to_string(k) + "_";
-    b += "  const vf " + t + "0 = s[" + std::to_string(4 * k) + "], " + t + "1 = s[" +
-         std::to_string(4 * k + 1) + "], " + t + "2 = s[" + std::to_string(4 * k + 2) + "], " + t +
-         "3 = s[" + std::to_string(4 * k + 3) + "];\n";
+  // The precise function holds only the cases that may contract (interp_encode sets
+  // CLP_INTERP_PRECISE for no other).
+  for (const bool precise : {false, true}) {
+    b += std::string("static void ") + (precise ? "clp_interp_alu_precise" : "clp_interp_alu") +
+         "(uint op, vi m, ClpShaderIo* io, ClpStageCtx* stage, const vf* s, vf* r) {\n";
+    if (precise) b += "#pragma OPENCL FP_CONTRACT OFF\n";
+    for (unsigned k = 0; k < 4; ++k) {
+      const std::string t = "t" + std::to_string(k) + "_";
+      b += "  const vf " + t + "0 = s[" + std::to_string(4 * k) + "], " + t + "1 = s[" +
+           std::to_string(4 * k + 1) + "], " + t + "2 = s[" + std::to_string(4 * k + 2) + "], " +
+           t + "3 = s[" + std::to_string(4 * k + 3) + "];\n";
+    }
+    b += "  vf t4_0 = (vf)(0.0f), t4_1 = (vf)(0.0f), t4_2 = (vf)(0.0f), t4_3 = (vf)(0.0f);\n";
+    b += "  switch (op) {\n";
+    for (const AluCase& c : cases) {
+      if (precise && !c.contracts) continue;
+      b += "    case " + std::to_string(unsigned(c.op)) + ": {  // " + opcode_info(c.op).name + "\n";
+      b += c.text;
+      b += "      break;\n    }\n";
+    }
+    b += "  }\n  r[0] = t4_0;\n  r[1] = t4_1;\n  r[2] = t4_2;\n  r[3] = t4_3;\n}\n\n";
   }
-  b += "  vf t4_0 = (vf)(0.0f), t4_1 = (vf)(0.0f), t4_2 = (vf)(0.0f), t4_3 = (vf)(0.0f);\n";
-  b += "  switch (op) {\n";
-  for (const AluCase& c : cases) {
-    b += "    case " + std::to_string(unsigned(c.op)) + ": {  // " + opcode_info(c.op).name + "\n";
-    b += c.text;
-    b += "      break;\n    }\n";
-  }
-  b += "  }\n  r[0] = t4_0;\n  r[1] = t4_1;\n  r[2] = t4_2;\n  r[3] = t4_3;\n}\n\n";
   b += "#include \"shader_interp.h\"\n\n";
   b += "void clp_shader_main(ClpShaderIo* io, ClpStageCtx* stage CLP_RESOURCE_PARAMS) {\n";
   body_.clear();

@@ -596,6 +596,65 @@ TEST_CASE("interpreter: units, exports and geometry properties share one program
   same_program(interp(nine), vs1);
 }
 
+TEST_CASE("interpreter: precise arithmetic gives the compiled code's bits, uncontracted",
+          "[interp]") {
+  // Mesa marks the arithmetic that invariant outputs depend on precise. The compiled code
+  // turns contraction off for those instructions; the interpreter runs them with its
+  // precise cases. Random inputs through the contracting opcodes, precise and not:
+  std::string fs = "FRAG" + in_decl("FRAG");
+  for (unsigned k = 0; k < 8; ++k)
+    fs += "DCL OUT[" + std::to_string(k) + "], COLOR[" + std::to_string(k) + "]\n";
+  fs += "DCL TEMP[0..7]\n"
+        "  0: MAD_PRECISE TEMP[0], IN[0], IN[1], IN[2]\n"
+        "  1: MAD TEMP[1], IN[0], IN[1], -IN[2]\n"
+        "  2: DP4_PRECISE TEMP[2], IN[0], IN[1]\n"
+        "  3: DP3_PRECISE TEMP[3], IN[1], IN[2]\n"
+        "  4: LRP_PRECISE TEMP[4], IN[0], IN[1], IN[2]\n"
+        "  5: DP2_PRECISE TEMP[5], IN[3], IN[1]\n"
+        "  6: MUL_PRECISE TEMP[6], IN[2], IN[3]\n"
+        "  7: ADD_PRECISE TEMP[7], IN[3], -IN[0]\n";
+  for (unsigned k = 0; k < 8; ++k) {
+    fs += "  " + std::to_string(8 + k) + ": MOV OUT[" + std::to_string(k) + "], TEMP[" +
+          std::to_string(k) + "]\n";
+  }
+  fs += "  16: END\n";
+  REQUIRE(interpreted(fs));
+  compare(fs, 11);
+  compare(fs, 12);
+
+  // a * a - (1 + 2^-11) with a = 1 + 2^-12: a * a = 1 + 2^-11 + 2^-24 rounds (to even) to
+  // 1 + 2^-11, so the precise MAD gives 0 where a fused one gives 2^-24.
+  const std::string mad = "FRAG" + in_decl("FRAG") +
+                          "DCL OUT[0], COLOR\nDCL OUT[1], COLOR[1]\nDCL TEMP[0..1]\n"
+                          "  0: MAD_PRECISE TEMP[0], IN[0], IN[0], IN[1]\n"
+                          "  1: MAD TEMP[1], IN[0], IN[0], IN[1]\n"
+                          "  2: MOV OUT[0], TEMP[0]\n  3: MOV OUT[1], TEMP[1]\n  4: END\n";
+  HarnessInput in;
+  in.tgsi = mad;
+  in.count = 4;
+  for (uint32_t i = 0; i < in.count; ++i) {
+    for (uint32_t c = 0; c < 4; ++c)
+      in.in.push_back(fbits(1.0f + 0x1p-12f));
+    for (uint32_t c = 0; c < 4; ++c)
+      in.in.push_back(fbits(-(1.0f + 0x1p-11f)));
+    for (uint32_t k = 0; k < 8; ++k)
+      in.in.push_back(0);
+  }
+  const HarnessResult compiled = run_shader(in);
+  in.interpret = true;
+  const HarnessResult interp = run_shader(in);
+  for (uint32_t i = 0; i < in.count; ++i) {
+    for (uint32_t c = 0; c < 4; ++c) {
+      CHECK(compiled.f(i, 0, c) == 0.0f);
+      CHECK(interp.u(i, 0, c) == compiled.u(i, 0, c));
+      CHECK(interp.u(i, 1, c) == compiled.u(i, 1, c));
+    }
+  }
+  // Whether the device fuses the plain MAD (PoCL on a CPU with FMA does): then the test
+  // above could tell a contracted precise MAD apart.
+  if (compiled.f(0, 1, 0) == 0.0f) WARN("this device does not contract MAD");
+}
+
 TEST_CASE("interpreter: refuses what it does not run, naming it", "[interp]") {
   auto refusal = [](const std::string& tgsi) {
     const CompiledShader c = compile_tgsi(tgsi);
