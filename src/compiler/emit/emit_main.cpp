@@ -271,11 +271,14 @@ void Emitter::plan_params() {
   }
   // The units of an interpreted shader's parameters run from 0 to a size class of its
   // highest, whichever it names, so that its program serves shaders of other units: fewer
-  // programs, each a cold build of seconds (issue 15).
+  // programs, each a cold build of seconds (issue 15). Texture units take one class for
+  // the 16 a stage has (caps: MAX_SAMPLER_VIEWS): a placeholder costs a kernel argument,
+  // and a shader of 5-16 units then finds the program the warm-up built, instead of
+  // building one of its own for its first pixel (~3.5 s for 8 units, stop 60).
   auto add_units = [&](ParamKind kind, const std::vector<uint32_t>& units,
-                       const std::string& prefix, const std::string& type) {
+                       const std::string& prefix, const std::string& type, uint32_t least) {
     uint32_t end = units.empty() ? 0 : units.back() + 1;
-    if (opt_.interp_params) end = size_class(end, 4);
+    if (opt_.interp_params) end = size_class(end, least);
     for (uint32_t u = 0; u < end; ++u) {
       const bool named = std::find(units.begin(), units.end(), u) != units.end();
       if (!named && !opt_.interp_params) continue;
@@ -288,7 +291,7 @@ void Emitter::plan_params() {
   for (const ConstBufferInfo& cb : info_.const_buffers)
     cbs.push_back(cb.index);
   std::sort(cbs.begin(), cbs.end());
-  add_units(ParamKind::kConstBuffer, cbs, "clp_cb", "global const uint*");
+  add_units(ParamKind::kConstBuffer, cbs, "clp_cb", "global const uint*", 4);
   if (any_buffer) {
     for (const BufferInfo& b : info_.buffers) {
       const std::string n = "clp_sb" + std::to_string(b.index);
@@ -326,7 +329,7 @@ void Emitter::plan_params() {
       add_param(ParamKind::kSamplers, samplers.empty() ? 0 : samplers.back() + 1, "clp_samplers",
                 "global const ClpSamplerState* clp_samplers");
     }
-    add_units(ParamKind::kTexture, views, "clp_tx", "global const uchar*");
+    add_units(ParamKind::kTexture, views, "clp_tx", "global const uchar*", 16);
   }
   if (any_image && !info_.images.empty()) {
     uses_images_ = true;

@@ -552,11 +552,21 @@ TEST_CASE("interpreter: units, exports and geometry properties share one program
              "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
              "  1: TXF OUT[0], IN[0], SAMP[3], 2D\n  2: ADD OUT[0], OUT[0], TEMP[0]\n"
              "  3: END\n");
+  // Units up to a stage's 16 share it too: a shader of 5-16 units finds the program of
+  // the warm-up's shaders, which name fewer.
+  const EmittedShader units09 =
+      interp(tex +
+             "DCL SAMP[0]\nDCL SAMP[9]\nDCL SVIEW[0], 2D, FLOAT\nDCL SVIEW[9], 2D, FLOAT\n"
+             "  0: TEX TEMP[0], IN[0], SAMP[0], 2D\n"
+             "  1: TEX OUT[0], IN[0], SAMP[9], 2D\n  2: ADD OUT[0], OUT[0], TEMP[0]\n"
+             "  3: END\n");
   same_program(unit1, unit0);
   same_program(units03, unit0);
-  REQUIRE(placeholders(unit0, ParamKind::kTexture) == "x---");
-  REQUIRE(placeholders(unit1, ParamKind::kTexture) == "-x--");
-  REQUIRE(placeholders(units03, ParamKind::kTexture) == "x--x");
+  same_program(units09, unit0);
+  REQUIRE(placeholders(unit0, ParamKind::kTexture) == "x---------------");
+  REQUIRE(placeholders(unit1, ParamKind::kTexture) == "-x--------------");
+  REQUIRE(placeholders(units03, ParamKind::kTexture) == "x--x------------");
+  REQUIRE(placeholders(units09, ParamKind::kTexture) == "x--------x------");
   // The descriptor arrays keep the shader's own counts: the host fills those entries.
   for (const ResourceParam& p : unit1.params) {
     if (p.kind == ParamKind::kSamplerViews) REQUIRE(p.index == 2u);
