@@ -574,7 +574,8 @@ std::string Emitter::interp_body(uint32_t temps) {
     b += "  switch (op) {\n";
     for (const AluCase& c : cases) {
       if (precise && !c.contracts) continue;
-      b += "    case " + std::to_string(unsigned(c.op)) + ": {  // " + opcode_info(c.op).name + "\n";
+      b +=
+          "    case " + std::to_string(unsigned(c.op)) + ": {  // " + opcode_info(c.op).name + "\n";
       b += c.text;
       b += "      break;\n    }\n";
     }

@@ -614,15 +614,16 @@ TEST_CASE("interpreter: precise arithmetic gives the compiled code's bits, uncon
   std::string fs = "FRAG" + in_decl("FRAG");
   for (unsigned k = 0; k < 8; ++k)
     fs += "DCL OUT[" + std::to_string(k) + "], COLOR[" + std::to_string(k) + "]\n";
-  fs += "DCL TEMP[0..7]\n"
-        "  0: MAD_PRECISE TEMP[0], IN[0], IN[1], IN[2]\n"
-        "  1: MAD TEMP[1], IN[0], IN[1], -IN[2]\n"
-        "  2: DP4_PRECISE TEMP[2], IN[0], IN[1]\n"
-        "  3: DP3_PRECISE TEMP[3], IN[1], IN[2]\n"
-        "  4: LRP_PRECISE TEMP[4], IN[0], IN[1], IN[2]\n"
-        "  5: DP2_PRECISE TEMP[5], IN[3], IN[1]\n"
-        "  6: MUL_PRECISE TEMP[6], IN[2], IN[3]\n"
-        "  7: ADD_PRECISE TEMP[7], IN[3], -IN[0]\n";
+  fs +=
+      "DCL TEMP[0..7]\n"
+      "  0: MAD_PRECISE TEMP[0], IN[0], IN[1], IN[2]\n"
+      "  1: MAD TEMP[1], IN[0], IN[1], -IN[2]\n"
+      "  2: DP4_PRECISE TEMP[2], IN[0], IN[1]\n"
+      "  3: DP3_PRECISE TEMP[3], IN[1], IN[2]\n"
+      "  4: LRP_PRECISE TEMP[4], IN[0], IN[1], IN[2]\n"
+      "  5: DP2_PRECISE TEMP[5], IN[3], IN[1]\n"
+      "  6: MUL_PRECISE TEMP[6], IN[2], IN[3]\n"
+      "  7: ADD_PRECISE TEMP[7], IN[3], -IN[0]\n";
   for (unsigned k = 0; k < 8; ++k) {
     fs += "  " + std::to_string(8 + k) + ": MOV OUT[" + std::to_string(k) + "], TEMP[" +
           std::to_string(k) + "]\n";
