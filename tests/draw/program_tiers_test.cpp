@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <future>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -325,71 +324,6 @@ TEST_CASE(
   CHECK(after.optimised());
   CHECK(own != fast);
   CHECK(cache.stats().builds == builds + 1);
-}
-
-TEST_CASE(
-    "tiered programs: without a warm-up, the interpreter's optimised build falls due by the "
-    "device time of all the shaders it draws, and every one takes it",
-    "[draw][tiers]") {
-  runtime::ProgramCache cache(test_device(), "");
-  // An interpreter of this test's own: the process counts device time per interpreter.
-  const std::string interpreter =
-      "// interpreted, the process-wide test\nkernel void k(global int* p) { p[0] = 9; }\n";
-  auto shader = [&](int n) {
-    return std::make_unique<TieredProgram>(
-        cache, "kernel void k(global int* p) { p[0] = " + std::to_string(20 + n) + "; }\n",
-        ProgramTierMode::kAuto, std::vector<size_t>{64}, interpreter);
-  };
-  std::vector<std::unique_ptr<TieredProgram>> shaders;
-  for (int n = 0; n < 4; ++n)
-    shaders.push_back(shader(n));
-  const runtime::ProgramRef quick = shaders[0]->current();
-  CHECK(built_quick(quick));
-  for (const auto& t : shaders) {
-    CHECK(t->interpreted());
-    CHECK(t->current() == quick);
-  }
-  CHECK(cache.stats().builds == 1);
-
-  // Each shader stays below its own due time; three of them below the interpreter's.
-  const uint64_t each = TieredProgram::kInterpreterDueNs / 4 + 1;
-  REQUIRE(each < TieredProgram::kDueDeviceNs);
-  for (int n = 0; n < 3; ++n)
-    shaders[n]->add_device_time(quick, each);
-  for (const auto& t : shaders) {
-    CHECK(t->select(1) == quick);
-    t->wait_for_build();
-  }
-  CHECK(cache.stats().builds == 1);
-  // The fourth's launches make it due: the next scene's first look starts one build.
-  shaders[3]->add_device_time(quick, each);
-  for (const auto& t : shaders) {
-    CHECK(t->select(2) == quick);
-    t->wait_for_build();
-  }
-  CHECK(cache.stats().builds == 2);
-  // The shader that built it takes it at its next scene, the others at theirs after.
-  const runtime::ProgramRef fast = shaders[0]->select(3);
-  CHECK(fast != quick);
-  CHECK_FALSE(built_quick(fast));
-  for (const auto& t : shaders) {
-    CHECK(t->select(3) == fast);
-    CHECK(t->interpreted());
-    CHECK_FALSE(t->optimised());
-  }
-  CHECK(cache.stats().builds == 2);
-  // A new shader of the prelude starts with it, and the optimised interpreter's launches
-  // count towards no other build of it.
-  const auto later = shader(9);
-  CHECK(later->current() == fast);
-  later->add_device_time(fast, TieredProgram::kInterpreterDueNs);
-  CHECK(later->select(4) == fast);
-  later->wait_for_build();
-  // Its own optimised program still falls due (kDueDeviceNs passed) and is taken.
-  const runtime::ProgramRef own = later->select(5);
-  CHECK(later->optimised());
-  CHECK(own != fast);
-  CHECK(cache.stats().builds == 3);
 }
 
 TEST_CASE("tiered programs: optimised builds share the process's slots and are dropped unstarted",

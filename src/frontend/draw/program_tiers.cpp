@@ -8,7 +8,6 @@
 #include <cstring>
 #include <system_error>
 #include <thread>
-#include <unordered_map>
 #include <unordered_set>
 
 namespace clpipe::frontend::draw {
@@ -43,15 +42,6 @@ bool note_interpreter_failure(const std::string& source) {
   std::lock_guard<std::mutex> lock(failed_mutex);
   return failed_interpreters.insert(source).second;
 }
-
-// The quick interpreters' device time in this process, by the program-cache entry of
-// their optimised build (TieredProgram::kInterpreterDueNs); those whose optimised build
-// started (one shader builds it for all; one that failed is not tried again); and how
-// many of those builds ended with a program, which the other shaders then look up.
-std::mutex interpreters_mutex;
-std::unordered_map<std::string, uint64_t> interpreter_quick_ns;
-std::unordered_set<std::string> interpreters_started;
-std::atomic<uint64_t> interpreters_built{0};
 
 std::mutex slots_mutex;
 std::condition_variable slots_changed;
@@ -113,11 +103,6 @@ TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, P
           mode == ProgramTierMode::kWarmUp || cache_.contains(interpreted, kShaderBuildOptions);
       current_ = cache_.get(interpreted, fast ? kShaderBuildOptions : kQuickBuildOptions);
       interpreted_ = true;
-      if (!fast && upgrades_) {
-        quick_interpreter_ = interpreted;
-        interpreter_key_ = cache_.disk_path(interpreted, kShaderBuildOptions);
-        interpreters_seen_ = interpreters_built;
-      }
       return;
     } catch (const std::exception& err) {
       // Logged once: the shaders of its prelude are compiled from now on.
@@ -135,61 +120,6 @@ TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, P
 TieredProgram::~TieredProgram() {
   abandoned_ = true;
   BackgroundBuilds::wake();
-  if (pending_.valid() && pending_interpreter_) {
-    // Waits for a running build, as pending_'s destructor would. Dropped unstarted (or
-    // failed), another shader of the prelude may start it again.
-    const runtime::ProgramRef p = pending_.get();
-    std::lock_guard<std::mutex> lock(interpreters_mutex);
-    if (p) {
-      ++interpreters_built;
-    } else {
-      interpreters_started.erase(interpreter_key_);
-    }
-  }
-}
-
-void TieredProgram::take(runtime::ProgramRef built, bool interpreter) {
-  if (interpreter) {
-    // A failed build leaves the quick interpreter drawing (logged by the build).
-    if (!built) return;
-    current_ = std::move(built);
-    quick_interpreter_.clear();
-    ++interpreters_built;
-    return;
-  }
-  if (!built) {
-    failed_ = true;
-    return;
-  }
-  current_ = std::move(built);
-  optimised_ = true;
-  interpreted_ = false;
-  quick_interpreter_.clear();
-}
-
-void TieredProgram::start_build(bool interpreter) {
-  pending_interpreter_ = interpreter;
-  auto build = [this, interpreter,
-                source = interpreter ? quick_interpreter_ : source_]() -> runtime::ProgramRef {
-    try {
-      runtime::ProgramHints primed;
-      primed.launch_sizes = launch_sizes_;
-      return cache_.get(source, kShaderBuildOptions, primed);
-    } catch (const std::exception& err) {
-      // The quick program is the same code: its draws go on, only slower.
-      std::fprintf(stderr, "clpipe: %s optimised program failed to build; drawing with its "
-                   "quick build: %s\n",
-                   interpreter ? "a shader interpreter's" : "a shader's", err.what());
-      return nullptr;
-    }
-  };
-  try {
-    pending_ = std::async(std::launch::async,
-                          [this, build] { return BackgroundBuilds::run(abandoned_, build); });
-  } catch (const std::system_error&) {
-    // No thread to spare: build it now.
-    take(build(), interpreter);
-  }
 }
 
 runtime::ProgramRef TieredProgram::select(uint64_t scene) {
@@ -199,24 +129,41 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene) {
   if (optimised_ || failed_ || !upgrades_ || !first_in_scene) return current_;
   if (pending_.valid()) {
     if (pending_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return current_;
-    take(pending_.get(), pending_interpreter_);
+    if (runtime::ProgramRef p = pending_.get()) {
+      current_ = std::move(p);
+      optimised_ = true;
+      interpreted_ = false;
+    } else {
+      failed_ = true;
+    }
     return current_;
   }
-  if (!quick_interpreter_.empty() && interpreters_built != interpreters_seen_) {
-    // Some shader's build of an interpreter ended: this one's, in the memory cache now?
-    interpreters_seen_ = interpreters_built;
-    if (cache_.contains(quick_interpreter_, kShaderBuildOptions)) {
-      current_ = cache_.get(quick_interpreter_, kShaderBuildOptions);
-      quick_interpreter_.clear();
+  if (quick_ns_ < kDueDeviceNs) return current_;
+  auto build = [this]() -> runtime::ProgramRef {
+    try {
+      runtime::ProgramHints primed;
+      primed.launch_sizes = launch_sizes_;
+      return cache_.get(source_, kShaderBuildOptions, primed);
+    } catch (const std::exception& err) {
+      // The quick program is the same code: its draws go on, only slower.
+      std::fprintf(stderr,
+                   "clpipe: a shader's optimised program failed to build; drawing with its "
+                   "quick build: %s\n",
+                   err.what());
+      return nullptr;
     }
-  }
-  if (quick_ns_ >= kDueDeviceNs) {
-    start_build(false);
-  } else if (!quick_interpreter_.empty()) {
-    std::lock_guard<std::mutex> lock(interpreters_mutex);
-    if (interpreter_quick_ns[interpreter_key_] >= kInterpreterDueNs &&
-        interpreters_started.insert(interpreter_key_).second) {
-      start_build(true);
+  };
+  try {
+    pending_ = std::async(std::launch::async,
+                          [this, build] { return BackgroundBuilds::run(abandoned_, build); });
+  } catch (const std::system_error&) {
+    // No thread to spare: build it now.
+    if (runtime::ProgramRef p = build()) {
+      current_ = std::move(p);
+      optimised_ = true;
+      interpreted_ = false;
+    } else {
+      failed_ = true;
     }
   }
   return current_;
@@ -224,11 +171,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene) {
 
 void TieredProgram::add_device_time(const runtime::ProgramRef& ran, uint64_t ns) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (ran != current_ || optimised_) return;
-  quick_ns_ += ns;
-  if (quick_interpreter_.empty()) return;
-  std::lock_guard<std::mutex> processwide(interpreters_mutex);
-  interpreter_quick_ns[interpreter_key_] += ns;
+  if (ran == current_ && !optimised_) quick_ns_ += ns;
 }
 
 uint64_t TieredProgram::quick_device_ns() const {

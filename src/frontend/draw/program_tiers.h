@@ -89,9 +89,7 @@ class TieredProgram {
   // optimised one where the cache has it or in kWarmUp, else the quick one) serves every
   // shader of its prelude, so a new shader usually finds it in the cache.
   // Should it not build, the quick program draws instead, and the shaders of the same
-  // interpreted source are compiled from then on (logged once per source). Where the
-  // quick interpreter draws, its optimised build falls due by the device time of every
-  // shader of the process that it draws (kInterpreterDueNs).
+  // interpreted source are compiled from then on (logged once per source).
   TieredProgram(runtime::ProgramCache& cache, std::string source, ProgramTierMode mode,
                 std::vector<size_t> launch_sizes, const std::string& interpreted = {});
   // Drops the optimised build if it still waits for a slot; waits for it if it runs.
@@ -134,22 +132,8 @@ class TieredProgram {
   // pixels, and dropping that rule took the 33 slow tests of the pool's expectations
   // from 440 to 391 s and the dev list from 139 to 109 s of test time (stop 59).
   static constexpr uint64_t kDueDeviceNs = 1'000'000'000;
-  // The same rule for the optimised build of an interpreter program, where the cache
-  // lacks it (no warm-up ran): its quick build's device time summed over the process's
-  // shaders of that prelude. That build costs ~10-15 s of one core, ~3.5x a shader's, and
-  // serves every shader of the prelude, in this process and (from the program cache) in
-  // later ones. Without it a run on empty caches draws with the quick interpreter from
-  // start to end, 5-7x slower than optimised: 131 s of tile-pass device time in a cold
-  // dev-list run against 34 s after the warm-up (stop 60).
-  static constexpr uint64_t kInterpreterDueNs = 3 * kDueDeviceNs;
 
  private:
-  // Starts the optimised build of the shader (or of its quick interpreter) in the
-  // background; without a thread to spare, builds it now.
-  void start_build(bool interpreter);
-  // Takes an ended build's program (null: it failed).
-  void take(runtime::ProgramRef built, bool interpreter);
-
   runtime::ProgramCache& cache_;
   const std::string source_;
   const std::vector<size_t> launch_sizes_;
@@ -159,10 +143,6 @@ class TieredProgram {
   bool optimised_ = false;
   bool interpreted_ = false;
   bool failed_ = false;
-  // While the quick interpreter draws: its source and its key in the process's counts.
-  std::string quick_interpreter_, interpreter_key_;
-  bool pending_interpreter_ = false;  // pending_ is the interpreter's optimised build
-  uint64_t interpreters_seen_ = 0;    // interpreter builds ended in the process, last looked
   uint64_t last_scene_ = ~uint64_t(0);
   uint64_t quick_ns_ = 0;
   std::atomic<bool> abandoned_{false};
