@@ -608,30 +608,36 @@ TEST_CASE("interpreter: units, exports and geometry properties share one program
 
 TEST_CASE("interpreter: precise arithmetic gives the compiled code's bits, uncontracted",
           "[interp]") {
-  // Mesa marks the arithmetic that invariant outputs depend on precise. The compiled code
-  // turns contraction off for those instructions; the interpreter runs them with its
-  // precise cases. Random inputs through the contracting opcodes, precise and not:
-  std::string fs = "FRAG" + in_decl("FRAG");
-  for (unsigned k = 0; k < 8; ++k)
-    fs += "DCL OUT[" + std::to_string(k) + "], COLOR[" + std::to_string(k) + "]\n";
-  fs +=
-      "DCL TEMP[0..7]\n"
-      "  0: MAD_PRECISE TEMP[0], IN[0], IN[1], IN[2]\n"
-      "  1: MAD TEMP[1], IN[0], IN[1], -IN[2]\n"
-      "  2: DP4_PRECISE TEMP[2], IN[0], IN[1]\n"
-      "  3: DP3_PRECISE TEMP[3], IN[1], IN[2]\n"
-      "  4: LRP_PRECISE TEMP[4], IN[0], IN[1], IN[2]\n"
-      "  5: DP2_PRECISE TEMP[5], IN[3], IN[1]\n"
-      "  6: MUL_PRECISE TEMP[6], IN[2], IN[3]\n"
-      "  7: ADD_PRECISE TEMP[7], IN[3], -IN[0]\n";
-  for (unsigned k = 0; k < 8; ++k) {
-    fs += "  " + std::to_string(8 + k) + ": MOV OUT[" + std::to_string(k) + "], TEMP[" +
-          std::to_string(k) + "]\n";
+  // Mesa marks the arithmetic that invariant outputs depend on precise (a vertex shader's
+  // `invariant gl_Position`). The compiled code turns contraction off for those
+  // instructions; the interpreter runs them with its precise cases. Random inputs through
+  // the contracting opcodes, precise and not, in both stages:
+  for (const char* stage : {"FRAG", "VERT"}) {
+    const bool frag = stage[0] == 'F';
+    std::string text = stage + in_decl(stage);
+    for (unsigned k = 0; k < 8; ++k) {
+      text += "DCL OUT[" + std::to_string(k) + "], " + (frag ? "COLOR[" : "GENERIC[") +
+              std::to_string(k) + "]\n";
+    }
+    text +=
+        "DCL TEMP[0..7]\n"
+        "  0: MAD_PRECISE TEMP[0], IN[0], IN[1], IN[2]\n"
+        "  1: MAD TEMP[1], IN[0], IN[1], -IN[2]\n"
+        "  2: DP4_PRECISE TEMP[2], IN[0], IN[1]\n"
+        "  3: DP3_PRECISE TEMP[3], IN[1], IN[2]\n"
+        "  4: LRP_PRECISE TEMP[4], IN[0], IN[1], IN[2]\n"
+        "  5: DP2_PRECISE TEMP[5], IN[3], IN[1]\n"
+        "  6: MUL_PRECISE TEMP[6], IN[2], IN[3]\n"
+        "  7: ADD_PRECISE TEMP[7], IN[3], -IN[0]\n";
+    for (unsigned k = 0; k < 8; ++k) {
+      text += "  " + std::to_string(8 + k) + ": MOV OUT[" + std::to_string(k) + "], TEMP[" +
+              std::to_string(k) + "]\n";
+    }
+    text += "  16: END\n";
+    REQUIRE(interpreted(text));
+    compare(text, 11);
+    compare(text, 12);
   }
-  fs += "  16: END\n";
-  REQUIRE(interpreted(fs));
-  compare(fs, 11);
-  compare(fs, 12);
 
   // a * a - (1 + 2^-11) with a = 1 + 2^-12: a * a = 1 + 2^-11 + 2^-24 rounds (to even) to
   // 1 + 2^-11, so the precise MAD gives 0 where a fused one gives 2^-24.
