@@ -14,6 +14,9 @@ namespace clpipe::runtime {
 class Sha256 {
  public:
   Sha256();
+  // `portable`: the portable rounds even where the processor has SHA extensions (tests
+  // compare the two).
+  explicit Sha256(bool portable) : Sha256() { portable_ = portable; }
   void update(const void* data, size_t size);
   void update(std::string_view s) { update(s.data(), s.size()); }
   // Feeds a length-prefixed field so that ("ab","c") and ("a","bc") hash differently.
@@ -22,10 +25,14 @@ class Sha256 {
 
   static std::array<uint8_t, 32> of(std::string_view s);
   static std::string hex(const std::array<uint8_t, 32>& digest);
+  // Whether this processor runs the SHA-extension rounds.
+  static bool accelerated();
 
  private:
+  void blocks(const uint8_t* p, size_t n);
   void block(const uint8_t* p);
   uint32_t h_[8];
+  bool portable_ = false;
   uint8_t buf_[64];
   size_t buf_len_ = 0;
   uint64_t total_ = 0;
