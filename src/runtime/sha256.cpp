@@ -44,7 +44,7 @@ bool has_sha_extensions() {
 // (A, B, E, F) and (C, D, G, H) and runs two rounds per call from the low two words of
 // W + K; SHA256MSG1/MSG2 extend the message schedule four words at a time.
 __attribute__((target("sha,sse4.1,ssse3"))) void blocks_sha_ni(uint32_t h[8], const uint8_t* p,
-                                                                size_t n) {
+                                                               size_t n) {
   const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
   __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));      // A B C D
   __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));  // E F G H
@@ -57,8 +57,8 @@ __attribute__((target("sha,sse4.1,ssse3"))) void blocks_sha_ni(uint32_t h[8], co
     __m128i w[16];
     for (int i = 0; i < 16; ++i) {
       if (i < 4) {
-        w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)),
-                                swap);
+        w[i] =
+            _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i)), swap);
       } else {
         // W[t..t+3] = W[t-16..] + s0(W[t-15..]) + W[t-7..] + s1(W[t-2..]).
         const __m128i t = _mm_add_epi32(_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
