@@ -116,7 +116,7 @@ int build(const cl::Context& context, const cl::Device& device, const std::strin
     const bool read = primed || !entry_path.empty();
     if (read && program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS &&
         binaries.size() == 1 && !entry_path.empty())
-      (void)runtime::write_program_entry(entry_path, entry_path, binaries[0]);
+      (void)runtime::write_program_entry(entry_path, binaries[0]);
     return primed ? reply(wire::Reply::kBuilt, "", 0) : 0;
   }
   std::vector<std::vector<unsigned char>> binaries;

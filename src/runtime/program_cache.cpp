@@ -1,5 +1,6 @@
 #include "runtime/program_cache.h"
 
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,9 +34,16 @@ struct DiskHeader {
   uint32_t kind;  // kEntryBinary or kEntryMarker
   uint64_t payload_size;
   uint8_t payload_sha[32];
-  uint8_t key_sha[32];  // SHA-256 of the cache key: guards against a renamed file
+  uint8_t key_sha[32];  // SHA-256 of the entry's file name: guards against a renamed file
 };
 static_assert(sizeof(DiskHeader) == 88, "disk header layout");
+
+// What an entry's header repeats: its file name, the hash of device, options and source
+// (disk_path), without the folder, so that a cache folder copied or moved elsewhere (a CI
+// cache restored under another home, a container's bind mount) keeps its entries.
+std::array<uint8_t, 32> entry_key_sha(const std::string& path) {
+  return Sha256::of(std::filesystem::path(path).filename().string());
+}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -194,8 +202,7 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
   std::optional<EntryLock> entry_lock;
   if (!disk_dir_.empty()) {
     path = disk_path(source, options);
-    const std::string key = path;  // the file name is the key hash; the header repeats it
-    if (ProgramRef p = load_from_disk(path, key, source, options)) return p;
+    if (ProgramRef p = load_from_disk(path, source, options)) return p;
     std::error_code ec;
     std::filesystem::create_directories(disk_dir_, ec);
     entry_lock.emplace(path);
@@ -204,7 +211,7 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
         std::lock_guard<std::mutex> lock(mutex_);
         ++stats_.entry_waits;
       }
-      if (ProgramRef p = load_from_disk(path, key, source, options)) return p;
+      if (ProgramRef p = load_from_disk(path, source, options)) return p;
     }
   }
   auto t0 = std::chrono::steady_clock::now();
@@ -244,9 +251,9 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
     stats_.child_entries += build_only && !marker && !path.empty();
   }
   if (!path.empty() && marker)
-    (void)write_program_marker(path, path);
+    (void)write_program_marker(path);
   else if (!path.empty() && !build_only)
-    (void)write_program_entry(path, path, binary);
+    (void)write_program_entry(path, binary);
   return p;
 }
 
@@ -275,8 +282,8 @@ std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned ch
   return p;
 }
 
-ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::string& key,
-                                        const std::string& source, const std::string& options) {
+ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::string& source,
+                                        const std::string& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return nullptr;
   auto reject = [&]() -> ProgramRef {
@@ -287,7 +294,7 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   auto t0 = std::chrono::steady_clock::now();
   DiskHeader hdr{};
   if (!in.read(reinterpret_cast<char*>(&hdr), sizeof(hdr))) return reject();
-  const auto key_sha = Sha256::of(key);
+  const auto key_sha = entry_key_sha(path);
   if (std::memcmp(hdr.magic, kMagic, sizeof(kMagic)) != 0 || hdr.version != kFormatVersion ||
       std::memcmp(hdr.key_sha, key_sha.data(), 32) != 0 ||
       (hdr.kind != kEntryBinary && hdr.kind != kEntryMarker) ||
@@ -328,7 +335,7 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
 
 namespace {
 
-bool write_entry(const std::string& path, const std::string& key, uint32_t kind,
+bool write_entry(const std::string& path, uint32_t kind,
                  const std::vector<unsigned char>& payload) {
   DiskHeader hdr{};
   std::memcpy(hdr.magic, kMagic, sizeof(kMagic));
@@ -339,7 +346,7 @@ bool write_entry(const std::string& path, const std::string& key, uint32_t kind,
   h.update(payload.data(), payload.size());
   auto payload_sha = h.finish();
   std::memcpy(hdr.payload_sha, payload_sha.data(), 32);
-  auto key_sha = Sha256::of(key);
+  const auto key_sha = entry_key_sha(path);
   std::memcpy(hdr.key_sha, key_sha.data(), 32);
 
   std::error_code ec;
@@ -364,13 +371,12 @@ bool write_entry(const std::string& path, const std::string& key, uint32_t kind,
 
 }  // namespace
 
-bool write_program_entry(const std::string& path, const std::string& key,
-                         const std::vector<unsigned char>& payload) {
-  return !payload.empty() && write_entry(path, key, kEntryBinary, payload);
+bool write_program_entry(const std::string& path, const std::vector<unsigned char>& payload) {
+  return !payload.empty() && write_entry(path, kEntryBinary, payload);
 }
 
-bool write_program_marker(const std::string& path, const std::string& key) {
-  return write_entry(path, key, kEntryMarker, {});
+bool write_program_marker(const std::string& path) {
+  return write_entry(path, kEntryMarker, {});
 }
 
 ProgramCacheStats ProgramCache::stats() const {

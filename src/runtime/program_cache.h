@@ -78,13 +78,12 @@ struct ProgramHints {
   bool stand_in = false;
 };
 
-// Writes `payload` (a device binary) as the disk entry at `path` of the cache key `key`,
+// Writes `payload` (a device binary) as the disk entry at `path` (ProgramCache::disk_path),
 // through a temporary file, so that readers never see a part of it; false when it could
 // not be written (the cache is an optimisation, not an error). Makes the folder.
-bool write_program_entry(const std::string& path, const std::string& key,
-                         const std::vector<unsigned char>& payload);
+bool write_program_entry(const std::string& path, const std::vector<unsigned char>& payload);
 // Writes the marker entry at `path` (above) the same way.
-bool write_program_marker(const std::string& path, const std::string& key);
+bool write_program_marker(const std::string& path);
 
 class ProgramCache {
  public:
@@ -113,8 +112,8 @@ class ProgramCache {
  private:
   ProgramRef build(const std::string& source, const std::string& options,
                    const ProgramHints& hints);
-  ProgramRef load_from_disk(const std::string& path, const std::string& key,
-                            const std::string& source, const std::string& options);
+  ProgramRef load_from_disk(const std::string& path, const std::string& source,
+                            const std::string& options);
   // A built program from a device binary; nullptr when the device refuses it.
   // Builds `binary` with the options of its source build (full_options): some set how
   // its kernels run (PoCL: -cl-denorms-are-zero).

@@ -131,7 +131,7 @@ TEST_CASE("a cache waits for another process's build of the same entry and reads
     ProgramCache builder(test::test_device(), other);
     std::vector<std::vector<unsigned char>> binaries;
     REQUIRE(builder.get(src)->program.getInfo(CL_PROGRAM_BINARIES, &binaries) == CL_SUCCESS);
-    REQUIRE(write_program_entry(entry, entry, binaries.at(0)));
+    REQUIRE(write_program_entry(entry, binaries.at(0)));
   }
   ::close(fd);
   const ProgramRef p = got.get();
@@ -199,13 +199,15 @@ TEST_CASE("corrupt or foreign disk entries are rebuilt, never trusted", "[runtim
     write_all(bad);
   }
   SECTION("a marker with trailing bytes") {
-    REQUIRE(write_program_marker(path, path));
+    REQUIRE(write_program_marker(path));
     write_all(read_all() + "xyz");
   }
   SECTION("a marker of another program under this name") {
     const std::string other_src = add_kernel("corrupt-other");
     ProgramCache other(test::test_device(), dir);
-    REQUIRE(write_program_marker(path, other.disk_path(other_src, "")));
+    const std::string other_path = other.disk_path(other_src, "");
+    REQUIRE(write_program_marker(other_path));
+    std::filesystem::copy_file(other_path, path, std::filesystem::copy_options::overwrite_existing);
   }
 
   ProgramCache cache(test::test_device(), dir);
@@ -218,6 +220,25 @@ TEST_CASE("corrupt or foreign disk entries are rebuilt, never trusted", "[runtim
   CHECK(again.get(src)->origin == Program::Origin::kDisk);
 }
 
+TEST_CASE("a cache folder copied elsewhere keeps its entries", "[runtime][cache]") {
+  // A CI cache restored under another home, or a bind mount, moves the folder: the
+  // entries' names still say what they hold, so they must still load.
+  const std::string dir = test::make_temp_dir("moved-from");
+  const std::string src = add_kernel("moved");
+  {
+    ProgramCache cache(test::test_device(), dir);
+    REQUIRE(cache.get(src)->origin == Program::Origin::kSource);
+  }
+  const std::string moved = test::make_temp_dir("moved-to") + "/cache";
+  std::filesystem::copy(dir, moved, std::filesystem::copy_options::recursive);
+  ProgramCache cache(test::test_device(), moved);
+  ProgramRef p = cache.get(src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(cache.stats().disk_rejects == 0);
+  CHECK(cache.stats().builds == 0);
+  CHECK(run_add(p, 1) == std::vector<int>{2, 3, 4, 5});
+}
+
 TEST_CASE("a marker entry is built from source by this process", "[runtime][cache]") {
   // What ProgramCache writes for a builder child's build on a device that caches its own
   // builds (PoCL): no binary, the compiler's cache has the program.
@@ -225,7 +246,7 @@ TEST_CASE("a marker entry is built from source by this process", "[runtime][cach
   const std::string src = add_kernel("marker");
   ProgramCache cache(test::test_device(), dir);
   const std::string path = cache.disk_path(src, "");
-  REQUIRE(write_program_marker(path, path));
+  REQUIRE(write_program_marker(path));
   CHECK(std::filesystem::file_size(path) == 88);  // the header alone
   ProgramRef p = cache.get(src);
   CHECK(p->origin == Program::Origin::kDisk);
