@@ -370,6 +370,39 @@ TEST_CASE("tile variants: in auto, the quick generic program's device time makes
   CHECK(v.generic_device_ns() == TileVariants::kDueDeviceNs);
 }
 
+TEST_CASE("tile variants: after the warm-up's interpreter program, keys fall due later",
+          "[draw][variants]") {
+  DrawFixture fx;
+  runtime::ProgramCache cache(test_device(), "");
+  GeneratedCode interpreted = fx.varying_fs_code();
+  interpreted.body = "// the interpreter of this test\n" + interpreted.body;
+  // The warm-up (kWarmUp) builds the interpreter program optimised.
+  {
+    TileVariants warm_up(cache, fx.varying_fs_code(), {}, ProgramTierMode::kWarmUp, kItems,
+                         interpreted);
+    REQUIRE(warm_up.generic_interpreted());
+  }
+  TileVariants v(cache, fx.varying_fs_code(), {}, ProgramTierMode::kAuto, kItems, interpreted);
+  const runtime::ProgramRef generic = v.generic();
+  REQUIRE(v.generic_interpreted());
+  const uint64_t builds = cache.stats().builds;
+  const ClpRasterParams rp = sample_params();
+  // What makes keys due after a quick generic program is not enough here.
+  v.add_device_time(generic, TileVariants::kDueDeviceNs);
+  uint64_t scene = 1;
+  for (; scene <= 4; ++scene) {
+    CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) == generic);
+    v.wait_for_builds();
+  }
+  CHECK(v.built() == 0);
+  CHECK(cache.stats().builds == builds);
+  v.add_device_time(generic, TieredProgram::kDueInterpretedDeviceNs - TileVariants::kDueDeviceNs);
+  CHECK(v.select(rp, {}, scene++, TileVariantMode::kAuto) == generic);
+  v.wait_for_builds();
+  CHECK(v.select(rp, {}, scene, TileVariantMode::kAuto) != generic);
+  CHECK(v.built() == 1);
+}
+
 TEST_CASE("a scene's launches of a quick tile program count their device time",
           "[draw][variants]") {
   ScopedEnv tiers("CLPIPE_QUICK_PROGRAMS", "auto");

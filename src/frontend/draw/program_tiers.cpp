@@ -103,6 +103,7 @@ TieredProgram::TieredProgram(runtime::ProgramCache& cache, std::string source, P
           mode == ProgramTierMode::kWarmUp || cache_.contains(interpreted, kShaderBuildOptions);
       current_ = cache_.get(interpreted, fast ? kShaderBuildOptions : kQuickBuildOptions);
       interpreted_ = true;
+      if (fast) due_ns_ = kDueInterpretedDeviceNs;
       return;
     } catch (const std::exception& err) {
       // Logged once: the shaders of its prelude are compiled from now on.
@@ -138,7 +139,7 @@ runtime::ProgramRef TieredProgram::select(uint64_t scene) {
     }
     return current_;
   }
-  if (quick_ns_ < kDueDeviceNs) return current_;
+  if (quick_ns_ < due_ns_) return current_;
   auto build = [this]() -> runtime::ProgramRef {
     try {
       runtime::ProgramHints primed;

@@ -290,7 +290,8 @@ TileVariants::Pick TileVariants::select_key(const TileVariantKey& key, uint64_t 
     return {e.program};
   }
   if (e.failed || started_ >= kMaxVariants) return {};
-  if (mode == TileVariantMode::kAuto && (e.scenes < due_scenes || generic_ns_ < kDueDeviceNs)) {
+  if (mode == TileVariantMode::kAuto &&
+      (e.scenes < due_scenes || generic_ns_ < generic_.due_device_ns())) {
     if (e.cached < 0) e.cached = cache_.contains(variant_source(key), kShaderBuildOptions);
     if (!e.cached) return {nullptr, true};
   }

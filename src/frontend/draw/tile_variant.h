@@ -181,6 +181,9 @@ class TileVariants {
   // In kAuto, a key is due only once the shader's generic programs have run this long on
   // the device: a build costs ~1-4 s of CPU, which the variant wins back only where the
   // generic program keeps the device busy (the reasoning of TieredProgram::kDueDeviceNs).
+  // Where the single-sample generic program is the interpreter's optimised build, its
+  // TieredProgram::due_device_ns() (kDueInterpretedDeviceNs) applies instead: the variant
+  // saves less over it, and the warm-up's interpreter programs cover every sample count.
   // A key with a variant in the program cache needs no build and is taken at once.
   static constexpr uint64_t kDueDeviceNs = TieredProgram::kDueDeviceNs;
   // Keys counted towards "auto" per shader: bounds the table for programs that never
