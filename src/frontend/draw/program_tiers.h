@@ -127,9 +127,9 @@ class TieredProgram {
   // busy repays it (piglit's fs-execution-ordering loops thousands of times per pixel and
   // ran 119 s interpreted, 6 s optimised); a test that ends soon after spent on the
   // build about what it spent drawing. Pixels and vertices are no measure of that cost:
-  // counting the framebuffer's pixels (due at 4M), fbo-depth-array's 8192x8192 window
-  // made its shaders due in their first scene, whose draws cover at most 2M of its 67M
-  // pixels, and dropping that rule took the 33 slow tests of the pool's expectations
+  // counting the framebuffer's pixels (due at 4M), fbo-depth-array's array layers of up
+  // to 2M texels made its shaders due within its first scenes, and dropping that rule took
+  // the 33 slow tests of the pool's expectations
   // from 440 to 391 s and the dev list from 139 to 109 s of test time (stop 59).
   static constexpr uint64_t kDueDeviceNs = 1'000'000'000;
   // ... and where an interpreter program's optimised build draws (the set-up's warm-up
