@@ -139,6 +139,7 @@ void Sha256::block(const uint8_t* p) {
 }
 
 void Sha256::update(const void* data, size_t size) {
+  if (size == 0) return;  // `data` may then be null, which memcpy must not see
   const uint8_t* p = static_cast<const uint8_t*>(data);
   total_ += size;
   if (buf_len_ > 0) {
