@@ -78,11 +78,14 @@ Span footprint(Span src, int64_t size, bool exact) {
           std::clamp<int64_t>(src.end + reach, 0, size)};
 }
 
-// Work-items per group along x: a fixed small set (PoCL compiles a kernel once per
-// local size): 16 for narrow launches such as small mip levels, 64, and 256 for wide
-// rows (fewer, fuller groups schedule faster on PoCL).
+// Work-items per group along x: two sizes, because PoCL generates a kernel's code once
+// per local size, and for blit_texels (every format's decode and encode) that took ~2-4 s
+// at a GL program's first blit of a new size: 16 for narrow launches such as small mip
+// levels, and 256 for the others (fewer, fuller groups schedule faster on PoCL; a row of
+// 17-64 texels leaves most of its group's work-items without a texel, each of which
+// returns at once). The warm-up's sessions launch both (tests/tools/warm-cache-test.sh).
 size_t group_for(uint32_t width, size_t max_group) {
-  size_t g = width <= 16 ? 16 : width <= 64 ? 64 : 256;
+  size_t g = width <= 16 ? 16 : 256;
   while (g > max_group && g > 1)
     g /= 2;
   return g;
