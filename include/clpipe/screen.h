@@ -188,6 +188,14 @@ struct ScreenOptions {
   // ~/.cache/clpipe. disk_cache = false keeps compiled programs in memory only.
   std::string cache_dir;
   bool disk_cache = true;
+  // The machine's read-only program cache, read where cache_dir lacks a program (the
+  // Debian package's install warms it); empty = $CLPIPE_SYSTEM_CACHE_DIR where set (set
+  // and empty: none), else /var/cache/clpipe (the build's CLPIPE_SYSTEM_CACHE_DIR).
+  std::string system_cache_dir;
+  // A program cache warm-up's screen (clpipe-vtest --warm-cache): when it ends, its
+  // programs' disk entries are written again with the code its draws generated since
+  // (runtime/program_cache.h, rewrite_entries_at_end).
+  bool warm_up = false;
   ProgramBuilderOptions builder;
 };
 

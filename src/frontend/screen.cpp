@@ -70,12 +70,19 @@ std::string cache_dir_of(const ScreenOptions& options) {
   return options.cache_dir.empty() ? runtime::ProgramCache::default_disk_dir() : options.cache_dir;
 }
 
+std::string system_cache_dir_of(const ScreenOptions& options) {
+  if (!options.disk_cache) return "";
+  return options.system_cache_dir.empty() ? runtime::ProgramCache::default_system_dir()
+                                          : options.system_cache_dir;
+}
+
 }  // namespace
 
 ScreenImpl::ScreenImpl(const runtime::DeviceCandidate& candidate, const ScreenOptions& options)
     : device_(candidate),
-      programs_(device_, cache_dir_of(options), 512, options.builder),
+      programs_(device_, cache_dir_of(options), 512, options.builder, system_cache_dir_of(options)),
       id_(++g_screen_ids) {
+  if (options.warm_up) programs_.rewrite_entries_at_end();
   const uint64_t max_alloc = device_.limits().max_mem_alloc_size;
   limits_.max_alloc = max_alloc;
   limits_.max_buffer = std::min<uint64_t>(max_alloc, std::numeric_limits<uint32_t>::max());

@@ -100,20 +100,54 @@ class EntryLock {
 }  // namespace
 
 ProgramCache::ProgramCache(const Device& device, std::string disk_dir, size_t memory_capacity,
-                           ProgramBuilderOptions builder)
+                           ProgramBuilderOptions builder, std::string system_dir)
     : device_(device),
       disk_dir_(std::move(disk_dir)),
+      // The user's own folder is level 2, whose markers count.
+      system_dir_(system_dir == disk_dir_ ? std::string() : std::move(system_dir)),
       capacity_(memory_capacity),
       builder_(builder.executable.empty()
                    ? nullptr
                    : std::make_unique<ProgramBuilder>(std::move(builder), device.index(),
                                                       device.description().device_name)) {}
 
+ProgramCache::~ProgramCache() {
+  for (const auto& [path, what] : rewrites_) {
+    try {
+      const cl::Program fresh = build_here(what.first, full_options(what.second));
+      std::vector<std::vector<unsigned char>> binaries;
+      if (fresh.getInfo(CL_PROGRAM_BINARIES, &binaries) != CL_SUCCESS || binaries.size() != 1 ||
+          binaries[0].empty())
+        continue;
+      DiskHeader hdr{};
+      std::ifstream in(path, std::ios::binary);
+      const bool read = bool(in.read(reinterpret_cast<char*>(&hdr), sizeof(hdr)));
+      in.close();
+      Sha256 h;
+      h.update(binaries[0].data(), binaries[0].size());
+      if (read && std::memcmp(h.finish().data(), hdr.payload_sha, 32) == 0) continue;
+      (void)write_program_entry(path, binaries[0]);
+    } catch (const std::exception&) {
+      // The entry stays as it was: still whole, only without the later code.
+    }
+  }
+}
+
+void ProgramCache::rewrite_entries_at_end() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  rewrite_at_end_ = true;
+}
+
 std::string ProgramCache::default_disk_dir() {
   if (const char* d = std::getenv("CLPIPE_CACHE_DIR"); d && *d) return d;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/clpipe";
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/clpipe";
   return {};
+}
+
+std::string ProgramCache::default_system_dir() {
+  if (const char* d = std::getenv("CLPIPE_SYSTEM_CACHE_DIR")) return d;
+  return CLPIPE_SYSTEM_CACHE_DIR;
 }
 
 // -w: the programs are clpipe's own, checked at clpipe's build time (clang
@@ -124,13 +158,17 @@ std::string ProgramCache::full_options(const std::string& options) const {
   return options.empty() ? "-cl-std=CL1.2 -w" : "-cl-std=CL1.2 -w " + options;
 }
 
-std::string ProgramCache::disk_path(const std::string& source, const std::string& options) const {
+std::string ProgramCache::entry_name(const std::string& source, const std::string& options) const {
   Sha256 h;
   h.update_field("clpipe program cache v1");
   h.update_field(device_.cache_identity());
   h.update_field(full_options(options));
   h.update_field(source);
-  return disk_dir_ + "/" + Sha256::hex(h.finish()) + ".clbin";
+  return Sha256::hex(h.finish()) + ".clbin";
+}
+
+std::string ProgramCache::disk_path(const std::string& source, const std::string& options) const {
+  return disk_dir_ + "/" + entry_name(source, options);
 }
 
 namespace {
@@ -150,8 +188,14 @@ bool ProgramCache::contains(const std::string& source, const std::string& option
     std::lock_guard<std::mutex> lock(mutex_);
     if (entries_.count(memory_key(source, options))) return true;
   }
+  if (disk_dir_.empty() && system_dir_.empty()) return false;
+  const std::string name = entry_name(source, options);
   std::error_code ec;
-  return !disk_dir_.empty() && std::filesystem::is_regular_file(disk_path(source, options), ec);
+  if (!disk_dir_.empty() && std::filesystem::is_regular_file(disk_dir_ + "/" + name, ec))
+    return true;
+  // A marker there (a header alone) is skipped by get().
+  return !system_dir_.empty() &&
+         std::filesystem::file_size(system_dir_ + "/" + name, ec) > sizeof(DiskHeader) && !ec;
 }
 
 ProgramRef ProgramCache::get(const std::string& source, const std::string& options,
@@ -200,9 +244,16 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
                                const ProgramHints& hints) {
   std::string path;
   std::optional<EntryLock> entry_lock;
+  const std::string name =
+      disk_dir_.empty() && system_dir_.empty() ? std::string() : entry_name(source, options);
   if (!disk_dir_.empty()) {
-    path = disk_path(source, options);
+    path = disk_dir_ + "/" + name;
     if (ProgramRef p = load_from_disk(path, source, options)) return p;
+  }
+  if (!system_dir_.empty()) {
+    if (ProgramRef p = load_from_disk(system_dir_ + "/" + name, source, options, true)) return p;
+  }
+  if (!path.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(disk_dir_, ec);
     entry_lock.emplace(path);
@@ -250,10 +301,12 @@ ProgramRef ProgramCache::build(const std::string& source, const std::string& opt
     stats_.child_builds += builder_ != nullptr;
     stats_.child_entries += build_only && !marker && !path.empty();
   }
-  if (!path.empty() && marker)
+  if (!path.empty() && marker) {
     (void)write_program_marker(path);
-  else if (!path.empty() && !build_only)
-    (void)write_program_entry(path, binary);
+  } else if (!path.empty() && !build_only && write_program_entry(path, binary)) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (rewrite_at_end_) rewrites_.emplace(path, std::make_pair(source, options));
+  }
   return p;
 }
 
@@ -283,7 +336,7 @@ std::shared_ptr<Program> ProgramCache::from_binary(const std::vector<unsigned ch
 }
 
 ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::string& source,
-                                        const std::string& options) {
+                                        const std::string& options, bool system) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return nullptr;
   auto reject = [&]() -> ProgramRef {
@@ -302,6 +355,7 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
       hdr.payload_size > (uint64_t(1) << 31)) {
     return reject();
   }
+  if (hdr.kind == kEntryMarker && system) return nullptr;
   if (hdr.kind == kEntryMarker) {
     if (in.peek() != std::char_traits<char>::eof()) return reject();  // trailing garbage
     auto p = std::make_shared<Program>();
@@ -330,6 +384,8 @@ ProgramRef ProgramCache::load_from_disk(const std::string& path, const std::stri
   p->build_ms = ms_since(t0);
   std::lock_guard<std::mutex> lock(mutex_);
   ++stats_.disk_hits;
+  stats_.system_hits += system;
+  if (rewrite_at_end_ && !system) rewrites_.emplace(path, std::make_pair(source, options));
   return p;
 }
 

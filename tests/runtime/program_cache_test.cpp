@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -237,6 +238,116 @@ TEST_CASE("a cache folder copied elsewhere keeps its entries", "[runtime][cache]
   CHECK(cache.stats().disk_rejects == 0);
   CHECK(cache.stats().builds == 0);
   CHECK(run_add(p, 1) == std::vector<int>{2, 3, 4, 5});
+}
+
+TEST_CASE("the system folder lends its binary entries, never its markers, and is only read",
+          "[runtime][cache]") {
+  // The Debian package's install warms the machine's folder (cmake/deb/postinst.in); a
+  // user whose own folder is empty loads from it.
+  const std::string system = test::make_temp_dir("system");
+  const std::string binary_src = add_kernel("system binary");
+  const std::string marker_src = add_kernel("system marker");
+  const std::string corrupt_src = add_kernel("system corrupt");
+  {
+    ProgramCache warm(test::test_device(), system);
+    REQUIRE(warm.get(binary_src)->origin == Program::Origin::kSource);
+    REQUIRE(warm.get(corrupt_src)->origin == Program::Origin::kSource);
+    REQUIRE(write_program_marker(warm.disk_path(marker_src, "")));
+  }
+  const std::string corrupt_entry =
+      ProgramCache(test::test_device(), system).disk_path(corrupt_src, "");
+  {
+    std::fstream f(corrupt_entry, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(200);
+    f.put('\x5a');  // inside the binary: its checksum no longer holds
+  }
+  auto listing = [](const std::string& dir) {
+    std::map<std::string, uintmax_t> files;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      files[e.path().filename().string()] = e.file_size();
+    return files;
+  };
+  const auto system_before = listing(system);
+
+  const std::string user = test::make_temp_dir("system-user") + "/cache";
+  ProgramCache cache(test::test_device(), user, 512, {}, system);
+  CHECK(cache.contains(binary_src));
+  CHECK_FALSE(cache.contains(marker_src));  // a marker there is no program here
+  ProgramRef p = cache.get(binary_src);
+  CHECK(p->origin == Program::Origin::kDisk);
+  CHECK(run_add(p, 2) == std::vector<int>{3, 4, 5, 6});
+  CHECK(cache.stats().system_hits == 1);
+  CHECK(cache.stats().builds == 0);
+  CHECK_FALSE(std::filesystem::exists(cache.disk_path(binary_src, "")));  // not copied
+
+  // The marker names a build in the install's compiler cache: built here, written here.
+  CHECK(cache.get(marker_src)->origin == Program::Origin::kSource);
+  // The corrupt entry is rejected and rebuilt into the user's folder.
+  CHECK(cache.get(corrupt_src)->origin == Program::Origin::kSource);
+  CHECK(cache.stats().builds == 2);
+  CHECK(cache.stats().disk_rejects == 1);
+  CHECK(cache.stats().system_hits == 1);
+  CHECK(std::filesystem::file_size(cache.disk_path(corrupt_src, "")) > 88);
+  CHECK(listing(system) == system_before);  // read, never written
+
+  // The user's own entry comes first; a folder given as both is the user's (markers count).
+  ProgramCache again(test::test_device(), user, 512, {}, system);
+  CHECK(again.get(corrupt_src)->origin == Program::Origin::kDisk);
+  CHECK(again.stats().system_hits == 0);
+  ProgramCache same(test::test_device(), system, 512, {}, system);
+  CHECK(same.system_dir().empty());
+}
+
+TEST_CASE("a warm-up's cache writes its entries again with the code its launches generated",
+          "[runtime][cache]") {
+  // PoCL generates a kernel's code for a local size at its first launch of that size and
+  // keeps it with the build; the entry written at build time lacks it, and a process with
+  // an empty PoCL cache (a user of the system folder) would generate it again.
+  auto file = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+  };
+  auto launch_with_groups_of_2 = [](const ProgramRef& p) {
+    Queue q(test::test_device());
+    std::vector<int> data = {1, 2, 3, 4};
+    cl::Buffer b = q.create_buffer(sizeof(int) * data.size());
+    q.write(b, 0, sizeof(int) * data.size(), data.data(), true);
+    cl::Kernel& k = q.kernel(p, "add");
+    set_args(k, b, 7);
+    q.launch(k, {data.size()}, {2}, "add");
+    q.read(b, 0, sizeof(int) * data.size(), data.data());
+    return data;
+  };
+  for (const bool warm_up : {false, true}) {
+    // Code of each pass's own, never built before: PoCL's cache (keyed by the source
+    // without its comments) would have its launches' code.
+    const std::string dir = test::make_temp_dir(warm_up ? "rewrite" : "no-rewrite");
+    const std::string unique = std::to_string(std::hash<std::string>()(dir) % 1000000007);
+    const std::string src =
+        "__kernel void add(__global int* a, int v) { a[get_global_id(0)] += v + (" + unique +
+        " - " + unique + "); }\n";
+    std::string path;
+    std::vector<char> written;
+    {
+      ProgramCache cache(test::test_device(), dir);
+      if (warm_up) cache.rewrite_entries_at_end();
+      ProgramRef p = cache.get(src);
+      path = cache.disk_path(src, "");
+      written = file(path);
+      REQUIRE(written.size() > 88);
+      CHECK(launch_with_groups_of_2(p) == std::vector<int>{8, 9, 10, 11});
+    }
+    const std::vector<char> at_end = file(path);
+    if (warm_up && test::test_device().generates_code_late())
+      CHECK(at_end.size() > written.size());  // the groups of 2's code
+    else
+      CHECK(at_end == written);
+    ProgramCache later(test::test_device(), dir);
+    ProgramRef p = later.get(src);
+    CHECK(p->origin == Program::Origin::kDisk);
+    CHECK(later.stats().disk_rejects == 0);
+    CHECK(launch_with_groups_of_2(p) == std::vector<int>{8, 9, 10, 11});
+  }
 }
 
 TEST_CASE("a marker entry is built from source by this process", "[runtime][cache]") {

@@ -17,6 +17,7 @@
 
 #include "clpipe/screen.h"
 #include "runtime/driver_preload.h"
+#include "runtime/program_cache.h"
 #include "vtest/caps.h"
 #include "vtest/capture.h"
 #include "vtest/formats.h"
@@ -42,7 +43,10 @@ options:
                           (default: $CLPIPE_DEVICE, else the first GPU, else the first
                           device)
   --cache-dir=DIR         program cache folder (default: $CLPIPE_CACHE_DIR, else
-                          $XDG_CACHE_HOME/clpipe)
+                          $XDG_CACHE_HOME/clpipe); programs it lacks are read from
+                          the machine's read-only folder, which the Debian package
+                          warms when installed: here @SYSTEM_CACHE_DIR@
+                          ($CLPIPE_SYSTEM_CACHE_DIR sets it; set and empty: none)
   --gl-version=X.Y        advertise at most this GL version (2.0 .. 3.3, default 3.3);
                           less is advertised when the device's caps miss a requirement
   --max-clients=N         concurrent clients (default 64); when all are taken, a new
@@ -157,7 +161,10 @@ Args parse(int argc, char** argv) {
     };
     unsigned long long n = 0;
     if (arg == "-h" || arg == "--help") {
-      std::fputs(kHelp, stdout);
+      std::string help = kHelp;
+      const std::string system_dir = clpipe::runtime::ProgramCache::default_system_dir();
+      help.replace(help.find("@SYSTEM_CACHE_DIR@"), 18, system_dir.empty() ? "none" : system_dir);
+      std::fputs(help.c_str(), stdout);
       std::exit(0);
     } else if (arg == "--socket-path") {
       a.server.socket_path = need();
@@ -313,10 +320,13 @@ int main(int argc, char** argv) {
     // pool child would outlive the warm-up to write the disk entries of its last builds.
     clpipe::ScreenOptions options = args.screen;
     options.builder.executable.clear();
+    options.warm_up = true;
     vt::ScreenFactory factory = [options]() { return clpipe::Screen::create(options); };
     clpipe::vtest_tool::WarmUpOptions warm;
     warm.jobs = std::min(8u, std::max(1u, std::thread::hardware_concurrency()));
     warm.command_timeout_ms = args.server.command_timeout_ms;
+    warm.cache_dir = options.cache_dir.empty() ? clpipe::runtime::ProgramCache::default_disk_dir()
+                                               : options.cache_dir;
     return clpipe::vtest_tool::warm_cache(factory, warm);
   }
   if (args.build_pool && args.server.fork_per_client && !args.print_caps && args.replay.empty() &&

@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "base/embedded_sources.h"
-#include "runtime/program_cache.h"
 #include "vtest/capture.h"
 
 namespace clpipe::vtest_tool {
@@ -128,7 +127,7 @@ int warm_cache(const vt::ScreenFactory& factory, const WarmUpOptions& options) {
   WarmUpOptions opts = options;
   opts.jobs = jobs;
   std::printf("clpipe-vtest: warming the program cache %s with %zu sessions, %u at once\n",
-              runtime::ProgramCache::default_disk_dir().c_str(), sessions.size(), jobs);
+              options.cache_dir.c_str(), sessions.size(), jobs);
   std::fflush(stdout);
   const Clock::time_point start = Clock::now();
 

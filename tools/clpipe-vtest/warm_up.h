@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "clpipe/screen.h"
 #include "vtest/replay.h"
@@ -18,6 +19,7 @@ namespace clpipe::vtest_tool {
 struct WarmUpOptions {
   unsigned jobs = 2;                // replays at once, each in a process of its own
   uint32_t command_timeout_ms = 0;  // as clpipe-vtest --command-timeout
+  std::string cache_dir;            // the screens' program cache folder, for the log
 };
 
 // A replay (vtest/replay.h) and the programs its connections' screens built and loaded.
