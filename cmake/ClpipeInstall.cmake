@@ -35,7 +35,8 @@ file(RELATIVE_PATH CLPIPE_PC_TO_PREFIX
 configure_file(cmake/clpipe.pc.in ${PROJECT_BINARY_DIR}/clpipe.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/clpipe.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-# cpack -G DEB: one package with the tools, the library and its development files.
+# cpack -G DEB: one package with the tools, the library and its development files, and
+# the machine's program cache warmed at install.
 # Depends: an OpenCL driver (PoCL on a machine without a GPU); dpkg-shlibdeps adds the
 # ICD loader, libstdc++, zlib.
 # Recommends: Mesa's DRI drivers, whose virpipe driver clpipe-run starts programs with,
@@ -55,4 +56,12 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "pocl-opencl-icd | opencl-icd")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri, util-linux")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "ocl-icd-opencl-dev, piglit")
+# Maintainer scripts: postinst warms the machine's program cache (CLPIPE_SYSTEM_CACHE_DIR)
+# with the packaged clpipe-vtest, postrm removes it (cmake/deb/postinst.in says why).
+set(CLPIPE_DEB_VTEST ${CPACK_PACKAGING_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}/clpipe-vtest)
+foreach(script postinst postrm)
+  configure_file(cmake/deb/${script}.in ${PROJECT_BINARY_DIR}/deb/${script} @ONLY)
+  list(APPEND CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/deb/${script})
+endforeach()
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 include(CPack)
