@@ -10,6 +10,7 @@
 
 #include "draw/draw_fixture.h"
 #include "frontend/draw/tile_variant.h"
+#include "support/capture_stderr.h"
 #include "support/pocl_kcache.h"
 #include "support/scoped_env.h"
 #include "support/test_device.h"
@@ -538,8 +539,18 @@ TEST_CASE("a tile variant that fails to build leaves its draws on the generic pr
                       "  io->out[0][2] = (vf)(1.0f); io->out[0][3] = (vf)(1.0f);\n");
   s.cbufs[0] = fx.target(Format::R8G8B8A8_UNORM, kW, kH);
   fx.set_vertices(s, {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1}, 4, {Format::R32G32B32A32_FLOAT});
-  fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  // stderr into a file while three draws of the same state run: one failed build, logged once.
+  CaptureStderr capture;
+  REQUIRE(capture.capturing());
+  for (int draw = 0; draw < 3; ++draw)
+    fx.pipeline().draw(s, DrawInfo{}, DrawStartCountBias{0, 3, 0}, 0);
+  const std::string text = capture.text();
   CHECK(s.fs.tile_variants->built() == 0);
+  INFO("stderr: " << text);
+  const std::string line = "specialised tile program failed to build";
+  const size_t at = text.find(line);
+  CHECK(at != std::string::npos);
+  CHECK(text.find(line, at + 1) == std::string::npos);
   const Image img = fx.read(s.cbufs[0], kW, kH);
   uint32_t magenta = 0;
   for (uint32_t y = 0; y < kH; ++y) {
